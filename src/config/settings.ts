@@ -1,0 +1,58 @@
+/**
+ * Every setting Quarry reads from the environment, read once into one typed object.
+ * The README's configuration table lists the same names and defaults.
+ */
+import { resolve } from "node:path";
+
+export interface Settings {
+  /** HTTP/1.1 + h2c port for JSON, Connect, gRPC and gRPC-Web. */
+  readonly port: number;
+  readonly host: string;
+  /** chDB data directory (embedded mode). */
+  readonly dataDir: string;
+  /** A ClickHouse server over HTTP; when set, chDB is not used. */
+  readonly clickhouseUrl: string | null;
+  readonly clickhouseUser: string;
+  readonly clickhousePassword: string;
+  /** Rows the demo-data command writes by default. */
+  readonly demoRows: number;
+  readonly natsUrl: string | null;
+  readonly kafkaBrokers: readonly string[];
+  /** Adds `stats` to every response, not only debug ones. */
+  readonly statsInResponse: boolean;
+  readonly logLevel: "debug" | "info" | "warn" | "error";
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`setting ${name} must be a non-negative integer, got '${raw}'`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return ["1", "true", "yes", "on"].includes((env[name] ?? "").toLowerCase());
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const logLevel = (env.LOG_LEVEL ?? "info") as Settings["logLevel"];
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    throw new Error(`setting LOG_LEVEL must be one of debug, info, warn, error, got '${logLevel}'`);
+  }
+  return {
+    port: integer(env, "PORT", 1218),
+    host: env.HOST || "127.0.0.1",
+    dataDir: resolve(env.QUARRY_DATA_DIR || "./data"),
+    clickhouseUrl: env.CLICKHOUSE_URL || null,
+    clickhouseUser: env.CLICKHOUSE_USER || "default",
+    clickhousePassword: env.CLICKHOUSE_PASSWORD || "",
+    demoRows: integer(env, "QUARRY_DEMO_ROWS", 1_000_000),
+    natsUrl: env.NATS_URL || null,
+    kafkaBrokers: (env.KAFKA_BROKERS || "").split(",").map((s) => s.trim()).filter(Boolean),
+    statsInResponse: flag(env, "STATS_IN_RESPONSE"),
+    logLevel,
+  };
+}
