@@ -1,0 +1,75 @@
+/**
+ * Real NATS JetStream and Kafka servers for integration tests, started as plain
+ * local processes (no Docker): nats-server from the Debian package, Kafka from
+ * Maven Central jars cached in `.cache/kafka/`.
+ */
+import { ensureJava, ensureKafkaJars, KAFKA_VERSION, startKafka, type RunningKafka } from "./kafka-broker.js";
+import { log } from "./log.js";
+import { ensureNatsServer, natsServerVersion, startNats, type RunningNats } from "./nats-server.js";
+
+export { KAFKA_VERSION } from "./kafka-broker.js";
+
+export interface TestServices {
+  /** e.g. `nats://127.0.0.1:40123` */
+  natsUrl: string;
+  /** e.g. `["127.0.0.1:40125"]` */
+  kafkaBrokers: string[];
+  /** Stops both servers and removes their temp dirs. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export interface InstalledTools {
+  natsServer: string;
+  java: string;
+  kafkaLibs: string;
+}
+
+/** Installs / caches everything the services need, without starting them. */
+export async function installTestServices(): Promise<InstalledTools> {
+  // Sequential on purpose: nats-server and the JRE may both need apt, and the
+  // mvn step may need apt too; apt installs are serialised anyway.
+  const natsServer = await ensureNatsServer();
+  log(`nats-server: ${natsServer} (${await natsServerVersion(natsServer)})`);
+  const java = await ensureJava();
+  const kafkaLibs = await ensureKafkaJars();
+  log(`kafka ${KAFKA_VERSION}: ${kafkaLibs}`);
+  return { natsServer, java, kafkaLibs };
+}
+
+/**
+ * Starts nats-server (JetStream on) and a single-node KRaft Kafka on free
+ * 127.0.0.1 ports and waits until both answer real client requests.
+ */
+export async function startTestServices(): Promise<TestServices> {
+  const started = Date.now();
+  const tools = await installTestServices();
+  // Start both at once; if one fails, the other must not be left running.
+  const [nats, kafka] = await Promise.allSettled([startNats(tools.natsServer), startKafka(tools.java, tools.kafkaLibs)]);
+  if (nats.status === "rejected" || kafka.status === "rejected") {
+    const running: Array<RunningNats | RunningKafka> = [];
+    if (nats.status === "fulfilled") running.push(nats.value);
+    if (kafka.status === "fulfilled") running.push(kafka.value);
+    await Promise.allSettled(running.map((service) => service.stop()));
+    const errors = [nats, kafka].flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+    const message = errors.map((err) => (err instanceof Error ? err.message : String(err))).join("\n\n");
+    throw new Error(`could not start test services:\n${message}`);
+  }
+  log(`test services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    natsUrl: nats.value.url,
+    kafkaBrokers: kafka.value.brokers,
+    stop() {
+      stopping ??= (async () => {
+        const results = await Promise.allSettled([nats.value.stop(), kafka.value.stop()]);
+        const failed = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+        if (failed.length > 0) {
+          throw new Error(`stopping test services failed: ${failed.map(String).join("; ")}`);
+        }
+        log("test services stopped");
+      })();
+      return stopping;
+    },
+  };
+}

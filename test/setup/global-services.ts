@@ -1,0 +1,37 @@
+/**
+ * Vitest globalSetup: starts real NATS JetStream and Kafka servers once per run.
+ * Tests get their addresses via `inject('natsUrl')` / `inject('kafkaBrokers')`,
+ * and code that reads configuration from the environment sees NATS_URL and
+ * KAFKA_BROKERS (set here, before vitest forks the test workers, so they inherit it).
+ *
+ * QUARRY_TEST_SERVICES=none skips starting them for quick unit-only runs. Then
+ * nothing is provided (unless NATS_URL / KAFKA_BROKERS are already set, e.g. from
+ * `npx tsx scripts/test-services/cli.ts` in another terminal), and integration
+ * tests fail with a message instead of silently passing.
+ */
+import type { TestProject } from "vitest/node";
+import { startTestServices } from "../../scripts/test-services/index.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    natsUrl: string;
+    kafkaBrokers: string[];
+  }
+}
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.QUARRY_TEST_SERVICES === "none") {
+    const natsUrl = process.env.NATS_URL;
+    const kafkaBrokers = process.env.KAFKA_BROKERS;
+    if (natsUrl) project.provide("natsUrl", natsUrl);
+    if (kafkaBrokers) project.provide("kafkaBrokers", kafkaBrokers.split(","));
+    return undefined;
+  }
+
+  const services = await startTestServices();
+  process.env.NATS_URL = services.natsUrl;
+  process.env.KAFKA_BROKERS = services.kafkaBrokers.join(",");
+  project.provide("natsUrl", services.natsUrl);
+  project.provide("kafkaBrokers", services.kafkaBrokers);
+  return () => services.stop();
+}
