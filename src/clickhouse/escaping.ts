@@ -1,0 +1,49 @@
+/** How literals and identifiers are written into ClickHouse SQL. */
+
+/** A single-quoted string literal: backslash and quote escaped, control bytes spelled out. */
+export function quoteString(value: string): string {
+  let out = "'";
+  for (const char of value) {
+    switch (char) {
+      case "\\":
+        out += "\\\\";
+        break;
+      case "'":
+        out += "\\'";
+        break;
+      case "\0":
+        out += "\\0";
+        break;
+      case "\n":
+        out += "\\n";
+        break;
+      case "\r":
+        out += "\\r";
+        break;
+      case "\t":
+        out += "\\t";
+        break;
+      default:
+        out += char;
+    }
+  }
+  return `${out}'`;
+}
+
+const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+/** An identifier, back-quoted unless it is plain (back-quotes and backslashes escaped). */
+export function quoteIdentifier(name: string): string {
+  if (PLAIN_IDENTIFIER.test(name)) return name;
+  return `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
+}
+
+/** The alias a result column gets in SQL; prefixed so it never shadows a real column. */
+export function resultAlias(name: string): string {
+  return quoteIdentifier(`_snuba_${name}`);
+}
+
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`cannot write ${value} into SQL`);
+  return String(value);
+}

@@ -1,0 +1,67 @@
+/**
+ * Turns ClickHouse JSON values into what the response carries, per column type (facts §3.2):
+ * 64-bit integers as exact numbers (BigInt beyond 2^53), DateTime as ISO 8601 with `+00:00`,
+ * Date as midnight UTC.
+ */
+
+export type ResultValue = string | number | bigint | boolean | null | ResultValue[] | { [key: string]: ResultValue };
+
+type Converter = (value: unknown) => ResultValue;
+
+function unwrap(type: string): string {
+  let current = type;
+  for (;;) {
+    const match = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(current);
+    if (!match) return current;
+    current = match[1]!;
+  }
+}
+
+const identity: Converter = (value) => value as ResultValue;
+
+function bigIntegerConverter(value: unknown): ResultValue {
+  if (typeof value !== "string") return value as ResultValue;
+  const asNumber = Number(value);
+  return Number.isSafeInteger(asNumber) ? asNumber : BigInt(value);
+}
+
+function dateTimeConverter(value: unknown): ResultValue {
+  if (typeof value !== "string") return value as ResultValue;
+  // date_time_output_format=iso prints `2024-01-01T00:00:00Z` (or with fractional seconds).
+  return value.endsWith("Z") ? `${value.slice(0, -1)}+00:00` : value;
+}
+
+function dateConverter(value: unknown): ResultValue {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00+00:00` : (value as ResultValue);
+}
+
+/** Builds a converter for one column type once, then applies it to every row. */
+export function converterFor(type: string): Converter {
+  const base = unwrap(type);
+  if (/^U?Int(64|128|256)$/.test(base)) return bigIntegerConverter;
+  if (/^DateTime(64)?(\(|$)/.test(base)) return dateTimeConverter;
+  if (/^Date(32)?$/.test(base)) return dateConverter;
+  const array = /^Array\((.*)\)$/.exec(base);
+  if (array) {
+    const inner = converterFor(array[1]!);
+    if (inner === identity) return identity;
+    return (value) => (Array.isArray(value) ? value.map(inner) : (value as ResultValue));
+  }
+  return identity;
+}
+
+/**
+ * JSON text for a response. BigInts are written as bare integers (as Snuba does) by a
+ * placeholder pass, taken only when a BigInt is present.
+ */
+export function stringifyResponse(body: unknown): string {
+  let sawBigInt = false;
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (typeof value === "bigint") {
+      sawBigInt = true;
+      return `\u0000bigint:${value.toString()}`;
+    }
+    return value;
+  });
+  return sawBigInt ? text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1") : text;
+}

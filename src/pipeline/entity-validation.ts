@@ -1,0 +1,234 @@
+/**
+ * Checks a logical query against its entity's definition before anything is translated:
+ * the entity exists, every column and function is known, WHERE/HAVING hold conditions,
+ * aggregates stay out of WHERE, and the entity's required conditions (time range, project_id,
+ * org_id...) are present. Messages name the element, its line and column, and a near-miss.
+ */
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { AGGREGATE_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import type { EntityDefinition } from "../datasets/definition-types.js";
+import { topLevelConjuncts, walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+import { formatDateTime } from "../snql/datetime-literal.js";
+import { didYouMean } from "./did-you-mean.js";
+
+const CONDITION_FUNCTIONS = new Set([
+  "equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals",
+  "in", "notIn", "like", "notLike", "isNull", "isNotNull", "and", "or",
+]);
+
+/** The time range a query asked for, resolved from its required time conditions. */
+export interface TimeRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface ValidatedQuery {
+  readonly query: LogicalQuery;
+  readonly entity: EntityDefinition;
+  /** Alias name -> the expression it names (explicit `AS` on select items and functions). */
+  readonly aliases: ReadonlyMap<string, Expression>;
+  readonly timeRange: TimeRange | null;
+}
+
+function at(position: TextPosition | undefined): string {
+  return position ? ` at line ${position.line}, column ${position.column}` : "";
+}
+
+export function validateEntityQuery(query: LogicalQuery, definitions: DefinitionLookup): ValidatedQuery {
+  const entity = definitions.entity(query.from.name);
+  if (!entity) {
+    const names = definitions.entities().map((e) => e.name);
+    throw invalidQuery(
+      `entity '${query.from.name}' does not exist${at(query.from.position)}${didYouMean(query.from.name, names)}`,
+      query.from.position,
+    );
+  }
+  const aliases = collectAliases(query);
+  const known = knownColumnNames(entity);
+
+  for (const expression of allExpressions(query)) {
+    for (const node of walkExpression(expression)) {
+      if (node.kind === "column" && !aliases.has(node.name) && !known.has(node.name)) {
+        throw invalidQuery(
+          `column '${node.name}' does not exist on entity '${entity.name}'${at(node.position)}${didYouMean(node.name, [...known, ...aliases.keys()])}`,
+          node.position,
+        );
+      }
+      if (node.kind === "subscript" && !entity.subscriptables[node.column]) {
+        const names = Object.keys(entity.subscriptables);
+        throw invalidQuery(
+          `'${node.column}[...]' cannot be subscripted on entity '${entity.name}'${at(node.position)}; subscriptable columns: ${names.join(", ") || "none"}`,
+          node.position,
+        );
+      }
+      if ((node.kind === "function" || node.kind === "curried") && !isAllowedFunction(node.name) && node.name !== "identity") {
+        throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, AGGREGATE_FUNCTIONS)}`, node.position);
+      }
+    }
+  }
+  checkConditionShape(query.where, "WHERE");
+  checkConditionShape(query.having, "HAVING");
+  checkNoAggregates(query.where);
+  checkDuplicateNames(query);
+
+  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity) : null;
+  requireColumns(query, entity);
+  return { query, entity, aliases, timeRange };
+}
+
+function allExpressions(query: LogicalQuery): Expression[] {
+  return [
+    ...query.selected.map((s) => s.expression),
+    ...query.groupBy,
+    ...(query.where ? [query.where] : []),
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((o) => o.expression),
+  ];
+}
+
+function collectAliases(query: LogicalQuery): Map<string, Expression> {
+  const aliases = new Map<string, Expression>();
+  for (const item of query.selected) {
+    if (item.alias !== undefined) aliases.set(item.alias, item.expression);
+  }
+  for (const expression of allExpressions(query)) {
+    for (const node of walkExpression(expression)) {
+      if ((node.kind === "function" || node.kind === "curried") && node.alias !== undefined) aliases.set(node.alias, node);
+    }
+  }
+  return aliases;
+}
+
+/** Entity columns, their Nested sub-columns (`tags.key`), mapped and time-bucket columns. */
+export function knownColumnNames(entity: EntityDefinition): Set<string> {
+  const names = new Set<string>();
+  for (const column of entity.columns) {
+    names.add(column.name);
+    const nested = /^Nested\((.*)\)$/.exec(column.type);
+    if (nested) {
+      for (const part of nested[1]!.split(",")) {
+        const sub = part.trim().split(/\s+/)[0];
+        if (sub) names.add(`${column.name}.${sub}`);
+      }
+    }
+  }
+  for (const name of Object.keys(entity.columnMappers)) names.add(name);
+  for (const name of Object.keys(entity.timeBucketColumns)) names.add(name);
+  return names;
+}
+
+function checkConditionShape(condition: Expression | null, clause: string): void {
+  if (!condition) return;
+  if (condition.kind === "function" && (condition.name === "and" || condition.name === "or")) {
+    for (const arg of condition.args) checkConditionShape(arg, clause);
+    return;
+  }
+  if (condition.kind === "function" && CONDITION_FUNCTIONS.has(condition.name)) return;
+  throw invalidQuery(
+    `${clause} expects conditions such as 'column = value' or 'f(x) IS NULL'${at(condition.position)}; a bare expression is not a condition (compare it, e.g. 'has(tags.key, 'x') = 1')`,
+    condition.position,
+  );
+}
+
+function checkNoAggregates(where: Expression | null): void {
+  if (!where) return;
+  for (const node of walkExpression(where)) {
+    if ((node.kind === "function" || node.kind === "curried") && AGGREGATE_FUNCTIONS.has(node.name)) {
+      throw invalidQuery(
+        `Aggregate function found in WHERE clause of query: '${node.name}'${at(node.position)}; use HAVING to filter on aggregates`,
+        node.position,
+      );
+    }
+  }
+}
+
+function checkDuplicateNames(query: LogicalQuery): void {
+  const seen = new Map<string, string>();
+  for (const item of query.selected) {
+    const shape = JSON.stringify(item.expression, (key, value) => (key === "position" ? undefined : value));
+    const previous = seen.get(item.name);
+    if (previous !== undefined && previous !== shape) {
+      throw invalidQuery(`Shadowing aliases detected for alias: ${item.name}: two different expressions have the same name`);
+    }
+    seen.set(item.name, shape);
+  }
+}
+
+/** Columns that stand for the required time column: itself and any column mapped onto it. */
+function timeColumnNames(entity: EntityDefinition): Set<string> {
+  const column = entity.requiredTimeColumn!;
+  const names = new Set([column]);
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+    if (mapper.kind === "column" && mapper.column === column) names.add(name);
+  }
+  const mappedTo = entity.columnMappers[column];
+  if (mappedTo?.kind === "column") {
+    for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+      if (mapper.kind === "column" && mapper.column === mappedTo.column) names.add(name);
+    }
+  }
+  return names;
+}
+
+function requireTimeRange(query: LogicalQuery, entity: EntityDefinition): TimeRange {
+  const column = entity.requiredTimeColumn!;
+  const names = timeColumnNames(entity);
+  let from: number | null = null;
+  let to: number | null = null;
+  for (const condition of topLevelConjuncts(query.where)) {
+    if (condition.kind !== "function" || condition.args.length !== 2) continue;
+    const [lhs, rhs] = condition.args;
+    if (lhs?.kind !== "column" || !names.has(lhs.name) || rhs?.kind !== "datetime") continue;
+    if (condition.name === "greaterOrEquals") from = from === null ? rhs.epochSeconds : Math.max(from, rhs.epochSeconds);
+    if (condition.name === "less") to = to === null ? rhs.epochSeconds : Math.min(to, rhs.epochSeconds);
+  }
+  const example = (op: string) => `${column} ${op} toDateTime('2023-05-16T00:00:00')`;
+  if (from === null) {
+    throw invalidQuery(
+      `Missing >= condition with a datetime literal on column ${column} for entity ${entity.name}. Example: ${example(">=")}`,
+    );
+  }
+  if (to === null) {
+    throw invalidQuery(
+      `Missing < condition with a datetime literal on column ${column} for entity ${entity.name}. Example: ${example("<")}`,
+    );
+  }
+  if (from > to) {
+    throw invalidQuery(
+      `invalid time conditions on entity ${entity.name}: the start ${formatDateTime(from)} is after the end ${formatDateTime(to)}`,
+    );
+  }
+  return { from, to };
+}
+
+function isIntegerLiteral(expression: Expression | undefined): boolean {
+  return expression?.kind === "literal" && typeof expression.value === "number" && Number.isInteger(expression.value);
+}
+
+function requireColumns(query: LogicalQuery, entity: EntityDefinition): void {
+  if (entity.requiredColumns.length === 0) return;
+  const satisfied = new Set<string>();
+  for (const condition of topLevelConjuncts(query.where)) {
+    if (condition.kind !== "function" || condition.args.length !== 2) continue;
+    const [lhs, rhs] = condition.args;
+    if (lhs?.kind !== "column") continue;
+    if (condition.name === "equals" && isIntegerLiteral(rhs)) satisfied.add(lhs.name);
+    if (
+      condition.name === "in" &&
+      rhs?.kind === "function" &&
+      (rhs.name === "tuple" || rhs.name === "array") &&
+      rhs.args.length > 0 &&
+      rhs.args.every(isIntegerLiteral)
+    ) {
+      satisfied.add(lhs.name);
+    }
+  }
+  const missing = entity.requiredColumns.filter((column) => !satisfied.has(column));
+  if (missing.length > 0) {
+    const example = missing.map((c) => `${c} = 1`).join(" AND ");
+    throw invalidQuery(
+      `Validation failed for entity ${entity.name}: missing required conditions for ${missing.join(", ")}: add a top-level condition such as ${example} (or ${missing[0]} IN tuple(1, 2))`,
+    );
+  }
+}

@@ -1,0 +1,45 @@
+/** The Connect / gRPC / gRPC-Web services, each a thin adapter over the shared handlers. */
+import { create } from "@bufbuild/protobuf";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { CheckResponseSchema, HealthService } from "../../gen/quarry/v1/health_pb.js";
+import { QueryService } from "../../gen/quarry/v1/query_pb.js";
+import { DeleteSubscriptionResponseSchema, SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
+import { queryRequestFrom } from "../request/from-protobuf.js";
+import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
+import type { ServiceContext } from "./service-context.js";
+import { toConnectError, toQueryResponse } from "./to-protobuf.js";
+
+/** Runs a handler and turns any failure into a typed ConnectError. */
+async function typed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (reason) {
+    throw toConnectError(reason);
+  }
+}
+
+export function connectRoutes(context: ServiceContext) {
+  return (router: ConnectRouter) => {
+    router.service(QueryService, {
+      snql: (request) => typed(async () => toQueryResponse(await handleSnql(context, queryRequestFrom(request)))),
+      query: (request) => typed(async () => toQueryResponse(await handleSnql(context, queryRequestFrom(request)))),
+      mql: (request) => typed(async () => toQueryResponse(await handleMql(context, request.dataset))),
+    });
+    router.service(SubscriptionService, {
+      createSubscription: (request) =>
+        typed(async () => ({ subscriptionId: await handleCreateSubscription(context, request.dataset) })),
+      deleteSubscription: (request) =>
+        typed(async () => {
+          await handleDeleteSubscription(context, request.dataset);
+          return create(DeleteSubscriptionResponseSchema, {});
+        }),
+    });
+    router.service(HealthService, {
+      check: () =>
+        typed(async () => {
+          const health = await handleHealth(context);
+          return create(CheckResponseSchema, { status: health.healthy ? "ok" : "down", dependencies: health.dependencies });
+        }),
+    });
+  };
+}

@@ -1,0 +1,7 @@
+/** Everything a request handler needs, built once at startup. */
+import type { PipelineContext } from "../pipeline/run-snql-query.js";
+
+export interface ServiceContext extends PipelineContext {
+  /** Checks each dependency; resolves to name -> "ok" or what failed. */
+  checkHealth(): Promise<Record<string, string>>;
+}

@@ -1,0 +1,37 @@
+/**
+ * `toDateTime('<ISO 8601>')` literals. A UTC offset in the text is honoured (Snuba drops it,
+ * which silently shifts the window; see README compatibility notes); text without an offset is
+ * UTC. Sub-second parts are truncated, as ClickHouse DateTime has whole seconds.
+ */
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+
+const ISO_DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export function parseDateTimeLiteral(text: string, position?: TextPosition): number {
+  const match = ISO_DATETIME.exec(text.trim());
+  if (!match) {
+    throw invalidQuery(`'${text}' is not a valid datetime: expected ISO 8601 such as 2024-05-16T00:00:00`, position);
+  }
+  const [, y, mo, d, h = "0", mi = "0", s = "0", zone] = match;
+  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(utc);
+  if (
+    month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 ||
+    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day
+  ) {
+    throw invalidQuery(`'${text}' is not a valid datetime: a field is out of range`, position);
+  }
+  let offsetMinutes = 0;
+  if (zone && zone.toUpperCase() !== "Z") {
+    const sign = zone.startsWith("-") ? -1 : 1;
+    const digits = zone.slice(1).replace(":", "");
+    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+  }
+  return Math.floor(utc / 1000) - offsetMinutes * 60;
+}
+
+export function formatDateTime(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 19);
+}

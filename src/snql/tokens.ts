@@ -1,0 +1,111 @@
+/**
+ * SnQL tokens. Keywords are upper-case only, as in Snuba; only TRUE, FALSE and NULL are
+ * case-insensitive. Identifiers follow Snuba's COLUMN class (dots, colons, @ and / allowed), and
+ * `name[key]` subscripts are one token because a tag key may hold almost any character.
+ */
+import { createToken, Lexer, type TokenType } from "chevrotain";
+
+export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /\s+/, group: Lexer.SKIPPED });
+
+export const Subscript = createToken({ name: "Subscript", pattern: /[A-Za-z_][A-Za-z0-9_.]*\[[^[\]]*\]/ });
+export const Identifier = createToken({ name: "Identifier", pattern: /[A-Za-z_][A-Za-z0-9_.:@/]*/ });
+export const QuotedIdentifier = createToken({ name: "QuotedIdentifier", pattern: /`[^`]*`/ });
+
+function keyword(word: string, caseInsensitive = false): TokenType {
+  return createToken({
+    name: word,
+    pattern: new RegExp(word, caseInsensitive ? "i" : ""),
+    longer_alt: Identifier,
+  });
+}
+
+export const Match = keyword("MATCH");
+export const Select = keyword("SELECT");
+export const By = keyword("BY");
+export const Where = keyword("WHERE");
+export const Having = keyword("HAVING");
+export const Order = keyword("ORDER");
+export const Limit = keyword("LIMIT");
+export const Offset = keyword("OFFSET");
+export const Granularity = keyword("GRANULARITY");
+export const Totals = keyword("TOTALS");
+export const Sample = keyword("SAMPLE");
+export const As = keyword("AS");
+export const And = keyword("AND");
+export const Or = keyword("OR");
+export const Asc = keyword("ASC");
+export const Desc = keyword("DESC");
+export const In = keyword("IN");
+export const Like = keyword("LIKE");
+export const Not = keyword("NOT");
+export const Is = keyword("IS");
+export const Null = keyword("NULL", true);
+export const True = keyword("TRUE", true);
+export const False = keyword("FALSE", true);
+
+export const StringLiteral = createToken({ name: "StringLiteral", pattern: /'(?:[^'\\]|\\[\s\S])*'/ });
+export const UnterminatedString = createToken({ name: "UnterminatedString", pattern: /'(?:[^'\\]|\\[\s\S])*/ });
+export const NumberLiteral = createToken({ name: "NumberLiteral", pattern: /\d+(?:\.\d+)?(?:e[+-]\d+)?/ });
+
+export const NotEquals = createToken({ name: "NotEquals", pattern: /!=/ });
+export const GreaterOrEquals = createToken({ name: "GreaterOrEquals", pattern: />=/ });
+export const LessOrEquals = createToken({ name: "LessOrEquals", pattern: /<=/ });
+export const Greater = createToken({ name: "Greater", pattern: />/ });
+export const Less = createToken({ name: "Less", pattern: /</ });
+export const Equals = createToken({ name: "Equals", pattern: /=/ });
+export const Plus = createToken({ name: "Plus", pattern: /\+/ });
+export const Minus = createToken({ name: "Minus", pattern: /-/ });
+export const Star = createToken({ name: "Star", pattern: /\*/ });
+export const Slash = createToken({ name: "Slash", pattern: /\// });
+export const LParen = createToken({ name: "LParen", pattern: /\(/ });
+export const RParen = createToken({ name: "RParen", pattern: /\)/ });
+export const Comma = createToken({ name: "Comma", pattern: /,/ });
+
+/** Order matters: longer and more specific patterns first. */
+export const allTokens: TokenType[] = [
+  WhiteSpace,
+  StringLiteral,
+  UnterminatedString,
+  Subscript,
+  Match,
+  Select,
+  By,
+  Where,
+  Having,
+  Order,
+  Limit,
+  Offset,
+  Granularity,
+  Totals,
+  Sample,
+  Asc,
+  As,
+  And,
+  Or,
+  Desc,
+  In,
+  Like,
+  Not,
+  Is,
+  Null,
+  True,
+  False,
+  Identifier,
+  QuotedIdentifier,
+  NumberLiteral,
+  NotEquals,
+  GreaterOrEquals,
+  LessOrEquals,
+  Greater,
+  Less,
+  Equals,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  LParen,
+  RParen,
+  Comma,
+];
+
+export const snqlLexer = new Lexer(allTokens, { ensureOptimizations: true, positionTracking: "full" });
