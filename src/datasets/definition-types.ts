@@ -10,6 +10,11 @@ export interface ColumnDefinition {
   readonly type: string;
   /** Read-only columns can be queried but are never written by ingestion / demo data. */
   readonly readonly?: boolean;
+  /**
+   * For storage columns: the ClickHouse `MATERIALIZED` expression that computes a read-only
+   * column from the others (`user_hash` <- `cityHash64(user)`), so writers never supply it.
+   */
+  readonly materialized?: string;
 }
 
 export interface DatasetDefinition {
@@ -64,6 +69,31 @@ export interface SubscriptionSupport {
   readonly maxAggregations: number;
   readonly allowGroupBy: boolean;
   readonly allowHavingAndOrderBy: boolean;
+  /**
+   * Every GROUP BY column needs a top-level `= <int>` / `IN (...)` condition (metrics entities);
+   * absent or false: grouping is free (events).
+   */
+  readonly groupByRequiresCondition?: boolean;
+  /** A column that gets `= <organization>` from the subscription's metadata on every run (`org_id`). */
+  readonly organizationColumn?: string;
+}
+
+/**
+ * An aggregate over a virtual entity column that becomes a `-Merge` combinator over a stored
+ * aggregate-state column: `sum(value)` -> `sumMerge(value)`, `max(value)` -> `maxMerge(max)`,
+ * `quantiles(0.5)(value)` -> `quantilesMerge(0.5)(percentiles)`.
+ */
+export interface FunctionMapper {
+  /** The function a query calls (`sum`, `sumIf`, `quantiles`, `sum_weighted`). */
+  readonly from: string;
+  /** The entity column the call must take as its first argument (`value`). */
+  readonly argument: string;
+  /** The ClickHouse function that replaces it (`sumMerge`, `sumMergeIf`). */
+  readonly to: string;
+  /** The storage column that replaces the argument. */
+  readonly column: string;
+  /** Curried (parametric) call: the parameters are carried over, `quantiles(0.5)(value)`. */
+  readonly curried?: boolean;
 }
 
 /** How strictly unknown columns are treated (Snuba's validate_data_model). */
@@ -90,11 +120,34 @@ export interface EntityDefinition {
   readonly columnValidation: ColumnValidationMode;
   /** Granularities (seconds) the entity supports, for metrics; empty when any is allowed. */
   readonly granularities: readonly number[];
+  /**
+   * What the storage's `granularity` column holds for each entry of `granularities`, when that is
+   * not the seconds themselves: generic metrics store an enum (10/60/3600/86400 -> 0/1/2/3).
+   */
+  readonly storedGranularities?: readonly number[];
+  /** Granularity (seconds) used when a query names none. */
+  readonly defaultGranularity?: number;
+  /** Aggregates over virtual columns rewritten to `-Merge` calls (metrics entities). */
+  readonly functionMappers?: readonly FunctionMapper[];
 }
 
 export interface AllocationPolicyDefinition {
   readonly name: string;
   readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** One SELECT of a view storage; the view is the UNION ALL of its sources. */
+export interface ViewSource {
+  readonly storage: string;
+  /**
+   * Expressions over the source storage for view columns it lacks under the same name. A view
+   * column that is neither in the source nor here is NULL (so it must be Nullable).
+   */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+export interface ViewDefinition {
+  readonly sources: readonly ViewSource[];
 }
 
 export interface StorageDefinition {
@@ -119,4 +172,11 @@ export interface StorageDefinition {
   /** ClickHouse settings applied to every query on this storage. */
   readonly querySettings: Readonly<Record<string, string | number>>;
   readonly allocationPolicies: readonly AllocationPolicyDefinition[];
+  /**
+   * Reads must use `FINAL` (CDC copies of Postgres tables in a ReplacingMergeTree, where an
+   * unmerged part still holds superseded rows).
+   */
+  readonly final?: boolean;
+  /** Present when `engine` is `View`: the table is a view over other storages. */
+  readonly view?: ViewDefinition;
 }

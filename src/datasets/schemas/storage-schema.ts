@@ -1,0 +1,72 @@
+/**
+ * The storage file (`<dataset>/storages/<storage>.yaml`): one physical ClickHouse table (or a
+ * view over other storages) with what it takes to create it and to read it.
+ */
+import type { SchemaObject } from "ajv";
+import { COLUMN_NAME, COLUMNS, DEFINITION_NAME, VERSION } from "./common-schema.js";
+
+const SQL_TEXT: SchemaObject = { type: "string", minLength: 1 };
+
+const VIEW: SchemaObject = {
+  type: "object",
+  required: ["sources"],
+  additionalProperties: false,
+  properties: {
+    sources: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["storage"],
+        additionalProperties: false,
+        properties: {
+          storage: DEFINITION_NAME,
+          columns: { type: "object", propertyNames: COLUMN_NAME, additionalProperties: SQL_TEXT },
+        },
+      },
+    },
+  },
+};
+
+export const STORAGE_SCHEMA: SchemaObject = {
+  $id: "quarry/storage.v1",
+  type: "object",
+  required: ["version", "kind", "name", "table", "columns", "engine"],
+  additionalProperties: false,
+  properties: {
+    version: VERSION,
+    // Writable storages are the ones ingestion (and so subscriptions) may target.
+    kind: { enum: ["readable_storage", "writable_storage"] },
+    name: DEFINITION_NAME,
+    table: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    dist_table: { anyOf: [{ type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, { type: "null" }] },
+    columns: COLUMNS,
+    engine: { type: "string", pattern: "^[A-Za-z]+(\\(.*\\))?$" },
+    order_by: SQL_TEXT,
+    partition_by: { anyOf: [SQL_TEXT, { type: "null" }] },
+    primary_key: { anyOf: [SQL_TEXT, { type: "null" }] },
+    sample_by: { anyOf: [SQL_TEXT, { type: "null" }] },
+    not_deleted_column: { anyOf: [COLUMN_NAME, { type: "null" }] },
+    required_time_column: { anyOf: [COLUMN_NAME, { type: "null" }] },
+    final: { type: "boolean" },
+    query_settings: {
+      type: "object",
+      propertyNames: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
+      additionalProperties: { type: ["string", "number"] },
+    },
+    allocation_policies: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["name"],
+        additionalProperties: false,
+        properties: { name: { type: "string", minLength: 1 }, args: { type: "object" } },
+      },
+    },
+    view: VIEW,
+  },
+  // A view is defined by its sources; a table needs a sorting key to be created.
+  if: { properties: { engine: { const: "View" } }, required: ["engine"] },
+  then: { required: ["view"] },
+  else: { required: ["order_by"] },
+};
