@@ -1,0 +1,101 @@
+/**
+ * The `quarry` command: one binary for every role.
+ *   quarry serve [--bootstrap]   serve JSON, Connect, gRPC and gRPC-Web on one port
+ *                                (--bootstrap: migrate, and load demo data into an empty store)
+ *   quarry migrate               create every storage's tables (idempotent)
+ *   quarry demo-data [--rows N]  write deterministic demo data
+ */
+import { createColumnstoreClient } from "../clickhouse/client-factory.js";
+import { runMigrations } from "../clickhouse/migrations.js";
+import { readSettings } from "../config/settings.js";
+import { defaultRegistry } from "../datasets/registry.js";
+import { hasDemoData, loadDemoData } from "../demo-data/load-demo-data.js";
+import { startServer } from "../server/start-server.js";
+
+const USAGE = `usage: quarry <command> [options]
+
+commands:
+  serve [--bootstrap]     serve queries on HOST:PORT (default 127.0.0.1:1218)
+                          --bootstrap: migrate first, and load demo data when the store is empty
+  migrate                 create every storage's tables (a second run changes nothing)
+  demo-data [--rows N]    write deterministic demo data (default QUARRY_DEMO_ROWS or 1000000 rows)
+`;
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const settings = readSettings();
+  const registry = defaultRegistry();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  switch (command) {
+    case "migrate": {
+      const columnstore = createColumnstoreClient(settings);
+      const { applied, skipped } = await runMigrations(columnstore.client, registry, log);
+      log(`migrations: ${applied.length} applied, ${skipped.length} already applied`);
+      await columnstore.close();
+      return 0;
+    }
+    case "demo-data": {
+      const rowsText = option(args, "--rows");
+      const rows = rowsText === undefined ? settings.demoRows : Number(rowsText);
+      if (!Number.isInteger(rows) || rows <= 0) {
+        log(`--rows must be a positive integer, got '${rowsText}'`);
+        return 2;
+      }
+      const columnstore = createColumnstoreClient(settings);
+      await runMigrations(columnstore.client, registry, log);
+      await loadDemoData(columnstore.client, { rows, log, progress: process.stderr.isTTY ?? false });
+      await columnstore.close();
+      return 0;
+    }
+    case "serve": {
+      const columnstore = createColumnstoreClient(settings);
+      if (args.includes("--bootstrap")) {
+        await runMigrations(columnstore.client, registry, log);
+        if (!(await hasDemoData(columnstore.client))) {
+          log(`empty store at ${columnstore.location}: loading ${settings.demoRows} demo rows (once)`);
+          await loadDemoData(columnstore.client, { rows: settings.demoRows, log, progress: process.stderr.isTTY ?? false });
+        }
+      }
+      const server = await startServer({
+        host: settings.host,
+        port: settings.port,
+        definitions: registry,
+        columnstore,
+        statsInResponse: settings.statsInResponse,
+      });
+      log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
+      const stop = async () => {
+        log("shutting down");
+        await server.close();
+        await columnstore.close();
+        process.exit(0);
+      };
+      process.once("SIGINT", () => void stop());
+      process.once("SIGTERM", () => void stop());
+      return -1;
+    }
+    default:
+      process.stderr.write(`unknown command '${command}'\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (reason: unknown) => {
+    process.stderr.write(`quarry: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+    process.exit(1);
+  },
+);

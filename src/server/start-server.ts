@@ -1,0 +1,62 @@
+/** Builds the service context and serves every protocol on one port. */
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { connectRoutes } from "./connect-routes.js";
+import { jsonRoutes } from "./json-routes.js";
+import type { ServiceContext } from "./service-context.js";
+import { listenOnSinglePort, type RequestHandler, type RunningServer } from "./single-port-server.js";
+
+export interface ServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly definitions: DefinitionLookup;
+  readonly columnstore: ColumnstoreClient;
+  readonly statsInResponse?: boolean;
+  /** How long the health check waits for the engine. */
+  readonly healthTimeoutMs?: number;
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function buildServiceContext(options: ServerOptions): ServiceContext {
+  const timeoutMs = options.healthTimeoutMs ?? 2000;
+  return {
+    definitions: options.definitions,
+    columnstore: options.columnstore,
+    statsInResponse: options.statsInResponse ?? false,
+    async checkHealth() {
+      const name = `clickhouse (${options.columnstore.kind})`;
+      try {
+        const result = await withTimeout(
+          options.columnstore.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" }).then((r) => r.json()),
+          timeoutMs,
+          name,
+        );
+        return { clickhouse: Array.isArray(result) && result.length === 1 ? "ok" : "unexpected answer to SELECT 1" };
+      } catch (reason) {
+        return { clickhouse: reason instanceof Error ? reason.message : String(reason) };
+      }
+    },
+  };
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const context = buildServiceContext(options);
+  const json = jsonRoutes(context);
+  const handler = connectNodeAdapter({
+    routes: connectRoutes(context),
+    fallback: (request, response) => void json(request, response),
+  });
+  return listenOnSinglePort(handler as RequestHandler, options.host, options.port);
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { QueryServiceError } from "../../src/errors/query-service-error.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+
+const RANGE = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
+
+function parseError(text: string): QueryServiceError {
+  try {
+    parseSnql(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(QueryServiceError);
+    return error as QueryServiceError;
+  }
+  throw new Error(`expected '${text}' to fail`);
+}
+
+describe("parseSnql", () => {
+  it("parses MATCH, SELECT with aliases and aggregates, BY, WHERE, ORDER BY and LIMIT", () => {
+    const query = parseSnql(
+      `MATCH (events) SELECT count() AS c, uniq(user), quantile(0.95)(duration) BY project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY c DESC LIMIT 10`,
+    );
+    expect(query.from).toMatchObject({ kind: "entity", name: "events" });
+    // BY columns come first in the output, as Snuba returns them.
+    expect(query.selected.map((s) => s.name)).toEqual(["project_id", "c", "uniq(user)", "quantile(0.95)(duration)"]);
+    expect(query.selected[3]!.expression).toMatchObject({ kind: "curried", name: "quantile", params: [{ value: 0.95 }] });
+    expect(query.groupBy).toEqual([expect.objectContaining({ kind: "column", name: "project_id" })]);
+    expect(query.orderBy).toEqual([{ expression: expect.objectContaining({ kind: "column", name: "c" }), direction: "DESC" }]);
+    expect(query.limit).toBe(10);
+    expect(query.offset).toBe(0);
+  });
+
+  it("defaults LIMIT to 1000 and refuses more than 10000", () => {
+    expect(parseSnql(`MATCH (events) SELECT count() WHERE ${RANGE}`).limit).toBe(1000);
+    const error = parseError("MATCH (events) SELECT count() LIMIT 10001");
+    expect(error.message).toBe("queries cannot have a limit higher than 10000");
+    expect(error.position).toEqual({ line: 1, column: 31 });
+  });
+
+  it("turns toDateTime string literals into instants, honouring UTC offsets", () => {
+    const query = parseSnql(
+      "MATCH (events) SELECT count() WHERE timestamp >= toDateTime('2024-01-01T02:00:00+02:00') AND timestamp < toDateTime('2024-01-01 01:00:00')",
+    );
+    const [ge, lt] = (query.where as { args: { args: unknown[] }[] }).args;
+    expect(ge!.args[1]).toMatchObject({ kind: "datetime", epochSeconds: Date.UTC(2024, 0, 1) / 1000 });
+    expect(lt!.args[1]).toMatchObject({ kind: "datetime", epochSeconds: Date.UTC(2024, 0, 1, 1) / 1000 });
+  });
+
+  it("rejects an invalid datetime with its position", () => {
+    const error = parseError("MATCH (events) SELECT count() WHERE timestamp >= toDateTime('2024-13-01')");
+    expect(error.type).toBe("invalid_query");
+    expect(error.message).toContain("'2024-13-01' is not a valid datetime");
+    expect(error.position).toEqual({ line: 1, column: 50 });
+  });
+
+  it("gives AND precedence over OR and keeps arithmetic left-associative", () => {
+    const query = parseSnql("MATCH (events) SELECT a - b - c, a + b * c WHERE x = 1 OR y = 2 AND z = 3");
+    expect(query.where).toMatchObject({ name: "or", args: [{ name: "equals" }, { name: "and" }] });
+    expect(query.selected[0]!.expression).toMatchObject({ name: "minus", args: [{ name: "minus" }, { name: "c" }] });
+    expect(query.selected[1]!.expression).toMatchObject({ name: "plus", args: [{ name: "a" }, { name: "multiply" }] });
+  });
+
+  it("reads negative numbers, NOT IN, LIKE, IS NULL and subscripts", () => {
+    const query = parseSnql(
+      "MATCH (events) SELECT tags[sentry:release] WHERE a = -1 AND b NOT IN tuple('x') AND c NOT LIKE '%y%' AND d IS NOT NULL AND contexts[geo.city] IS NULL",
+    );
+    expect(query.selected[0]).toMatchObject({ name: "tags[sentry:release]", expression: { kind: "subscript", column: "tags", key: "sentry:release" } });
+    const names = JSON.stringify(query.where).match(/"name":"(notIn|notLike|isNotNull|isNull)"/g);
+    expect(names).toEqual(['"name":"notIn"', '"name":"notLike"', '"name":"isNotNull"', '"name":"isNull"']);
+    expect(JSON.stringify(query.where)).toContain('"value":-1');
+  });
+
+  it("unescapes string literals", () => {
+    const query = parseSnql("MATCH (events) SELECT count() WHERE message = 'it\\'s a \\\\ back\\nslash'");
+    expect((query.where as { args: { value: unknown }[] }).args[1]!.value).toBe("it's a \\ back\nslash");
+  });
+
+  it.each([
+    ["", "the query is empty", { line: 1, column: 1 }],
+    ["   ", "the query is empty", { line: 1, column: 1 }],
+    ["match (events) SELECT a", "near 'match'", { line: 1, column: 1 }],
+    ["MATCH (events) SELECT", "unexpected end of query", { line: 1, column: 22 }],
+    ["MATCH (events) SELECT count() WHERE a = 'open", "unterminated string literal", { line: 1, column: 41 }],
+    ["MATCH (events)\nSELECT count()\nWHERE a = 1 ORDER BY a LIMIT 5", "near 'LIMIT': expected one of: ASC, DESC", { line: 3, column: 24 }],
+    ["MATCH (events) SELECT a WHERE b = 1 SELECT c", "expected the end of the query", { line: 1, column: 37 }],
+    ["MATCH (events) SELECT a ; DROP TABLE x", "unexpected character", { line: 1, column: 25 }],
+  ])("rejects %j with a position", (text, fragment, position) => {
+    const error = parseError(text);
+    expect(error.type).toBe("invalid_query");
+    expect(error.message).toContain(fragment);
+    expect(error.position).toEqual(position);
+  });
+
+  it("bounds nesting depth and query size with their own messages", () => {
+    const deep = `MATCH (events) SELECT ${"f(".repeat(200)}1${")".repeat(200)}`;
+    expect(parseError(deep).message).toContain("nests parentheses more than 64 levels deep");
+    const huge = `MATCH (events) SELECT count() WHERE message = '${"x".repeat(300 * 1024)}'`;
+    expect(parseError(huge).message).toMatch(/bytes long; the maximum is 262144 bytes/);
+  });
+
+  it("never throws anything but an invalid_query error on binary junk", () => {
+    const junk = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)).toString("latin1");
+    expect(parseError(junk).type).toBe("invalid_query");
+  });
+});
