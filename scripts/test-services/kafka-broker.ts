@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kafka, logLevel } from "kafkajs";
-import { freePorts } from "./free-port.js";
+import { freePorts, retryOnPortClash } from "./free-port.js";
 import { log } from "./log.js";
 import { registerTempDir, releaseTempDir, spawnManaged, waitUntilReady } from "./managed-process.js";
 import { ensureCommand, run } from "./system-packages.js";
@@ -181,7 +181,11 @@ export interface RunningKafka {
 const READY_TIMEOUT_MS = 90_000;
 
 /** Formats a fresh KRaft log dir and starts a single-node Kafka on 127.0.0.1. */
-export async function startKafka(java: string, libsDir: string): Promise<RunningKafka> {
+export function startKafka(java: string, libsDir: string): Promise<RunningKafka> {
+  return retryOnPortClash("kafka", () => startKafkaOnce(java, libsDir));
+}
+
+async function startKafkaOnce(java: string, libsDir: string): Promise<RunningKafka> {
   const dir = mkdtempSync(join(tmpdir(), "quarry-kafka-"));
   registerTempDir(dir);
   const [brokerPort, controllerPort] = await freePorts(2);
@@ -222,6 +226,8 @@ export async function startKafka(java: string, libsDir: string): Promise<Running
     cwd: dir,
     outputFile: join(dir, "stdout.log"),
     extraLogFiles: [serverLog],
+    // Matches the layout above: "[date] ERROR message (logger)".
+    highlight: /^\[[^\]]+\] (ERROR|FATAL) /,
   });
   const stop = async (): Promise<void> => {
     // A clean shutdown takes ~2 s; the grace period covers a slow CI box.

@@ -1,6 +1,26 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { log } from "./log.js";
+
+/**
+ * First `limit` lines of a log file matching `pattern`. A JVM that fails at startup
+ * often logs its root cause hundreds of lines before the end of its shutdown noise.
+ */
+export function matchingLines(path: string, pattern: RegExp, limit = 10): string[] {
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, "utf8").split("\n");
+  const matches: string[] = [];
+  for (let i = 0; i < lines.length && matches.length < limit; i++) {
+    const line = lines[i] ?? "";
+    if (!pattern.test(line)) continue;
+    matches.push(line);
+    // The exception's own message (e.g. "...: Address already in use") sits on the
+    // line after the log record, as the head of its stack trace.
+    const next = lines[i + 1];
+    if (next !== undefined && !next.startsWith("[") && next.trim() !== "") matches.push(`    ${next}`);
+  }
+  return matches;
+}
 
 /** Last `lines` lines of a text file (reads at most the final 64 KiB). */
 export function tailFile(path: string, lines = 40): string {
@@ -38,6 +58,8 @@ export interface SpawnOptions {
   outputFile: string;
   /** Further log files the process writes itself (e.g. a log4j file appender). */
   extraLogFiles?: readonly string[];
+  /** Log lines to quote in errors even when they are far from the tail, e.g. / ERROR /. */
+  highlight?: RegExp;
 }
 
 // Children are plain (non-detached) processes, so nothing kills them if the parent
@@ -91,7 +113,15 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     pid: child.pid,
     exitReason: () => exitReason,
     logTail(lines = 40) {
-      return logFiles.map((file) => `--- last ${lines} lines of ${file} ---\n${tailFile(file, lines)}`).join("\n");
+      return logFiles
+        .map((file) => {
+          const tail = `--- last ${lines} lines of ${file} ---\n${tailFile(file, lines)}`;
+          const highlighted = options.highlight ? matchingLines(file, options.highlight) : [];
+          return highlighted.length === 0
+            ? tail
+            : `--- first ${highlighted.length} lines of ${file} matching ${options.highlight} ---\n${highlighted.join("\n")}\n${tail}`;
+        })
+        .join("\n");
     },
     async stop(graceMs = 15_000) {
       if (exitReason !== undefined) return;

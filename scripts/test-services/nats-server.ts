@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
-import { freePort } from "./free-port.js";
+import { freePort, retryOnPortClash } from "./free-port.js";
 import { log } from "./log.js";
 import { registerTempDir, releaseTempDir, spawnManaged, waitUntilReady } from "./managed-process.js";
 import { ensureCommand, run } from "./system-packages.js";
@@ -12,9 +12,8 @@ import { ensureCommand, run } from "./system-packages.js";
  * NATS 2.9: JetStream KV with bucket-wide TTL, but no per-key TTL (2.11+), so code
  * under test must not rely on per-key TTLs.
  */
-export async function ensureNatsServer(): Promise<string> {
-  const binary = await ensureCommand("nats-server", "nats-server");
-  return binary;
+export function ensureNatsServer(): Promise<string> {
+  return ensureCommand("nats-server", "nats-server");
 }
 
 export async function natsServerVersion(binary: string): Promise<string> {
@@ -29,7 +28,11 @@ export interface RunningNats {
 const READY_TIMEOUT_MS = 30_000;
 
 /** Starts a throw-away JetStream-enabled nats-server on 127.0.0.1 and a free port. */
-export async function startNats(binary: string): Promise<RunningNats> {
+export function startNats(binary: string): Promise<RunningNats> {
+  return retryOnPortClash("nats-server", () => startNatsOnce(binary));
+}
+
+async function startNatsOnce(binary: string): Promise<RunningNats> {
   const dir = mkdtempSync(join(tmpdir(), "quarry-nats-"));
   registerTempDir(dir);
   const port = await freePort();
