@@ -10,7 +10,9 @@ import { STORAGE_SCHEMA } from "./schemas/storage-schema.js";
 
 export type DefinitionKind = "dataset" | "entity" | "storage";
 
-const ajv = new Ajv({ allErrors: true, discriminator: true, strict: true, strictTypes: false });
+// strictRequired is off: `required` inside if/then and discriminator branches names properties
+// declared on the enclosing schema, which that check cannot see.
+const ajv = new Ajv({ allErrors: true, discriminator: true, strict: true, strictTypes: false, strictRequired: false });
 
 // Compiled once per process: the loader may run for many temp directories in tests.
 const VALIDATORS: Readonly<Record<DefinitionKind, ValidateFunction>> = {

@@ -9,6 +9,7 @@ import { COLUMN_NAME, COLUMNS, DEFINITION_NAME, VERSION } from "./common-schema.
 const COLUMN_MAPPER: SchemaObject = {
   type: "object",
   required: ["kind"],
+  properties: { kind: { type: "string" } },
   discriminator: { propertyName: "kind" },
   oneOf: [
     {
@@ -37,6 +38,7 @@ const COLUMN_MAPPER: SchemaObject = {
 const SUBSCRIPTABLE: SchemaObject = {
   type: "object",
   required: ["kind"],
+  properties: { kind: { type: "string" } },
   discriminator: { propertyName: "kind" },
   oneOf: [
     {
