@@ -67,6 +67,23 @@ function readManifest(dir: string): CacheManifest | undefined {
   }
 }
 
+/** Moves a complete staging dir into place, tolerating a concurrent run that won the race. */
+function publishCache(staging: string, target: string): void {
+  try {
+    renameSync(staging, target);
+    return;
+  } catch (err) {
+    if (readManifest(target) !== undefined) return; // another run published a complete cache
+    // A leftover, incomplete target (e.g. from an older layout): replace it.
+    rmSync(target, { recursive: true, force: true });
+    try {
+      renameSync(staging, target);
+    } catch {
+      throw err;
+    }
+  }
+}
+
 /**
  * Directory holding the broker's jars (`<dir>/*` is the classpath). The first run
  * resolves them with Maven into `.cache/kafka/<version>/`; later runs only check
@@ -103,10 +120,7 @@ export async function ensureKafkaJars(version = KAFKA_VERSION): Promise<string> 
       .sort();
     const manifest: CacheManifest = { kafkaVersion: version, jars };
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    if (readManifest(target) === undefined) {
-      rmSync(target, { recursive: true, force: true });
-      renameSync(staging, target);
-    }
+    publishCache(staging, target);
     log(`cached ${jars.length} jars for Kafka ${version} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     rmSync(staging, { recursive: true, force: true });
