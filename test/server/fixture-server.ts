@@ -1,0 +1,95 @@
+/**
+ * A real Quarry server for tests: embedded ClickHouse (chDB) in a fresh data directory, every
+ * table migrated, a handful of known events and transactions inserted, served on a free port.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { startServer } from "../../src/server/start-server.js";
+
+export const DAY_START = "2024-01-01T00:00:00";
+export const DAY_END = "2024-01-02T00:00:00";
+export const RANGE = `timestamp >= toDateTime('${DAY_START}') AND timestamp < toDateTime('${DAY_END}')`;
+
+export interface FixtureServer {
+  readonly baseUrl: string;
+  readonly columnstore: ColumnstoreClient;
+  close(): Promise<void>;
+}
+
+/** Six error events in projects 1 and 2, two transactions; values chosen so counts are easy to check. */
+async function insertKnownRows(columnstore: ColumnstoreClient): Promise<void> {
+  const events = [
+    { project: 1, level: "error", release: "backend@1.0.0", at: "2024-01-01 01:00:00", user: "alice", browser: "Chrome" },
+    { project: 1, level: "error", release: "backend@1.0.0", at: "2024-01-01 01:30:00", user: "bob", browser: "Firefox" },
+    { project: 1, level: "warning", release: "backend@1.1.0", at: "2024-01-01 02:00:00", user: "alice", browser: "Chrome" },
+    { project: 2, level: "error", release: "frontend@2.0.0", at: "2024-01-01 03:00:00", user: "carol", browser: "Safari" },
+    { project: 2, level: "info", release: "frontend@2.0.0", at: "2024-01-01 04:00:00", user: "dave", browser: "Chrome" },
+    // Outside the query window: must never be counted.
+    { project: 1, level: "error", release: "backend@1.0.0", at: "2024-01-03 00:00:00", user: "eve", browser: "Chrome" },
+  ];
+  await columnstore.client.insert({
+    table: "errors_local",
+    format: "JSONEachRow",
+    values: events.map((e, i) => ({
+      project_id: e.project,
+      timestamp: e.at,
+      received: e.at,
+      event_id: `00000000-0000-4000-8000-00000000000${i}`,
+      primary_hash: `00000000-0000-4000-8000-0000000000a${i}`,
+      group_id: 100 + (i % 3),
+      platform: "python",
+      environment: "production",
+      release: e.release,
+      level: e.level,
+      user: e.user,
+      message: `boom ${i}`,
+      title: `ValueError: boom ${i}`,
+      type: "error",
+      retention_days: 90,
+      deleted: 0,
+      "tags.key": ["level", "sentry:release", "browser"],
+      "tags.value": [e.level, e.release, e.browser],
+      "contexts.key": ["browser.name"],
+      "contexts.value": [e.browser],
+    })),
+  });
+  await columnstore.client.insert({
+    table: "transactions_local",
+    format: "JSONEachRow",
+    values: [120, 480].map((duration, i) => ({
+      project_id: 1,
+      event_id: `00000000-0000-4000-8000-0000000000b${i}`,
+      span_id: 1000 + i,
+      transaction_name: "GET /api/items",
+      transaction_op: "http.server",
+      start_ts: "2024-01-01 05:00:00",
+      finish_ts: "2024-01-01 05:00:01",
+      duration,
+      platform: "python",
+      retention_days: 90,
+      deleted: 0,
+    })),
+  });
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "quarry-server-test-"));
+  const columnstore = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
+  const registry = defaultRegistry();
+  await runMigrations(columnstore.client, registry);
+  await insertKnownRows(columnstore);
+  const server = await startServer({ host: "127.0.0.1", port: 0, definitions: registry, columnstore });
+  return {
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    columnstore,
+    close: async () => {
+      await server.close();
+      await columnstore.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
