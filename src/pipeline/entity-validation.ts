@@ -100,8 +100,19 @@ function collectAliases(query: LogicalQuery): Map<string, Expression> {
   return aliases;
 }
 
+const knownColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
+
 /** Entity columns, their Nested sub-columns (`tags.key`), mapped and time-bucket columns. */
-export function knownColumnNames(entity: EntityDefinition): Set<string> {
+export function knownColumnNames(entity: EntityDefinition): ReadonlySet<string> {
+  let names = knownColumnsByEntity.get(entity);
+  if (!names) {
+    names = computeKnownColumnNames(entity);
+    knownColumnsByEntity.set(entity, names);
+  }
+  return names;
+}
+
+function computeKnownColumnNames(entity: EntityDefinition): Set<string> {
   const names = new Set<string>();
   for (const column of entity.columns) {
     names.add(column.name);
@@ -143,15 +154,18 @@ function checkNoAggregates(where: Expression | null): void {
   }
 }
 
+function shapeOf(expression: Expression): string {
+  return JSON.stringify(expression, (key, value) => (key === "position" ? undefined : value));
+}
+
 function checkDuplicateNames(query: LogicalQuery): void {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, Expression>();
   for (const item of query.selected) {
-    const shape = JSON.stringify(item.expression, (key, value) => (key === "position" ? undefined : value));
     const previous = seen.get(item.name);
-    if (previous !== undefined && previous !== shape) {
+    if (previous !== undefined && shapeOf(previous) !== shapeOf(item.expression)) {
       throw invalidQuery(`Shadowing aliases detected for alias: ${item.name}: two different expressions have the same name`);
     }
-    seen.set(item.name, shape);
+    seen.set(item.name, item.expression);
   }
 }
 

@@ -56,7 +56,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const json = jsonRoutes(context);
   const handler = connectNodeAdapter({
     routes: connectRoutes(context),
-    fallback: (request, response) => void json(request, response),
+    // connect-node narrows `write` on its response type; the object is a plain Node response.
+    fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });
   return listenOnSinglePort(handler as RequestHandler, options.host, options.port);
 }

@@ -11,7 +11,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, any>; headers: Headers }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+type Body = Record<string, any>;
+
+async function post(path: string, body: unknown): Promise<{ status: number; json: Body; headers: Headers }> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },

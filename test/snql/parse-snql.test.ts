@@ -40,7 +40,7 @@ describe("parseSnql", () => {
     const query = parseSnql(
       "MATCH (events) SELECT count() WHERE timestamp >= toDateTime('2024-01-01T02:00:00+02:00') AND timestamp < toDateTime('2024-01-01 01:00:00')",
     );
-    const [ge, lt] = (query.where as { args: { args: unknown[] }[] }).args;
+    const [ge, lt] = (query.where as unknown as { args: { args: unknown[] }[] }).args;
     expect(ge!.args[1]).toMatchObject({ kind: "datetime", epochSeconds: Date.UTC(2024, 0, 1) / 1000 });
     expect(lt!.args[1]).toMatchObject({ kind: "datetime", epochSeconds: Date.UTC(2024, 0, 1, 1) / 1000 });
   });
@@ -71,7 +71,7 @@ describe("parseSnql", () => {
 
   it("unescapes string literals", () => {
     const query = parseSnql("MATCH (events) SELECT count() WHERE message = 'it\\'s a \\\\ back\\nslash'");
-    expect((query.where as { args: { value: unknown }[] }).args[1]!.value).toBe("it's a \\ back\nslash");
+    expect((query.where as unknown as { args: { value: unknown }[] }).args[1]!.value).toBe("it's a \\ back\nslash");
   });
 
   it.each([
