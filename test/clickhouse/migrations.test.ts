@@ -1,0 +1,160 @@
+/**
+ * Migrations against the real embedded engine (chDB). chDB binds one data directory per
+ * process, so this file uses one client for all its tests.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { DatasetRegistry, defaultRegistry } from "../../src/datasets/registry.js";
+import { tempConfig, VALID_STORAGE } from "../datasets/temp-config.js";
+
+let engine: ColumnstoreClient;
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "quarry-migrations-"));
+  engine = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function rows<T>(query: string): Promise<T[]> {
+  const result = await engine.client.query({ query, format: "JSONEachRow" });
+  return result.json<T>();
+}
+
+describe("runMigrations", () => {
+  const registry = defaultRegistry();
+  const storageIds = registry.storages().map((s) => `create_${s.name}`);
+
+  it("creates every storage once, views after their tables", async () => {
+    const lines: string[] = [];
+    const first = await runMigrations(engine.client, registry, (line) => lines.push(line));
+    expect([...first.applied].sort()).toEqual([...storageIds].sort());
+    expect(first.skipped).toEqual([]);
+    expect(first.applied.at(-1)).toBe("create_discover");
+    expect(lines).toContain("migration create_errors: applied");
+
+    const second = await runMigrations(engine.client, registry);
+    expect(second.applied).toEqual([]);
+    expect([...second.skipped].sort()).toEqual([...storageIds].sort());
+
+    const recorded = await rows<{ id: string; n: number }>("SELECT id, count() AS n FROM quarry_migrations GROUP BY id");
+    expect(recorded).toHaveLength(storageIds.length);
+    expect(recorded.every((r) => Number(r.n) === 1)).toBe(true);
+  });
+
+  it("leaves every storage table in place", async () => {
+    const tables = new Set((await rows<{ name: string }>("SHOW TABLES")).map((r) => r.name));
+    for (const storage of registry.storages()) expect(tables, storage.table).toContain(storage.table);
+    expect(tables).toContain("quarry_migrations");
+  });
+
+  it("writes and reads errors_local, computing the read-only columns", async () => {
+    await engine.client.command({
+      query: `INSERT INTO errors_local
+        (project_id, timestamp, event_id, platform, user, tags.key, tags.value, transaction_name,
+         group_id, primary_hash, received, message, title, type, retention_days, deleted, release)
+        VALUES
+        (1, '2024-05-01 10:00:00', 'e2bbd1c4-5d3c-4bb4-9e1c-0f5a6c6d6a01', 'python', 'alice',
+         ['a=b', 'plain'], ['c', 'v'], '/api', 7, 'a8f3b6a6-4c0d-4c51-8e2e-1f2d3c4b5a69',
+         '2024-05-01 10:00:01', 'boom', 'Boom', 'error', 90, 0, 'r1')`,
+    });
+    const [row] = await rows<Record<string, unknown>>(
+      `SELECT event_id, release, user_hash = cityHash64('alice') AS user_hash_ok,
+              _tags_hash_map = [cityHash64('a\\\\=b=c'), cityHash64('plain=v')] AS tags_hash_ok,
+              transaction_hash = cityHash64('/api') AS transaction_hash_ok,
+              tags.value[indexOf(tags.key, 'plain')] AS plain
+       FROM errors_local WHERE project_id = 1 AND deleted = 0`,
+    );
+    expect(row).toEqual({
+      event_id: "e2bbd1c4-5d3c-4bb4-9e1c-0f5a6c6d6a01",
+      release: "r1",
+      user_hash_ok: 1,
+      tags_hash_ok: 1,
+      transaction_hash_ok: 1,
+      plain: "v",
+    });
+    const sampled = await rows<{ n: number }>("SELECT count() AS n FROM errors_local SAMPLE 1.0 WHERE project_id = 1");
+    expect(Number(sampled[0]?.n)).toBe(1);
+  });
+
+  it("reads errors and transactions through the discover view", async () => {
+    await engine.client.command({
+      query: `INSERT INTO transactions_local
+        (project_id, event_id, span_id, transaction_name, start_ts, finish_ts, duration, platform, user,
+         sdk_name, sdk_version, tags.key, tags.value, retention_days)
+        VALUES
+        (1, '0c5e5e1a-6b1e-4b8f-9d65-1b1d1c1e1f10', 42, '/checkout', '2024-05-01 10:00:00',
+         '2024-05-01 10:00:02', 2000, 'javascript', '', 'sdk', '1.0', ['plain'], ['w'], 90)`,
+    });
+    const found = await rows<Record<string, unknown>>(
+      `SELECT type, title, timestamp, span_id, tags.value[indexOf(tags.key, 'plain')] AS plain
+       FROM discover_local WHERE project_id = 1 AND deleted = 0 ORDER BY type`,
+    );
+    expect(found).toEqual([
+      { type: "error", title: "Boom", timestamp: "2024-05-01T10:00:00Z", span_id: null, plain: "v" },
+      { type: "transaction", title: "/checkout", timestamp: "2024-05-01T10:00:02Z", span_id: 42, plain: "w" },
+    ]);
+  });
+
+  it("stores and merges aggregate states in the generic metrics tables", async () => {
+    const insert = `INSERT INTO generic_metric_counters_aggregated_local
+        (org_id, project_id, metric_id, granularity, timestamp, retention_days, use_case_id,
+         tags.key, tags.indexed_value, tags.raw_value, value, value_weighted)
+      SELECT 1, 2, 3, 1, toDateTime('2024-05-01 10:00:00'), 90, 'transactions',
+             [10], [20], ['production'], sumState(toFloat64(1)), sumState(toFloat64(2))`;
+    await engine.client.command({ query: insert });
+    await engine.client.command({ query: insert });
+    const [counter] = await rows<{ total: number; weighted: number; raw: string }>(
+      `SELECT sumMerge(value) AS total, sumMerge(value_weighted) AS weighted,
+              any(tags.raw_value[indexOf(tags.key, 10)]) AS raw
+       FROM generic_metric_counters_aggregated_local
+       WHERE org_id = 1 AND project_id = 2 AND metric_id = 3 AND granularity = 1
+         AND tags.indexed_value[indexOf(tags.key, 10)] = 20`,
+    );
+    expect(counter).toEqual({ total: 2, weighted: 4, raw: "production" });
+
+    await engine.client.command({
+      query: `INSERT INTO generic_metric_distributions_aggregated_local
+          (org_id, project_id, metric_id, granularity, timestamp, retention_days, use_case_id,
+           percentiles, min, max, count)
+        SELECT 1, 2, 4, 1, toDateTime('2024-05-01 10:00:00'), 90, 'transactions',
+               quantilesState(0.5, 0.75, 0.9, 0.95, 0.99)(toFloat64(number)), minState(toFloat64(number)),
+               maxState(toFloat64(number)), countState(toFloat64(number))
+        FROM numbers(101)`,
+    });
+    const [distribution] = await rows<{ p50: number; low: number; high: number; n: number }>(
+      `SELECT quantilesMerge(0.5, 0.75, 0.9, 0.95, 0.99)(percentiles)[1] AS p50, minMerge(min) AS low,
+              maxMerge(max) AS high, countMerge(count) AS n
+       FROM generic_metric_distributions_aggregated_local WHERE metric_id = 4`,
+    );
+    expect(distribution).toEqual({ p50: 50, low: 0, high: 100, n: 101 });
+  });
+
+  it("reports a storage whose definition changed and leaves its table alone", async () => {
+    const config = tempConfig();
+    try {
+      const before = DatasetRegistry.loadFrom(config.dir);
+      expect((await runMigrations(engine.client, before)).applied).toEqual(["create_things_store"]);
+
+      config.write("things/storages/things_store.yaml", `${VALID_STORAGE}  - { name: added, type: String }\n`);
+      const after = DatasetRegistry.loadFrom(config.dir);
+      const lines: string[] = [];
+      const outcome = await runMigrations(engine.client, after, (line) => lines.push(line));
+      expect(outcome).toEqual({ applied: [], skipped: ["create_things_store"] });
+      expect(lines.join("\n")).toMatch(/create_things_store: the storage definition changed since it was applied/);
+
+      const columns = (await rows<{ name: string }>("DESCRIBE TABLE things_local")).map((c) => c.name);
+      expect(columns).not.toContain("added");
+    } finally {
+      config.remove();
+    }
+  });
+});
