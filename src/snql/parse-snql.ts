@@ -93,7 +93,11 @@ function syntaxError(error: IRecognitionException, text: string): Error {
     return invalidQuery(`unexpected end of query at line ${position.line}, column ${position.column}: ${describe(error)}`, position);
   }
   const position = positionOf(token);
-  return invalidQuery(`syntax error at line ${position.line}, column ${position.column} near '${token.image}': ${describe(error)}`, position);
+  const upper = token.image.toUpperCase();
+  const hint = upper !== token.image && /^[A-Z]+$/.test(upper) && error.message.includes(upper)
+    ? ` (SnQL keywords are upper-case: write ${upper})`
+    : "";
+  return invalidQuery(`syntax error at line ${position.line}, column ${position.column} near '${token.image}': ${describe(error)}${hint}`, position);
 }
 
 /** Chevrotain's messages list token names; say the same in SnQL words. */
@@ -101,8 +105,13 @@ function describe(error: IRecognitionException): string {
   const expected = /Expecting[^:]*?(?:token of type -->\s*(\w+)\s*<--|one of these possible Token sequences:)/.exec(error.message);
   if (error.name === "NotAllInputParsedException") return "expected the end of the query or the next clause in order (BY, WHERE, HAVING, ORDER BY, LIMIT, OFFSET, GRANULARITY, TOTALS)";
   if (expected?.[1]) return `expected ${tokenWord(expected[1])}`;
-  const alternatives = [...error.message.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!.split(",").map((s) => tokenWord(s.trim())).join(" "));
-  if (alternatives.length > 0) return `expected one of: ${[...new Set(alternatives)].slice(0, 8).join(", ")}`;
+  const alternatives = [...error.message.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!.split(",").map((s) => s.trim()));
+  // Every way an expression can start is listed; say so in one word instead.
+  if (alternatives.some((tokens) => tokens[0] === "Identifier") && alternatives.some((tokens) => tokens[0] === "NumberLiteral")) {
+    return "expected an expression (a column, a function call, a literal or a parenthesised expression)";
+  }
+  const words = alternatives.map((tokens) => tokens.map(tokenWord).join(" "));
+  if (words.length > 0) return `expected one of: ${[...new Set(words)].slice(0, 8).join(", ")}`;
   return error.message;
 }
 
@@ -115,6 +124,7 @@ const TOKEN_WORDS: Record<string, string> = {
   StringLiteral: "a string",
   Subscript: "a subscript like tags[key]",
   Equals: "'='",
+  Minus: "'-'",
 };
 
 function tokenWord(name: string): string {
