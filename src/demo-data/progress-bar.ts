@@ -9,7 +9,7 @@ export function renderProgressBar(done: number, total: number, label: string, wi
   const fraction = total > 0 ? Math.min(1, Math.max(0, done / total)) : 1;
   const filled = Math.round(fraction * width);
   const percent = Math.floor(fraction * 100);
-  return `[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${String(percent).padStart(3)}% ${label} ${done}/${total}`;
+  return `[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${percent}% ${label} ${done}/${total}`;
 }
 
 export class ProgressBar {
