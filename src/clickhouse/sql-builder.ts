@@ -47,14 +47,34 @@ class SqlPrinter {
       case "subscript":
         return this.subscript(node.column, node.key);
       case "function": {
-        const body = node.name === "identity" ? this.expression(node.args[0]!) : `${node.name}(${this.list(node.args)})`;
+        const mapped = this.mappedAggregate(node.name, node.args, false);
+        const body = mapped ?? `${node.name}(${this.list(node.args)})`;
         return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
       }
       case "curried": {
-        const body = `${node.name}(${this.list(node.params)})(${this.list(node.args)})`;
+        const mapped = this.mappedAggregate(node.name, node.args, true);
+        const body = mapped
+          ? `${mapped.slice(0, mapped.indexOf("("))}(${this.list(node.params)})${mapped.slice(mapped.indexOf("("))}`
+          : `${node.name}(${this.list(node.params)})(${this.list(node.args)})`;
         return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
       }
     }
+  }
+
+  /**
+   * Aggregates over pre-aggregated columns (metrics): `sum(value)` reads `sumMerge(value)`,
+   * `quantiles(0.5)(value)` reads `quantilesMerge(0.5)(percentiles)`, as the entity's YAML says.
+   * Returns the call without curried parameters; the caller adds them.
+   */
+  private mappedAggregate(name: string, args: readonly Expression[], curried: boolean): string | null {
+    const first = args[0];
+    if (first?.kind !== "column" || this.aliases.has(first.name)) return null;
+    const mapper = this.entity.functionMappers?.find(
+      (m) => m.from === name && m.argument === first.name && Boolean(m.curried) === curried,
+    );
+    if (!mapper) return null;
+    const rest = args.slice(1).map((arg) => this.expression(arg));
+    return `${mapper.to}(${[quoteIdentifier(mapper.column), ...rest].join(", ")})`;
   }
 
   private list(nodes: readonly Expression[]): string {

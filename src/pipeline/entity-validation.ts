@@ -62,7 +62,7 @@ export function validateEntityQuery(query: LogicalQuery, definitions: Definition
           node.position,
         );
       }
-      if ((node.kind === "function" || node.kind === "curried") && !isAllowedFunction(node.name) && node.name !== "identity") {
+      if ((node.kind === "function" || node.kind === "curried") && !isAllowedFunction(node.name)) {
         throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, AGGREGATE_FUNCTIONS)}`, node.position);
       }
     }

@@ -74,3 +74,18 @@ describe("escaping", () => {
     expect(quoteIdentifier("a`b")).toBe("`a\\`b`");
   });
 });
+
+describe("pre-aggregated (metrics) entities", () => {
+  const METRICS_RANGE = `${RANGE} AND org_id = 1 AND project_id = 1 AND granularity = 1`;
+
+  it("reads aggregates through the entity's -Merge function mappers", () => {
+    expect(sqlOf(`MATCH (generic_metrics_counters) SELECT sum(value) AS total BY metric_id WHERE ${METRICS_RANGE}`)).toContain(
+      "sumMerge(value) AS _snuba_total",
+    );
+    const distributions = sqlOf(
+      `MATCH (generic_metrics_distributions) SELECT quantiles(0.5, 0.95)(value) AS q, max(value) AS top WHERE ${METRICS_RANGE} AND metric_id = 101`,
+    );
+    expect(distributions).toContain("quantilesMerge(0.5, 0.95)(percentiles) AS _snuba_q");
+    expect(distributions).toContain("maxMerge(max) AS _snuba_top");
+  });
+});
