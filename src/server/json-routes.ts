@@ -34,15 +34,24 @@ export function sendError(response: Response, reason: unknown): void {
   send(response, error.httpStatus, stringifyResponse({ error: error.toErrorBody(), ...extra }), "application/json", headers);
 }
 
+/** Past this much, an oversized upload is cut off instead of drained. */
+const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+
 async function readBody(request: Request): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      throw new QueryServiceError("invalid_query", `the request body is larger than ${MAX_BODY_BYTES} bytes`, { httpStatus: 413 });
+    // An oversized body is still read (and dropped) to its end, so the client, which is
+    // blocked sending it, gets to read our 413; a body beyond any reason is cut off.
+    if (size > MAX_DRAIN_BYTES) {
+      (request as IncomingMessage).destroy();
+      break;
     }
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  if (size > MAX_BODY_BYTES) {
+    throw new QueryServiceError("invalid_query", `the request body is larger than ${MAX_BODY_BYTES} bytes`, { httpStatus: 413 });
   }
   return Buffer.concat(chunks);
 }

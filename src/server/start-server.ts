@@ -2,6 +2,7 @@
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { connectRoutes } from "./connect-routes.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
@@ -56,6 +57,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const json = jsonRoutes(context);
   const handler = connectNodeAdapter({
     routes: connectRoutes(context),
+    // The same bound as the JSON routes: a query request is never this large.
+    readMaxBytes: MAX_BODY_BYTES,
     // connect-node narrows `write` on its response type; the object is a plain Node response.
     fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });

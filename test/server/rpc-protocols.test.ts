@@ -77,3 +77,13 @@ describe("errors over RPC", () => {
     expect((noTenant as ConnectError).rawMessage).toContain("'tenant_ids' is required");
   });
 });
+
+describe("oversized RPC messages", () => {
+  it("are refused with ResourceExhausted, not buffered", async () => {
+    const client = createClient(QueryService, createGrpcTransport({ baseUrl: server.baseUrl }));
+    const failure = await client
+      .snql({ ...request, query: `MATCH (events) SELECT count() WHERE message = '${"x".repeat(2 * 1024 * 1024)}'` })
+      .then(() => null, (error: unknown) => ConnectError.from(error));
+    expect(failure?.code).toBe(Code.ResourceExhausted);
+  });
+});
