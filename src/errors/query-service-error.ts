@@ -1,14 +1,12 @@
 /**
  * The one error model of Quarry. Every failure a caller can see is a QueryServiceError with a
- * `type` from spec §7 (plus the request-level types Snuba uses); the server maps it to an HTTP
+ * `type` from spec §7 (bad bodies and unknown datasets are `invalid_query` too, with 400 / 404),
+ * plus a few service-level types; the server maps it to an HTTP
  * status + `{"error": {...}}` body on JSON routes and to a Connect code + ErrorDetail on RPC.
  */
 
 export type ErrorType =
   | "invalid_query"
-  | "invalid_request"
-  | "json"
-  | "dataset"
   | "rate-limited"
   | "columnstore"
   | "subscription"
@@ -37,9 +35,6 @@ export interface QueryServiceErrorOptions {
 
 const STATUS_BY_TYPE: Record<ErrorType, number> = {
   invalid_query: 400,
-  invalid_request: 400,
-  json: 400,
-  dataset: 404,
   "rate-limited": 429,
   columnstore: 500,
   subscription: 400,
@@ -88,8 +83,4 @@ export class QueryServiceError extends Error {
 
 export function invalidQuery(message: string, position?: TextPosition): QueryServiceError {
   return new QueryServiceError("invalid_query", message, { position });
-}
-
-export function invalidRequest(message: string): QueryServiceError {
-  return new QueryServiceError("invalid_request", message);
 }

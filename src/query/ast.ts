@@ -98,10 +98,6 @@ export interface LogicalQuery {
   readonly totals: boolean;
 }
 
-export function fn(name: string, args: readonly Expression[], position?: TextPosition): FunctionCallNode {
-  return position ? { kind: "function", name, args, position } : { kind: "function", name, args };
-}
-
 /** The top-level AND operands of a condition (the condition itself when it is not an AND). */
 export function topLevelConjuncts(condition: Expression | null): Expression[] {
   if (!condition) return [];

@@ -8,6 +8,7 @@ import { QueryServiceError } from "../errors/query-service-error.js";
 import { stringifyResponse } from "../execution/result-values.js";
 import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
+import { requireDataset } from "../pipeline/run-snql-query.js";
 import { renderBrowsableForm } from "./browsable-form.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";
@@ -90,7 +91,7 @@ export function jsonRoutes(context: ServiceContext) {
       if (parts.length === 2 && parts[1] === "snql") {
         const dataset = parts[0]!;
         if (method === "GET") {
-          if (!context.definitions.dataset(dataset)) throw new QueryServiceError("invalid_query", `dataset '${dataset}' does not exist`, { httpStatus: 404 });
+          requireDataset(context.definitions, dataset);
           send(response, 200, renderBrowsableForm(dataset), "text/html; charset=utf-8");
           return;
         }

@@ -432,8 +432,8 @@ export const QuotaAllowanceSchema: GenMessage<QuotaAllowance> = /*@__PURE__*/
  */
 export type ErrorDetail = Message<"quarry.v1.ErrorDetail"> & {
   /**
-   * One of: invalid_query, invalid_request, dataset, rate-limited, columnstore, subscription,
-   * query-too-long, storage-not-available, internal_server_error.
+   * One of: invalid_query, rate-limited, columnstore, subscription (spec §7), and
+   * query-too-long, storage-not-available, not_implemented, not_found, internal_server_error.
    *
    * @generated from field: string type = 1;
    */
