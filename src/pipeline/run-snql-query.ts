@@ -10,6 +10,7 @@ import { executeSql } from "../execution/execute-sql.js";
 import { DEFAULT_MAX_THREADS, passthroughAllowance } from "../execution/quota-allowance.js";
 import { parseSnql } from "../snql/parse-snql.js";
 import { validateEntityQuery } from "./entity-validation.js";
+import { applyGranularityCondition } from "./granularity-condition.js";
 import type { QueryRequest } from "./query-request.js";
 import type { QueryResult, QueryStats } from "./query-result.js";
 import { StageTimer } from "./stage-timer.js";
@@ -40,7 +41,8 @@ export async function runSnqlQuery(context: PipelineContext, request: QueryReque
   const entity = validated.entity;
   const storage = context.definitions.storage(entity.readableStorage);
   if (!storage) throw new QueryServiceError("internal_server_error", `entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
-  const built = buildSql(logical, entity, storage, new Set(validated.aliases.keys()), {
+  const processed = applyGranularityCondition(logical, entity);
+  const built = buildSql(processed, entity, storage, new Set(validated.aliases.keys()), {
     defaultSample: request.turbo ? TURBO_SAMPLE_RATE : null,
   });
   const maxThreads = request.consistent ? 1 : DEFAULT_MAX_THREADS;

@@ -3,6 +3,7 @@ import { buildSql } from "../../src/clickhouse/sql-builder.js";
 import { quoteIdentifier, quoteString } from "../../src/clickhouse/escaping.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { validateEntityQuery } from "../../src/pipeline/entity-validation.js";
+import { applyGranularityCondition } from "../../src/pipeline/granularity-condition.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 
 const registry = defaultRegistry();
@@ -13,7 +14,8 @@ function sqlOf(text: string, defaultSample: number | null = null): string {
   const query = parseSnql(text);
   const validated = validateEntityQuery(query, registry);
   const storage = registry.storage(validated.entity.readableStorage)!;
-  return buildSql(query, validated.entity, storage, new Set(validated.aliases.keys()), { defaultSample }).sql;
+  const processed = applyGranularityCondition(query, validated.entity);
+  return buildSql(processed, validated.entity, storage, new Set(validated.aliases.keys()), { defaultSample }).sql;
 }
 
 describe("golden SQL", () => {
@@ -76,6 +78,28 @@ describe("escaping", () => {
 });
 
 describe("pre-aggregated (metrics) entities", () => {
+  const SCOPE = `${RANGE} AND org_id = 1 AND project_id = 1`;
+
+  it.each([
+    ["generic_metrics_counters", "", "equals(granularity, 1)"],
+    ["generic_metrics_counters", " GRANULARITY 3600", "equals(granularity, 2)"],
+    ["generic_metrics_counters", " GRANULARITY 7200", "equals(granularity, 2)"],
+    ["generic_metrics_counters", " GRANULARITY 86400", "equals(granularity, 3)"],
+    ["metrics_counters", "", "equals(granularity, 60)"],
+    ["metrics_counters", " GRANULARITY 120", "equals(granularity, 60)"],
+  ])("%s%s reads one rollup: %s", (entity, clause, condition) => {
+    expect(sqlOf(`MATCH (${entity}) SELECT sum(value) WHERE ${SCOPE}${clause}`)).toContain(condition);
+  });
+
+  it("refuses a granularity no rollup divides, or one given twice", () => {
+    expect(() => sqlOf(`MATCH (metrics_counters) SELECT sum(value) WHERE ${SCOPE} GRANULARITY 15`)).toThrow(
+      "Granularity must be multiple of one of (10, 60, 3600, 86400)",
+    );
+    expect(() => sqlOf(`MATCH (metrics_counters) SELECT sum(value) WHERE ${SCOPE} AND granularity = 60 GRANULARITY 60`)).toThrow(
+      "Granularities cannot be specified in both",
+    );
+  });
+
   const METRICS_RANGE = `${RANGE} AND org_id = 1 AND project_id = 1 AND granularity = 1`;
 
   it("reads aggregates through the entity's -Merge function mappers", () => {
