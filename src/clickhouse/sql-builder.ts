@@ -48,14 +48,14 @@ class SqlPrinter {
         return this.subscript(node.column, node.key);
       case "function": {
         const mapped = this.mappedAggregate(node.name, node.args, false);
-        const body = mapped ?? `${node.name}(${this.list(node.args)})`;
+        const body = mapped ? `${mapped.name}(${mapped.args})` : `${node.name}(${this.list(node.args)})`;
         return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
       }
       case "curried": {
         const mapped = this.mappedAggregate(node.name, node.args, true);
-        const body = mapped
-          ? `${mapped.slice(0, mapped.indexOf("("))}(${this.list(node.params)})${mapped.slice(mapped.indexOf("("))}`
-          : `${node.name}(${this.list(node.params)})(${this.list(node.args)})`;
+        const name = mapped?.name ?? node.name;
+        const args = mapped?.args ?? this.list(node.args);
+        const body = `${name}(${this.list(node.params)})(${args})`;
         return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
       }
     }
@@ -64,9 +64,9 @@ class SqlPrinter {
   /**
    * Aggregates over pre-aggregated columns (metrics): `sum(value)` reads `sumMerge(value)`,
    * `quantiles(0.5)(value)` reads `quantilesMerge(0.5)(percentiles)`, as the entity's YAML says.
-   * Returns the call without curried parameters; the caller adds them.
+   * Returns the replacement function and its printed arguments, or null when no mapper applies.
    */
-  private mappedAggregate(name: string, args: readonly Expression[], curried: boolean): string | null {
+  private mappedAggregate(name: string, args: readonly Expression[], curried: boolean): { name: string; args: string } | null {
     const first = args[0];
     if (first?.kind !== "column" || this.aliases.has(first.name)) return null;
     const mapper = this.entity.functionMappers?.find(
@@ -74,7 +74,7 @@ class SqlPrinter {
     );
     if (!mapper) return null;
     const rest = args.slice(1).map((arg) => this.expression(arg));
-    return `${mapper.to}(${[quoteIdentifier(mapper.column), ...rest].join(", ")})`;
+    return { name: mapper.to, args: [quoteIdentifier(mapper.column), ...rest].join(", ") };
   }
 
   private list(nodes: readonly Expression[]): string {

@@ -81,7 +81,7 @@ export function readSnqlBody(body: Record<string, unknown>, pathDataset: string 
   if (dataset === undefined) fail("'dataset' is required in the body of /query (for example \"events\")");
   const query = readQueryText(body);
   const tenantIds = readTenantIds(body.tenant_ids);
-  for (const flag of SETTING_FLAGS) readBoolean(body, flag);
+  readBoolean(body, "legacy"); // accepted for Snuba clients, type-checked, otherwise unused
   return {
     dataset,
     query,
