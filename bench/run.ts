@@ -1,20 +1,22 @@
 /**
- * `npm run bench`: runs the benches, prints a table and rewrites BENCHMARKS.md with the figures,
- * the machine and the command. `--quick` runs briefly (CI smoke run) and does not write the file.
+ * `npm run bench`: runs every bench section, prints a table and rewrites BENCHMARKS.md with the
+ * figures, the machine and the command. `--quick` runs briefly (CI smoke run) and does not write
+ * the file.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { runSnqlFrontendBench, SNQL_CORPUS } from "./snql-frontend.js";
+import type { BenchRow, BenchSection } from "./bench-row.js";
+import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
+
+/** Each section is one file under bench/<stage>/; add new ones here. */
+const SECTIONS: readonly BenchSection[] = [snqlFrontendBench];
 
 const quick = process.argv.includes("--quick");
-const frontend = runSnqlFrontendBench(quick ? 300 : 5000);
+const rows: BenchRow[] = [];
+for (const section of SECTIONS) rows.push(...(await section({ quick })));
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 
-const table = [
-  "| bench | figure | target |",
-  "|---|---|---|",
-  `| SnQL front end (parse + validate + SQL), ${SNQL_CORPUS.length} queries, one core | ${frontend.queriesPerSecond.toLocaleString("en")} queries/s; median ${frontend.medianMicros} µs, p99 ${frontend.p99Micros} µs; heap ${frontend.heapUsedMb} MB | ≥ 20,000 queries/s |`,
-].join("\n");
+const table = ["| bench | figure | target |", "|---|---|---|", ...rows.map((row) => `| ${row.bench} | ${row.figure} | ${row.target} |`)].join("\n");
 console.log(table);
 
 if (!quick) {

@@ -1,5 +1,5 @@
 /** Everything a request handler needs, built once at startup. */
-import type { PipelineContext } from "../pipeline/run-snql-query.js";
+import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 
 export interface ServiceContext extends PipelineContext {
   /** Checks each dependency; resolves to name -> "ok" or what failed. */

@@ -1,11 +1,4 @@
-/**
- * Throughput of the SnQL front end — parse, validate against the entity, print SQL — on one
- * core, over a corpus of realistic queries. No ClickHouse involved.
- */
-import { buildSql } from "../src/clickhouse/sql-builder.js";
-import { defaultRegistry } from "../src/datasets/registry.js";
-import { validateEntityQuery } from "../src/pipeline/entity-validation.js";
-import { parseSnql } from "../src/snql/parse-snql.js";
+/** Realistic SnQL queries for the front-end bench, the kinds Sentry's product sends. */
 
 const RANGE = "timestamp >= toDateTime('2026-11-10T00:00:00') AND timestamp < toDateTime('2026-11-22T00:00:00')";
 const TX_RANGE = "finish_ts >= toDateTime('2026-11-10T00:00:00') AND finish_ts < toDateTime('2026-11-22T00:00:00')";
@@ -27,40 +20,3 @@ export const SNQL_CORPUS: readonly string[] = [
   `MATCH (transactions) SELECT count() AS n BY tags[environment], platform WHERE ${TX_RANGE} AND project_id = 3 AND transaction_status = 0 ORDER BY n DESC`,
   `MATCH (transactions) SELECT sum(duration) / count() AS mean WHERE ${TX_RANGE} AND project_id = 1 AND transaction_name IN tuple('GET /api/0/projects/', 'POST /api/0/events/')`,
 ];
-
-export interface FrontendBenchResult {
-  queriesPerSecond: number;
-  medianMicros: number;
-  p99Micros: number;
-  heapUsedMb: number;
-  iterations: number;
-}
-
-export function runSnqlFrontendBench(durationMs = 3000): FrontendBenchResult {
-  const registry = defaultRegistry();
-  const frontEnd = (text: string) => {
-    const query = parseSnql(text);
-    const validated = validateEntityQuery(query, registry);
-    const storage = registry.storage(validated.entity.readableStorage)!;
-    return buildSql(query, validated.entity, storage, new Set(validated.aliases.keys())).sql;
-  };
-  for (let i = 0; i < 2000; i++) frontEnd(SNQL_CORPUS[i % SNQL_CORPUS.length]!); // warm-up
-  const samples: number[] = [];
-  const started = performance.now();
-  let i = 0;
-  while (performance.now() - started < durationMs) {
-    const t0 = performance.now();
-    frontEnd(SNQL_CORPUS[i % SNQL_CORPUS.length]!);
-    samples.push(performance.now() - t0);
-    i++;
-  }
-  const elapsed = performance.now() - started;
-  samples.sort((a, b) => a - b);
-  return {
-    queriesPerSecond: Math.round((i / elapsed) * 1000),
-    medianMicros: Math.round(samples[Math.floor(samples.length / 2)]! * 1000),
-    p99Micros: Math.round(samples[Math.floor(samples.length * 0.99)]! * 1000),
-    heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1048576),
-    iterations: i,
-  };
-}
