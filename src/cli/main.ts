@@ -72,10 +72,21 @@ async function main(argv: string[]): Promise<number> {
         definitions: registry,
         columnstore,
         statsInResponse: settings.statsInResponse,
+        backend: {
+          policyOverrides: settings.policyOverrides,
+          cacheTtlMs: settings.cacheTtlMs,
+          cacheMaxBytes: settings.cacheMaxBytes,
+          limits: settings.executionLimits,
+          queryLogFlushIntervalMs: settings.queryLogFlushIntervalMs,
+        },
       });
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
+      let stopping = false;
       const stop = async () => {
-        log("shutting down");
+        if (stopping) return;
+        stopping = true;
+        log("shutting down: finishing requests and writing the query log");
+        // server.close() flushes the query log before the ClickHouse client is closed.
         await server.close();
         await columnstore.close();
         process.exit(0);

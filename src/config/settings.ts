@@ -3,6 +3,8 @@
  * The README's configuration table lists the same names and defaults.
  */
 import { resolve } from "node:path";
+import type { PolicyArgOverrides } from "../allocation-policies/policy-registry.js";
+import { DEFAULT_EXECUTION_LIMITS, parseReferrerLimits, type ExecutionLimits } from "../execution/execution-limits.js";
 
 export interface Settings {
   /** HTTP/1.1 + h2c port for JSON, Connect, gRPC and gRPC-Web. */
@@ -21,6 +23,14 @@ export interface Settings {
   /** Adds `stats` to every response, not only debug ones. */
   readonly statsInResponse: boolean;
   readonly logLevel: "debug" | "info" | "warn" | "error";
+  /** Result-cache entry lifetime (Snuba: 1 s); 0 turns the cache off (single-flight stays). */
+  readonly cacheTtlMs: number;
+  readonly cacheMaxBytes: number;
+  /** ClickHouse time and memory limits, with per-referrer overrides. */
+  readonly executionLimits: ExecutionLimits;
+  /** Policy name -> args merged over every storage's YAML args (QUARRY_POLICY_OVERRIDES, JSON). */
+  readonly policyOverrides: PolicyArgOverrides;
+  readonly queryLogFlushIntervalMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -31,6 +41,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
     throw new Error(`setting ${name} must be a non-negative integer, got '${raw}'`);
   }
   return value;
+}
+
+function jsonObject(env: NodeJS.ProcessEnv, name: string): Record<string, Record<string, unknown>> {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (reason) {
+    throw new Error(`setting ${name} is not valid JSON: ${reason instanceof Error ? reason.message : String(reason)}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`setting ${name} must be a JSON object`);
+  return parsed as Record<string, Record<string, unknown>>;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -54,5 +77,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaBrokers: (env.KAFKA_BROKERS || "").split(",").map((s) => s.trim()).filter(Boolean),
     statsInResponse: flag(env, "STATS_IN_RESPONSE"),
     logLevel,
+    cacheTtlMs: integer(env, "QUARRY_CACHE_TTL_MS", 1000),
+    cacheMaxBytes: integer(env, "QUARRY_CACHE_MAX_BYTES", 64 * 1024 * 1024),
+    executionLimits: {
+      maxExecutionTimeSeconds: integer(env, "QUARRY_MAX_EXECUTION_TIME", DEFAULT_EXECUTION_LIMITS.maxExecutionTimeSeconds),
+      maxMemoryUsageBytes: integer(env, "QUARRY_MAX_MEMORY_USAGE", DEFAULT_EXECUTION_LIMITS.maxMemoryUsageBytes),
+      byReferrer: env.QUARRY_LIMITS_BY_REFERRER ? parseReferrerLimits("setting QUARRY_LIMITS_BY_REFERRER", env.QUARRY_LIMITS_BY_REFERRER) : {},
+    },
+    policyOverrides: jsonObject(env, "QUARRY_POLICY_OVERRIDES"),
+    queryLogFlushIntervalMs: Math.max(1, integer(env, "QUARRY_QUERYLOG_FLUSH_MS", 1000)),
   };
 }

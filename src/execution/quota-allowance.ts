@@ -1,30 +1,18 @@
 /**
- * The `quota_allowance` block of a response. Until allocation policies are configured on a
- * storage, every query is admitted by the pass-through policy, reported in Snuba's shape.
+ * The `quota_allowance` block of a response, in Snuba's shape (facts §4). Allocation policies
+ * (src/allocation-policies/) fill it; a dry run, which runs no policy, reports the pass-through.
  */
-export const DEFAULT_MAX_THREADS = 10;
+import type { QuotaAllowanceBody } from "../allocation-policies/admit-query.js";
+import { DEFAULT_POLICY_MAX_THREADS, passthroughAllowance as passthroughDetail } from "../allocation-policies/policy-base.js";
+import { NO_UNITS } from "../allocation-policies/policy-types.js";
 
-export interface QuotaAllowanceBody {
-  details: Record<string, Record<string, unknown>>;
-  summary: Record<string, unknown>;
-}
+export type { QuotaAllowanceBody } from "../allocation-policies/admit-query.js";
+
+export const DEFAULT_MAX_THREADS = DEFAULT_POLICY_MAX_THREADS;
 
 export function passthroughAllowance(storageKey: string, maxThreads = DEFAULT_MAX_THREADS): QuotaAllowanceBody {
   return {
-    details: {
-      PassthroughPolicy: {
-        can_run: true,
-        max_threads: maxThreads,
-        explanation: { storage_key: storageKey },
-        is_throttled: false,
-        throttle_threshold: 1e12,
-        rejection_threshold: 1e12,
-        quota_used: 0,
-        quota_unit: "no_units",
-        suggestion: "no_suggestion",
-        max_bytes_to_read: 0,
-      },
-    },
+    details: { PassthroughPolicy: passthroughDetail(storageKey, maxThreads) },
     summary: {
       threads_used: maxThreads,
       is_successful: true,
@@ -32,6 +20,8 @@ export function passthroughAllowance(storageKey: string, maxThreads = DEFAULT_MA
       is_throttled: false,
       rejection_storage_key: null,
       throttle_storage_key: null,
+      quota_used: 0,
+      quota_unit: NO_UNITS,
       rejected_by: {},
       throttled_by: {},
     },

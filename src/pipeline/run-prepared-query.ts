@@ -1,13 +1,22 @@
 /**
- * The back end every query language shares (spec §1, after prepare_query): admit the query under
- * the storage's allocation policies, execute it, and build the response. Front ends call this
- * with the timer they started, so `timing.marks_ms` covers the whole request.
+ * The back end every query language shares (spec §1, after prepare_query; facts §3.1):
+ *   rate_limit  the storage's allocation policies admit, throttle or refuse the query
+ *   cache_get   a stored result, or a running identical execution to wait for (single-flight)
+ *   execute     ClickHouse runs the SQL under the granted threads and the execution limits
+ *   cache_set   the result is stored for identical queries
+ * then the response is built and one query-log row is queued (never awaited). Front ends call
+ * this with the timer they started, so `timing.marks_ms` covers the whole request.
  */
+import { admitQuery, type Admission } from "../allocation-policies/admit-query.js";
+import { cacheKey } from "../cache/cache-key.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
-import { executeSql } from "../execution/execute-sql.js";
+import { executeSql, type ExecutionResult } from "../execution/execute-sql.js";
+import { executionSettings } from "../execution/execution-limits.js";
+import { implicitBackend, type QueryBackend } from "../execution/query-backend.js";
 import { DEFAULT_MAX_THREADS, passthroughAllowance } from "../execution/quota-allowance.js";
+import { buildQueryLogRow, markRecorded, type QueryLogFacts } from "../query-log/build-query-log-row.js";
 import type { PreparedQuery } from "./prepared-query.js";
 import type { QueryRequest } from "./query-request.js";
 import type { QueryResult, QueryStats } from "./query-result.js";
@@ -18,6 +27,16 @@ export interface PipelineContext {
   readonly columnstore: ColumnstoreClient;
   /** Adds stats to every response (STATS_IN_RESPONSE). */
   readonly statsInResponse: boolean;
+  /** Policies, cache, query log, metrics; a context without one gets a private default (no query log). */
+  readonly backend?: QueryBackend;
+}
+
+/** Snuba's `sql` for a query refused before it ran. */
+const NO_SQL_RUN = "no sql run";
+
+function record(backend: QueryBackend, facts: QueryLogFacts): void {
+  backend.queryLog?.record(buildQueryLogRow(facts));
+  if (facts.error) markRecorded(facts.error);
 }
 
 export async function runPreparedQuery(
@@ -27,16 +46,52 @@ export async function runPreparedQuery(
   timer: StageTimer,
 ): Promise<QueryResult> {
   const { storage } = prepared;
-  const maxThreads = request.consistent ? 1 : DEFAULT_MAX_THREADS;
-  const quotaAllowance = passthroughAllowance(storage.name, maxThreads);
-
   if (request.dryRun) {
-    return { data: [], meta: [], timing: timer.toTiming(), quota_allowance: quotaAllowance, sql: prepared.sql };
+    const maxThreads = request.consistent ? 1 : DEFAULT_MAX_THREADS;
+    return { data: [], meta: [], timing: timer.toTiming(), quota_allowance: passthroughAllowance(storage.name, maxThreads), sql: prepared.sql };
   }
+  const backend = context.backend ?? implicitBackend(context.columnstore);
+  const { metrics } = backend;
+  const referrer = request.tenantIds.referrer;
+  const logFacts = (overrides: Partial<QueryLogFacts>): QueryLogFacts => ({
+    request,
+    entity: prepared.entity,
+    sql: prepared.sql,
+    timing: timer.toTiming(),
+    cacheStatus: "none",
+    rowsRead: 0,
+    bytesRead: 0,
+    resultRows: 0,
+    quotaAllowance: {},
+    error: null,
+    ...overrides,
+  });
 
-  const settings: Record<string, string | number> = { ...storage.querySettings, max_threads: maxThreads };
+  // rate_limit
+  let admission: Admission;
+  try {
+    admission = admitQuery(backend.policies.forStorage(storage), request.tenantIds, Date.now());
+  } catch (reason) {
+    timer.mark("rate_limit");
+    const error = QueryServiceError.from(reason);
+    if (error.type === "rate-limited") {
+      const rejectedBy = (error.extra.quota_allowance as { summary: { rejected_by: { policy?: string } } }).summary.rejected_by;
+      metrics.policyDecisions.inc([storage.name, rejectedBy.policy ?? "unknown", "rejected"]);
+      Object.assign(error.extra, { timing: timer.toTiming(), sql: NO_SQL_RUN });
+    }
+    record(backend, logFacts({ timing: timer.toTiming(), quotaAllowance: error.extra.quota_allowance, error }));
+    throw error;
+  }
+  timer.mark("rate_limit");
+  if (admission.throttledBy) metrics.policyDecisions.inc([storage.name, admission.throttledBy, "throttled"]);
+
+  const maxThreads = request.consistent ? 1 : admission.maxThreads;
+  const settings = executionSettings(backend.limits, storage.querySettings, referrer);
+  settings.max_threads = maxThreads;
+  if (admission.maxBytesToRead > 0) settings.max_bytes_to_read = admission.maxBytesToRead;
   if (request.consistent) settings.load_balancing = "in_order";
-  const baseStats = (): QueryStats => ({
+
+  const stats: QueryStats = {
     columnstore_table: prepared.table,
     final: prepared.final,
     sample: prepared.sample,
@@ -44,42 +99,77 @@ export async function runPreparedQuery(
     result_rows: 0,
     result_cols: 0,
     query_id: "",
-    referrer: request.tenantIds.referrer,
+    referrer,
     max_threads: maxThreads,
     cache_status: "bypass",
     rows_read: 0,
     bytes_read: 0,
-  });
-  let execution;
+  };
+
+  // cache_get, execute, cache_set; `consistent` queries always go to ClickHouse.
+  let executedHere = false;
+  const execute = (): Promise<ExecutionResult> => {
+    executedHere = true;
+    return executeSql(context.columnstore.client, prepared.sql, { columnNames: prepared.columnNames, settings });
+  };
+  let execution: ExecutionResult;
   try {
-    execution = await executeSql(context.columnstore.client, prepared.sql, { columnNames: prepared.columnNames, settings });
+    if (request.consistent) {
+      execution = await execute();
+      timer.mark("execute");
+    } else {
+      const answer = backend.cache.get(cacheKey(prepared.sql, settings), execute);
+      stats.cache_status = answer.status;
+      if (answer.status === "hit") {
+        execution = await answer.value;
+        timer.mark("cache_get");
+      } else {
+        timer.mark("cache_get");
+        execution = await answer.value;
+        timer.mark("execute");
+        // The result was stored when the execution settled, just before this point.
+        if (answer.status === "miss") timer.mark("cache_set");
+      }
+    }
   } catch (reason) {
-    timer.mark("execute");
+    if (!timer.hasMark("execute")) timer.mark("execute");
+    metrics.cache.inc([stats.cache_status]);
+    admission.settle({ ranOnColumnstore: executedHere, bytesScanned: 0 });
     const error = QueryServiceError.from(reason);
     if (error.type === "columnstore") {
-      Object.assign(error.extra, { timing: timer.toTiming(), stats: baseStats(), sql: prepared.sql, quota_allowance: quotaAllowance });
+      if (executedHere) metrics.clickhouseErrors.inc([String(error.code ?? -1)]);
+      Object.assign(error.extra, { timing: timer.toTiming(), stats, sql: prepared.sql, quota_allowance: admission.quotaAllowance });
     }
+    record(backend, logFacts({ timing: timer.toTiming(), cacheStatus: stats.cache_status, quotaAllowance: admission.quotaAllowance, error }));
     throw error;
   }
-  timer.mark("execute");
+  metrics.cache.inc([stats.cache_status]);
+  // Only the request that ran the SQL read anything; hits and waiters are free (facts §7: quotas
+  // count ClickHouse work).
+  const rowsRead = executedHere ? execution.rowsRead : 0;
+  const bytesRead = executedHere ? execution.bytesRead : 0;
+  admission.settle({ ranOnColumnstore: executedHere, bytesScanned: bytesRead });
 
+  const timing = timer.toTiming();
   const result: QueryResult = {
     data: execution.data,
     meta: execution.meta,
-    timing: timer.toTiming(),
-    quota_allowance: quotaAllowance,
+    timing,
+    quota_allowance: admission.quotaAllowance,
   };
   if (execution.totals) result.totals = execution.totals;
-  if (request.debug || context.statsInResponse) {
-    result.stats = {
-      ...baseStats(),
-      result_rows: execution.data.length,
-      result_cols: execution.meta.length,
-      query_id: execution.queryId,
-      rows_read: execution.rowsRead,
-      bytes_read: execution.bytesRead,
-    };
-  }
+  Object.assign(stats, {
+    result_rows: execution.data.length,
+    result_cols: execution.meta.length,
+    query_id: execution.queryId,
+    rows_read: rowsRead,
+    bytes_read: bytesRead,
+  });
+  if (request.debug || context.statsInResponse) result.stats = stats;
   if (request.debug) result.sql = prepared.sql;
+  record(
+    backend,
+    logFacts({ timing, cacheStatus: stats.cache_status, rowsRead, bytesRead, resultRows: execution.data.length, quotaAllowance: admission.quotaAllowance }),
+  );
   return result;
 }

@@ -15,6 +15,10 @@ export class StageTimer {
     this.last = now;
   }
 
+  hasMark(stage: string): boolean {
+    return stage in this.marks;
+  }
+
   toTiming(tags: Record<string, string> = {}): Timing {
     const marks_ms: Record<string, number> = {};
     for (const key of Object.keys(this.marks).sort()) marks_ms[key] = Math.round(this.marks[key]!);

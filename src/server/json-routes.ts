@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { stringifyResponse } from "../execution/result-values.js";
+import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
 import { requireDataset } from "../pipeline/run-snql-query.js";
@@ -80,6 +81,11 @@ export function jsonRoutes(context: ServiceContext) {
         if (method !== "GET" && method !== "HEAD") throw methodNotAllowed("GET");
         const health = await handleHealth(context);
         sendJson(response, health.healthy ? 200 : 502, health.healthy ? { status: "ok" } : { status: "down", ...health.dependencies });
+        return;
+      }
+      if (parts.length === 1 && parts[0] === "metrics") {
+        if (method !== "GET" && method !== "HEAD") throw methodNotAllowed("GET");
+        send(response, 200, context.backend.metrics.render(), PROMETHEUS_CONTENT_TYPE);
         return;
       }
       if (parts.length === 1 && parts[0] === "query") {

@@ -3,13 +3,14 @@
  * these with a validated request and get a QueryResult or a QueryServiceError back.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
+import { observeQuery } from "../metrics/observe-query.js";
 import type { QueryRequest } from "../pipeline/query-request.js";
 import type { QueryResult } from "../pipeline/query-result.js";
 import { requireDataset, runSnqlQuery } from "../pipeline/run-snql-query.js";
 import type { ServiceContext } from "./service-context.js";
 
 export function handleSnql(context: ServiceContext, request: QueryRequest): Promise<QueryResult> {
-  return runSnqlQuery(context, request);
+  return observeQuery(context, request, () => runSnqlQuery(context, request));
 }
 
 export async function handleMql(context: ServiceContext, dataset: string): Promise<QueryResult> {

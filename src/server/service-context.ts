@@ -1,7 +1,10 @@
 /** Everything a request handler needs, built once at startup. */
+import type { QueryBackend } from "../execution/query-backend.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 
 export interface ServiceContext extends PipelineContext {
+  /** Policies, cache, query log and metrics shared by every request of this server. */
+  readonly backend: QueryBackend;
   /** Checks each dependency; resolves to name -> "ok" or what failed. */
   checkHealth(): Promise<Record<string, string>>;
 }

@@ -2,6 +2,7 @@
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { connectRoutes } from "./connect-routes.js";
 import { jsonRoutes } from "./json-routes.js";
@@ -16,6 +17,8 @@ export interface ServerOptions {
   readonly statsInResponse?: boolean;
   /** How long the health check waits for the engine. */
   readonly healthTimeoutMs?: number;
+  /** Policy overrides, cache, limits and query-log options; defaults are production's. */
+  readonly backend?: BackendOptions;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -36,6 +39,7 @@ export function buildServiceContext(options: ServerOptions): ServiceContext {
     definitions: options.definitions,
     columnstore: options.columnstore,
     statsInResponse: options.statsInResponse ?? false,
+    backend: new QueryBackend(options.columnstore, options.backend),
     async checkHealth() {
       const name = `clickhouse (${options.columnstore.kind})`;
       try {
@@ -52,7 +56,12 @@ export function buildServiceContext(options: ServerOptions): ServiceContext {
   };
 }
 
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
+export interface QuarryServer extends RunningServer {
+  /** The server's policies, cache, query log and metrics (tests and benches read them). */
+  readonly backend: QueryBackend;
+}
+
+export async function startServer(options: ServerOptions): Promise<QuarryServer> {
   const context = buildServiceContext(options);
   const json = jsonRoutes(context);
   const handler = connectNodeAdapter({
@@ -62,5 +71,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // connect-node narrows `write` on its response type; the object is a plain Node response.
     fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });
-  return listenOnSinglePort(handler as RequestHandler, options.host, options.port);
+  const running = await listenOnSinglePort(handler as RequestHandler, options.host, options.port);
+  return {
+    port: running.port,
+    host: running.host,
+    backend: context.backend,
+    async close() {
+      await running.close();
+      // After the last request: the query log's remaining rows are written before the client goes.
+      await context.backend.close();
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
+import type { BackendOptions, QueryBackend } from "../../src/execution/query-backend.js";
 import { startServer } from "../../src/server/start-server.js";
 
 export const DAY_START = "2024-01-01T00:00:00";
@@ -17,8 +18,19 @@ export const RANGE = `timestamp >= toDateTime('${DAY_START}') AND timestamp < to
 export interface FixtureServer {
   readonly baseUrl: string;
   readonly columnstore: ColumnstoreClient;
+  readonly backend: QueryBackend;
   close(): Promise<void>;
 }
+
+/**
+ * Limits far above what any test sends, so suites that are not about allocation policies never
+ * trip the production defaults (22 concurrent, 50 per second); policy tests pass their own.
+ */
+export const GENEROUS_POLICY_LIMITS = {
+  ConcurrentRateLimitAllocationPolicy: { concurrent_limit: 100_000 },
+  PerSecondRateLimitAllocationPolicy: { per_second_limit: 1_000_000 },
+  BytesScannedWindowAllocationPolicy: { org_limit_bytes_scanned: 1e15 },
+} as const;
 
 /** Six error events in projects 1 and 2, two transactions; values chosen so counts are easy to check. */
 async function insertKnownRows(columnstore: ColumnstoreClient): Promise<void> {
@@ -76,16 +88,23 @@ async function insertKnownRows(columnstore: ColumnstoreClient): Promise<void> {
   });
 }
 
-export async function startFixtureServer(): Promise<FixtureServer> {
+export async function startFixtureServer(backend: BackendOptions = {}): Promise<FixtureServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-server-test-"));
   const columnstore = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
   const registry = defaultRegistry();
   await runMigrations(columnstore.client, registry);
   await insertKnownRows(columnstore);
-  const server = await startServer({ host: "127.0.0.1", port: 0, definitions: registry, columnstore });
+  const server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    definitions: registry,
+    columnstore,
+    backend: { queryLogFlushIntervalMs: 50, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
+  });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
     columnstore,
+    backend: server.backend,
     close: async () => {
       await server.close();
       await columnstore.close();

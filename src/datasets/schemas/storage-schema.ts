@@ -3,6 +3,7 @@
  * view over other storages) with what it takes to create it and to read it.
  */
 import type { SchemaObject } from "ajv";
+import { ALLOCATION_POLICIES_SCHEMA } from "../../allocation-policies/policy-args-schema.js";
 import { COLUMN_NAME, COLUMNS, DEFINITION_NAME, VERSION } from "./common-schema.js";
 
 const SQL_TEXT: SchemaObject = { type: "string", minLength: 1 };
@@ -54,15 +55,7 @@ export const STORAGE_SCHEMA: SchemaObject = {
       propertyNames: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
       additionalProperties: { type: ["string", "number"] },
     },
-    allocation_policies: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["name"],
-        additionalProperties: false,
-        properties: { name: { type: "string", minLength: 1 }, args: { type: "object" } },
-      },
-    },
+    allocation_policies: ALLOCATION_POLICIES_SCHEMA,
     view: VIEW,
   },
   // A view is defined by its sources; a table needs a sorting key to be created.

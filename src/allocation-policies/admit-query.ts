@@ -1,0 +1,119 @@
+/**
+ * The `rate_limit` stage (facts §3.1): ask each policy of the storage in order, stop at the first
+ * refusal, run with the fewest threads any policy granted. Returns the admission, whose `settle`
+ * tells every admitting policy how the query ended; a refusal is a `rate-limited` error (429)
+ * naming the policy, the limit and the tenant.
+ */
+import { QueryServiceError } from "../errors/query-service-error.js";
+import type { TenantIds } from "../pipeline/query-request.js";
+import { NO_UNITS, type AllocationPolicy, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
+
+export interface QuotaAllowanceBody {
+  details: Record<string, PolicyAllowance>;
+  summary: QuotaSummary;
+}
+
+// A type alias (not an interface) so it reads as a plain record where the wire code needs one.
+export type QuotaSummary = {
+  threads_used: number;
+  max_bytes_to_read?: number;
+  is_successful: boolean;
+  is_rejected: boolean;
+  is_throttled: boolean;
+  rejection_storage_key: string | null;
+  throttle_storage_key: string | null;
+  quota_used: number;
+  quota_unit: string;
+  rejected_by: Record<string, unknown>;
+  throttled_by: Record<string, unknown>;
+};
+
+export interface Admission {
+  readonly quotaAllowance: QuotaAllowanceBody;
+  readonly maxThreads: number;
+  /** 0 when no policy caps the bytes a query may read. */
+  readonly maxBytesToRead: number;
+  readonly throttledBy: string | null;
+  settle(outcome: QueryOutcome): void;
+}
+
+function attribution(policy: string, storageKey: string, allowance: PolicyAllowance, threshold: "rejection_threshold" | "throttle_threshold") {
+  return {
+    policy,
+    quota_used: allowance.quota_used,
+    quota_unit: allowance.quota_unit,
+    suggestion: allowance.suggestion,
+    storage_key: storageKey,
+    [threshold]: allowance[threshold],
+  };
+}
+
+export function admitQuery(policies: readonly AllocationPolicy[], tenants: TenantIds, nowMs: number): Admission {
+  const tickets: { policy: AllocationPolicy; ticket: PolicyTicket }[] = [];
+  const details: Record<string, PolicyAllowance> = {};
+  const settleAll = (outcome: QueryOutcome) => {
+    for (const { ticket } of tickets) ticket.settle(outcome);
+  };
+  for (const policy of policies) {
+    const ticket = policy.admit(tenants, nowMs);
+    details[policy.name] = ticket.allowance;
+    if (!ticket.allowance.can_run) {
+      // The policies that admitted it before this one give their slot back uncounted.
+      settleAll({ ranOnColumnstore: false, bytesScanned: 0 });
+      const summary: QuotaSummary = {
+        threads_used: 0,
+        is_successful: false,
+        is_rejected: true,
+        is_throttled: false,
+        rejection_storage_key: policy.storageKey,
+        throttle_storage_key: null,
+        quota_used: ticket.allowance.quota_used,
+        quota_unit: ticket.allowance.quota_unit,
+        rejected_by: attribution(policy.name, policy.storageKey, ticket.allowance, "rejection_threshold"),
+        throttled_by: {},
+      };
+      throw new QueryServiceError(
+        "rate-limited",
+        `Query on storage '${policy.storageKey}' could not be run due to allocation policies: ${policy.name}: ${ticket.reason}`,
+        { extra: { quota_allowance: { details, summary }, retry_after_seconds: ticket.retryAfterSeconds } },
+      );
+    }
+    tickets.push({ policy, ticket });
+  }
+
+  let threads = Number.POSITIVE_INFINITY;
+  let maxBytesToRead = 0;
+  let throttler: { policy: AllocationPolicy; ticket: PolicyTicket } | null = null;
+  for (const entry of tickets) {
+    const { allowance } = entry.ticket;
+    threads = Math.min(threads, allowance.max_threads);
+    if (allowance.max_bytes_to_read > 0) maxBytesToRead = maxBytesToRead === 0 ? allowance.max_bytes_to_read : Math.min(maxBytesToRead, allowance.max_bytes_to_read);
+    // Throttling is attributed to the throttled policy that granted the fewest threads.
+    if (allowance.is_throttled && (throttler === null || allowance.max_threads < throttler.ticket.allowance.max_threads)) throttler = entry;
+  }
+  const summary: QuotaSummary = {
+    threads_used: threads,
+    ...(maxBytesToRead > 0 ? { max_bytes_to_read: maxBytesToRead } : {}),
+    is_successful: true,
+    is_rejected: false,
+    is_throttled: throttler !== null,
+    rejection_storage_key: null,
+    throttle_storage_key: throttler?.policy.storageKey ?? null,
+    quota_used: throttler?.ticket.allowance.quota_used ?? 0,
+    quota_unit: throttler?.ticket.allowance.quota_unit ?? NO_UNITS,
+    rejected_by: {},
+    throttled_by: throttler ? attribution(throttler.policy.name, throttler.policy.storageKey, throttler.ticket.allowance, "throttle_threshold") : {},
+  };
+  let settled = false;
+  return {
+    quotaAllowance: { details, summary },
+    maxThreads: threads,
+    maxBytesToRead,
+    throttledBy: throttler?.policy.name ?? null,
+    settle(outcome) {
+      if (settled) return;
+      settled = true;
+      settleAll(outcome);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * BytesScannedWindowAllocationPolicy (facts §7.3): bytes scanned per organization in a sliding
+ * window (10 minutes), charged from ClickHouse's own `bytes_read` after each query. Past
+ * `throttle_bytes_scanned` the query runs with `throttled_thread_number` threads (Snuba's window
+ * policy); past `org_limit_bytes_scanned` it is refused (Snuba's rejecting policy), until enough
+ * of the window has slid by.
+ */
+import type { TenantIds } from "../pipeline/query-request.js";
+import { admitWith, readBaseConfig, type Verdict } from "./policy-base.js";
+import { NO_SUGGESTION, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket } from "./policy-types.js";
+import { tenantBucket, type TenantOverride } from "./tenant-overrides.js";
+
+export const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
+export const DEFAULT_WINDOW_SECONDS = 600;
+const QUOTA_UNIT = "bytes";
+/** Charges within one second are merged, so a window holds at most `window_seconds` entries. */
+const SLOT_MS = 1000;
+const THROTTLE_SUGGESTION = "The organization scanned a lot of data recently: its queries run with fewer threads";
+const REJECT_SUGGESTION = "The organization scanned more data than allowed in the window: scan less (narrower time range, fewer projects)";
+
+interface Charge {
+  slot: number;
+  bytes: number;
+}
+
+class ChargeWindow {
+  readonly charges: Charge[] = [];
+  total = 0;
+
+  prune(nowMs: number, windowMs: number): void {
+    let drop = 0;
+    while (drop < this.charges.length && this.charges[drop]!.slot * SLOT_MS <= nowMs - windowMs) {
+      this.total -= this.charges[drop]!.bytes;
+      drop++;
+    }
+    if (drop > 0) this.charges.splice(0, drop);
+  }
+
+  add(nowMs: number, bytes: number): void {
+    const slot = Math.floor(nowMs / SLOT_MS);
+    const last = this.charges[this.charges.length - 1];
+    if (last && last.slot === slot) last.bytes += bytes;
+    else this.charges.push({ slot, bytes });
+    this.total += bytes;
+  }
+
+  /** Milliseconds until the total drops below `limit` as old charges leave the window. */
+  msUntilBelow(limit: number, nowMs: number, windowMs: number): number {
+    let total = this.total;
+    for (const charge of this.charges) {
+      total -= charge.bytes;
+      if (total < limit) return Math.max(1, (charge.slot + 1) * SLOT_MS + windowMs - nowMs);
+    }
+    return windowMs;
+  }
+}
+
+export class BytesScannedWindowAllocationPolicy implements AllocationPolicy {
+  readonly name = "BytesScannedWindowAllocationPolicy";
+  private readonly config: BasePolicyConfig;
+  private readonly limit: number;
+  private readonly throttleAt: number | null;
+  private readonly throttledThreads: number;
+  private readonly windowMs: number;
+  private readonly overrides: readonly TenantOverride[];
+  private readonly windows = new Map<string, ChargeWindow>();
+
+  constructor(
+    readonly storageKey: string,
+    args: Readonly<Record<string, unknown>>,
+  ) {
+    this.config = readBaseConfig(args);
+    this.limit = (args.org_limit_bytes_scanned as number | undefined) ?? DEFAULT_ORG_LIMIT_BYTES_SCANNED;
+    this.throttleAt = (args.throttle_bytes_scanned as number | undefined) ?? null;
+    this.throttledThreads = (args.throttled_thread_number as number | undefined) ?? 1;
+    this.windowMs = ((args.window_seconds as number | undefined) ?? DEFAULT_WINDOW_SECONDS) * 1000;
+    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
+  }
+
+  /** Bytes charged to a bucket in the current window. */
+  usedBy(bucketKey: string, nowMs: number): number {
+    const window = this.windows.get(bucketKey);
+    window?.prune(nowMs, this.windowMs);
+    return window?.total ?? 0;
+  }
+
+  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
+    return admitWith(this.config, this.storageKey, tenants, nowMs, (t, now) => this.evaluate(t, now));
+  }
+
+  private evaluate(tenants: TenantIds, nowMs: number): Verdict {
+    const bucket = tenantBucket(tenants, this.limit, this.overrides);
+    // Without an explicit throttle threshold, throttle at two thirds of the limit (Snuba: limit / 1.5).
+    const throttleAt = Math.min(this.throttleAt ?? bucket.limit / 1.5, bucket.limit);
+    let window = this.windows.get(bucket.key);
+    if (!window) {
+      window = new ChargeWindow();
+      this.windows.set(bucket.key, window);
+    }
+    window.prune(nowMs, this.windowMs);
+    const used = window.total;
+    const windowText = `${this.windowMs / 1000} s`;
+    const base = {
+      throttle_threshold: Math.round(throttleAt),
+      rejection_threshold: bucket.limit,
+      quota_used: used,
+      quota_unit: QUOTA_UNIT,
+      max_bytes_to_read: 0,
+    };
+    const owner = window;
+    const charge = (outcome: { bytesScanned: number }) => {
+      if (outcome.bytesScanned > 0) owner.add(Date.now(), outcome.bytesScanned);
+    };
+    if (used >= bucket.limit) {
+      const reason = `bytes scanned ${used} in the last ${windowText} reached the limit of ${bucket.limit} bytes for ${bucket.description}`;
+      return {
+        allowance: { ...base, can_run: false, max_threads: 0, is_throttled: false, explanation: { reason, granted_quota: 0, limit: bucket.limit }, suggestion: REJECT_SUGGESTION },
+        retryAfterSeconds: window.msUntilBelow(bucket.limit, nowMs, this.windowMs) / 1000,
+        reason,
+        settle: () => {},
+      };
+    }
+    if (used >= throttleAt) {
+      const reason = `bytes scanned ${used} in the last ${windowText} exceeds the throttle threshold of ${Math.round(throttleAt)} bytes for ${bucket.description}`;
+      const threads = Math.min(this.throttledThreads, this.config.maxThreads);
+      return {
+        allowance: { ...base, can_run: true, max_threads: threads, is_throttled: true, explanation: { reason }, suggestion: THROTTLE_SUGGESTION },
+        retryAfterSeconds: 0,
+        reason,
+        settle: charge,
+      };
+    }
+    return {
+      allowance: { ...base, can_run: true, max_threads: this.config.maxThreads, is_throttled: false, explanation: {}, suggestion: NO_SUGGESTION },
+      retryAfterSeconds: 0,
+      reason: "",
+      settle: charge,
+    };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * PerSecondRateLimitAllocationPolicy: at most `per_second_limit` (50) queries of one tenant start
+ * in any sliding second on the storage (the per-second limit of Snuba's rate limiter, facts §7.5,
+ * as a policy). Cache hits are taken back out of the count when they settle.
+ */
+import type { TenantIds } from "../pipeline/query-request.js";
+import { admitWith, readBaseConfig, type Verdict } from "./policy-base.js";
+import { NO_SUGGESTION, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket } from "./policy-types.js";
+import { tenantBucket, type TenantOverride } from "./tenant-overrides.js";
+
+export const DEFAULT_PER_SECOND_LIMIT = 50;
+const WINDOW_MS = 1000;
+const QUOTA_UNIT = "queries_per_second";
+const SUGGESTION = "Spread the queries out over time, or cache results on the caller's side";
+
+interface Start {
+  readonly at: number;
+  counted: boolean;
+}
+
+/** The starts of one bucket in the last second, oldest first; `count` is the counted ones. */
+class StartWindow {
+  readonly starts: Start[] = [];
+  private head = 0;
+  count = 0;
+
+  prune(nowMs: number): void {
+    while (this.head < this.starts.length && this.starts[this.head]!.at <= nowMs - WINDOW_MS) {
+      if (this.starts[this.head]!.counted) this.count--;
+      this.head++;
+    }
+    // Compact once the dead prefix dominates, so the array stays as long as one window.
+    if (this.head > 1024 && this.head * 2 > this.starts.length) {
+      this.starts.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  oldestCounted(): number | null {
+    for (let i = this.head; i < this.starts.length; i++) if (this.starts[i]!.counted) return this.starts[i]!.at;
+    return null;
+  }
+
+  get isEmpty(): boolean {
+    return this.head >= this.starts.length;
+  }
+}
+
+export class PerSecondRateLimitAllocationPolicy implements AllocationPolicy {
+  readonly name = "PerSecondRateLimitAllocationPolicy";
+  private readonly config: BasePolicyConfig;
+  private readonly limit: number;
+  private readonly overrides: readonly TenantOverride[];
+  private readonly windows = new Map<string, StartWindow>();
+
+  constructor(
+    readonly storageKey: string,
+    args: Readonly<Record<string, unknown>>,
+  ) {
+    this.config = readBaseConfig(args);
+    this.limit = (args.per_second_limit as number | undefined) ?? DEFAULT_PER_SECOND_LIMIT;
+    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
+  }
+
+  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
+    return admitWith(this.config, this.storageKey, tenants, nowMs, (t, now) => this.evaluate(t, now));
+  }
+
+  private evaluate(tenants: TenantIds, nowMs: number): Verdict {
+    const bucket = tenantBucket(tenants, this.limit, this.overrides);
+    let window = this.windows.get(bucket.key);
+    if (!window) {
+      window = new StartWindow();
+      this.windows.set(bucket.key, window);
+    }
+    window.prune(nowMs);
+    const rate = window.count + 1;
+    const base = {
+      throttle_threshold: bucket.limit,
+      rejection_threshold: bucket.limit,
+      quota_used: rate,
+      quota_unit: QUOTA_UNIT,
+      max_bytes_to_read: 0,
+      is_throttled: false,
+    };
+    if (rate > bucket.limit) {
+      const reason = `per-second policy ${rate} exceeds limit of ${bucket.limit} queries per second for ${bucket.description}`;
+      const oldest = window.oldestCounted() ?? nowMs;
+      return {
+        allowance: { ...base, can_run: false, max_threads: 0, explanation: { reason, overrides: { bucket: bucket.key } }, suggestion: SUGGESTION },
+        retryAfterSeconds: Math.max(0.001, (oldest + WINDOW_MS - nowMs) / 1000),
+        reason,
+        settle: () => {},
+      };
+    }
+    const start: Start = { at: nowMs, counted: true };
+    window.starts.push(start);
+    window.count++;
+    const owner = window;
+    return {
+      allowance: { ...base, can_run: true, max_threads: this.config.maxThreads, explanation: {}, suggestion: NO_SUGGESTION },
+      retryAfterSeconds: 0,
+      reason: "",
+      settle: (outcome) => {
+        if (outcome.ranOnColumnstore || !start.counted) return;
+        start.counted = false;
+        owner.count--;
+      },
+    };
+  }
+
+  /** Drops windows of tenants that went quiet, so the map does not grow with every tenant ever seen. */
+  sweep(nowMs: number): void {
+    for (const [key, window] of this.windows) {
+      window.prune(nowMs);
+      if (window.isEmpty) this.windows.delete(key);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The policy instances of each storage, built once from the storage YAML (`allocation_policies`,
+ * in order) and kept for the life of the process: their counters are in-process state, so limits
+ * hold per Quarry node, not across nodes. A storage without policies gets the PassthroughPolicy.
+ * Runtime overrides (tests, benches, operators) replace YAML args per policy name.
+ */
+import { Ajv } from "ajv";
+import type { StorageDefinition } from "../datasets/definition-types.js";
+import { BytesScannedWindowAllocationPolicy } from "./bytes-scanned-window-policy.js";
+import { ConcurrentRateLimitAllocationPolicy } from "./concurrent-rate-limit-policy.js";
+import { PassthroughPolicy } from "./passthrough-policy.js";
+import { PerSecondRateLimitAllocationPolicy } from "./per-second-rate-limit-policy.js";
+import { POLICY_ARGS_SCHEMAS } from "./policy-args-schema.js";
+import type { AllocationPolicy } from "./policy-types.js";
+
+type PolicyFactory = new (storageKey: string, args: Readonly<Record<string, unknown>>) => AllocationPolicy;
+
+const FACTORIES: Readonly<Record<string, PolicyFactory>> = {
+  ConcurrentRateLimitAllocationPolicy,
+  PerSecondRateLimitAllocationPolicy,
+  BytesScannedWindowAllocationPolicy,
+  PassthroughPolicy,
+};
+
+/** Policy name -> args merged over every storage's YAML args for that policy. */
+export type PolicyArgOverrides = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** Refuses overrides that the YAML would refuse, naming the policy and the field. */
+export function validatePolicyOverrides(overrides: PolicyArgOverrides): void {
+  for (const [name, args] of Object.entries(overrides)) {
+    const schema = POLICY_ARGS_SCHEMAS[name];
+    if (!schema) throw new Error(`allocation policy override: unknown policy '${name}'; known: ${Object.keys(FACTORIES).join(", ")}`);
+    const validate = ajv.compile(schema);
+    if (!validate(args)) {
+      const first = validate.errors?.[0];
+      throw new Error(`allocation policy override ${name}${first?.instancePath.replace(/\//g, ".") ?? ""}: ${first?.message ?? "invalid"}`);
+    }
+  }
+}
+
+export class PolicyRegistry {
+  private readonly byStorage = new Map<string, readonly AllocationPolicy[]>();
+
+  constructor(private readonly overrides: PolicyArgOverrides = {}) {
+    validatePolicyOverrides(overrides);
+  }
+
+  forStorage(storage: StorageDefinition): readonly AllocationPolicy[] {
+    let policies = this.byStorage.get(storage.name);
+    if (!policies) {
+      const declared = storage.allocationPolicies.length > 0 ? storage.allocationPolicies : [{ name: "PassthroughPolicy", args: {} }];
+      policies = declared.map(({ name, args }) => {
+        const Factory = FACTORIES[name];
+        // The storage schema only lets known names through; this guards hand-built definitions.
+        if (!Factory) throw new Error(`storage '${storage.name}' names an unknown allocation policy '${name}'`);
+        return new Factory(storage.name, { ...args, ...this.overrides[name] });
+      });
+      this.byStorage.set(storage.name, policies);
+    }
+    return policies;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What an allocation policy decides about one query, in Snuba's shapes (facts §7.1, §4): the
+ * per-policy `details` entry of `quota_allowance`, and the ticket that tells the policy how the
+ * query ended so it can release a concurrency slot or charge the bytes it scanned.
+ */
+import type { TenantIds } from "../pipeline/query-request.js";
+
+export const MAX_THRESHOLD = 1e12;
+export const NO_UNITS = "no_units";
+export const NO_SUGGESTION = "no_suggestion";
+
+/** One policy's verdict: the `quota_allowance.details.<PolicyName>` object. */
+export interface PolicyAllowance {
+  can_run: boolean;
+  max_threads: number;
+  explanation: Record<string, unknown>;
+  is_throttled: boolean;
+  throttle_threshold: number;
+  rejection_threshold: number;
+  quota_used: number;
+  quota_unit: string;
+  suggestion: string;
+  max_bytes_to_read: number;
+}
+
+/** How a query that a policy admitted ended. */
+export interface QueryOutcome {
+  /** False for cache hits and shared (waited) executions: they do not count against quotas. */
+  readonly ranOnColumnstore: boolean;
+  /** ClickHouse's own `bytes_read` for the execution (0 when it did not run). */
+  readonly bytesScanned: number;
+}
+
+export interface PolicyTicket {
+  readonly allowance: PolicyAllowance;
+  /** Seconds after which a refused query may succeed (Retry-After). */
+  readonly retryAfterSeconds: number;
+  /** A one-line reason naming the limit and the tenant, for refusal messages. */
+  readonly reason: string;
+  /** Called exactly once when the query is over (or was refused by a later policy). */
+  settle(outcome: QueryOutcome): void;
+}
+
+export interface AllocationPolicy {
+  /** Snuba's class name, the key under `quota_allowance.details`. */
+  readonly name: string;
+  readonly storageKey: string;
+  admit(tenants: TenantIds, nowMs: number): PolicyTicket;
+}
+
+/** Base configuration every policy has (facts §7.1). */
+export interface BasePolicyConfig {
+  readonly isActive: boolean;
+  readonly isEnforced: boolean;
+  readonly maxThreads: number;
+}

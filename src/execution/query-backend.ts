@@ -1,0 +1,84 @@
+/**
+ * The long-lived parts of the back end, built once per server: allocation policies and their
+ * counters, the result cache, the query-log writer, the metrics, and the execution limits.
+ */
+import { PolicyRegistry, type PolicyArgOverrides } from "../allocation-policies/policy-registry.js";
+import { ReadthroughCache } from "../cache/readthrough-cache.js";
+import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
+import { ServiceMetrics } from "../metrics/service-metrics.js";
+import { DEFAULT_QUERY_LOG_OPTIONS, QueryLogWriter } from "../query-log/query-log-writer.js";
+import type { ExecutionResult } from "./execute-sql.js";
+import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from "./execution-limits.js";
+import { stringifyResponse } from "./result-values.js";
+
+export interface BackendOptions {
+  /** Policy name -> args merged over the YAML args of every storage (tests, benches, operators). */
+  readonly policyOverrides?: PolicyArgOverrides;
+  readonly cacheTtlMs?: number;
+  readonly cacheMaxBytes?: number;
+  readonly limits?: ExecutionLimits;
+  /** False: no query log at all (tools that must not write). */
+  readonly queryLog?: boolean;
+  readonly queryLogFlushIntervalMs?: number;
+  readonly queryLogBatchSize?: number;
+  readonly queryLogMaxBufferedRows?: number;
+}
+
+export const DEFAULT_CACHE_TTL_MS = 1000;
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** The querylog storage's table. */
+export const QUERY_LOG_TABLE = "querylog_local";
+
+/** A cached execution and its size, measured once when it is stored. */
+export function approximateSize(result: ExecutionResult): number {
+  return stringifyResponse(result.data).length + stringifyResponse(result.meta).length + 256;
+}
+
+export class QueryBackend {
+  readonly metrics = new ServiceMetrics();
+  readonly policies: PolicyRegistry;
+  readonly cache: ReadthroughCache<ExecutionResult>;
+  readonly queryLog: QueryLogWriter | null;
+  readonly limits: ExecutionLimits;
+
+  constructor(columnstore: ColumnstoreClient, options: BackendOptions = {}) {
+    this.policies = new PolicyRegistry(options.policyOverrides ?? {});
+    this.cache = new ReadthroughCache<ExecutionResult>(
+      { ttlMs: options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS, maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES },
+      approximateSize,
+    );
+    this.limits = options.limits ?? DEFAULT_EXECUTION_LIMITS;
+    this.queryLog =
+      options.queryLog === false
+        ? null
+        : new QueryLogWriter(columnstore.client, {
+            table: QUERY_LOG_TABLE,
+            batchSize: options.queryLogBatchSize ?? DEFAULT_QUERY_LOG_OPTIONS.batchSize,
+            flushIntervalMs: options.queryLogFlushIntervalMs ?? DEFAULT_QUERY_LOG_OPTIONS.flushIntervalMs,
+            maxBufferedRows: options.queryLogMaxBufferedRows ?? DEFAULT_QUERY_LOG_OPTIONS.maxBufferedRows,
+            onWritten: (rows) => this.metrics.queryLogWritten.inc([], rows),
+            onDropped: (rows) => this.metrics.queryLogDropped.inc([], rows),
+            onFailure: () => this.metrics.queryLogFailures.inc(),
+          });
+    this.metrics.addGauge("quarry_cache_bytes", "Bytes held by the result cache.", () => this.cache.bytes);
+    this.metrics.addGauge("quarry_cache_entries", "Entries in the result cache.", () => this.cache.entries);
+    this.metrics.addGauge("quarry_querylog_buffered_rows", "Query-log rows waiting to be written.", () => this.queryLog?.buffered ?? 0);
+  }
+
+  /** Flushes the query log; call before closing the ClickHouse client. */
+  async close(): Promise<void> {
+    await this.queryLog?.close();
+  }
+}
+
+const implicitBackends = new WeakMap<ColumnstoreClient, QueryBackend>();
+
+/** The backend of a context built without one (tools and tests): one per ClickHouse client. */
+export function implicitBackend(columnstore: ColumnstoreClient): QueryBackend {
+  let backend = implicitBackends.get(columnstore);
+  if (!backend) {
+    backend = new QueryBackend(columnstore, { queryLog: false });
+    implicitBackends.set(columnstore, backend);
+  }
+  return backend;
+}
