@@ -34,13 +34,22 @@ const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 /** An identifier, back-quoted unless it is plain (back-quotes and backslashes escaped). */
 export function quoteIdentifier(name: string): string {
-  if (PLAIN_IDENTIFIER.test(name)) return name;
+  return PLAIN_IDENTIFIER.test(name) ? name : backQuote(name);
+}
+
+function backQuote(name: string): string {
   return `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
 }
 
-/** The alias a result column gets in SQL; prefixed so it never shadows a real column. */
+const PLAIN_ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The alias a result column gets in SQL; prefixed so it never shadows a real column, and
+ * back-quoted when it holds a dot (`_snuba_e.project_id` is not a column of table `_snuba_e`).
+ */
 export function resultAlias(name: string): string {
-  return quoteIdentifier(`_snuba_${name}`);
+  const alias = `_snuba_${name}`;
+  return PLAIN_ALIAS.test(alias) ? alias : backQuote(alias);
 }
 
 export function formatNumber(value: number): string {

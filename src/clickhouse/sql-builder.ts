@@ -1,16 +1,13 @@
 /**
- * Prints a validated logical query as ClickHouse SQL against the entity's storage. Entity columns
- * become storage columns or the trusted expressions of the entity's YAML; subscripts become
- * Nested/Map lookups; `time` becomes a bucket of the time column at the query's granularity.
- * Every literal is escaped and every function name has passed the allow-list, so no request
- * text reaches the SQL unescaped.
+ * Prints a validated single-entity logical query as ClickHouse SQL against the entity's storage
+ * (expressions: `expression-printer.ts`), and assembles the clauses every query shape shares
+ * (joins: `join-sql.ts`, subqueries and storages: `query-sql.ts`).
  */
-import type { EntityDefinition, StorageDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
+import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery } from "../errors/query-service-error.js";
-import type { Expression, LogicalQuery } from "../query/ast.js";
-import { formatDateTime } from "../snql/datetime-literal.js";
-import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "./escaping.js";
-import { fnv1a32 } from "./fnv1a.js";
+import type { Expression, LogicalQuery, SelectedExpression } from "../query/ast.js";
+import { formatNumber, quoteIdentifier, resultAlias } from "./escaping.js";
+import { ExpressionPrinter } from "./expression-printer.js";
 
 export interface BuiltSql {
   readonly sql: string;
@@ -24,121 +21,120 @@ export interface BuiltSql {
 export interface SqlBuildOptions {
   /** A sampling rate applied when the query has none (turbo). */
   readonly defaultSample?: number | null;
+  /** turbo: no FINAL on storages that would read with it. */
+  readonly turbo?: boolean;
+  /** Snuba's BasicFunctionsProcessor; on for entities, off for `MATCH STORAGE(...)`. */
+  readonly basicFunctions?: boolean;
 }
 
-const DEFAULT_GRANULARITY = 3600;
+export const DEFAULT_GRANULARITY = 3600;
 
-class SqlPrinter {
-  constructor(
-    private readonly entity: EntityDefinition,
-    private readonly storage: StorageDefinition,
-    private readonly aliases: ReadonlySet<string>,
-    private readonly granularity: number,
-  ) {}
+/** The printed parts of one SELECT, in ClickHouse clause order. */
+export interface SqlClauses {
+  readonly select: readonly string[];
+  /** Everything after FROM up to ARRAY JOIN: table, alias, FINAL, SAMPLE, joins. */
+  readonly from: string;
+  readonly arrayJoin: readonly string[];
+  readonly where: readonly string[];
+  readonly groupBy: readonly string[];
+  readonly totals: boolean;
+  readonly having: string | null;
+  readonly orderBy: readonly string[];
+  readonly limitBy: { readonly limit: number; readonly columns: readonly string[] } | null;
+  readonly limit: number | null;
+  readonly offset: number;
+}
 
-  expression(node: Expression, withAlias = true): string {
-    switch (node.kind) {
-      case "literal":
-        return this.literal(node.value);
-      case "datetime":
-        return `toDateTime(${quoteString(formatDateTime(node.epochSeconds))}, 'Universal')`;
-      case "column":
-        return this.column(node.name);
-      case "subscript":
-        return this.subscript(node.column, node.key);
-      case "function": {
-        const mapped = this.mappedAggregate(node.name, node.args, false);
-        const body = mapped ? `${mapped.name}(${mapped.args})` : `${node.name}(${this.list(node.args)})`;
-        return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
-      }
-      case "curried": {
-        const mapped = this.mappedAggregate(node.name, node.args, true);
-        const name = mapped?.name ?? node.name;
-        const args = mapped?.args ?? this.list(node.args);
-        const body = `${name}(${this.list(node.params)})(${args})`;
-        return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;
-      }
-    }
+export function assembleSql(clauses: SqlClauses): string {
+  let sql = `SELECT ${clauses.select.join(", ")} FROM ${clauses.from}`;
+  if (clauses.arrayJoin.length > 0) sql += ` ARRAY JOIN ${clauses.arrayJoin.join(", ")}`;
+  const where = clauses.where;
+  if (where.length > 0) sql += ` WHERE ${where.length === 1 ? where[0] : `and(${where.join(", ")})`}`;
+  if (clauses.groupBy.length > 0) {
+    sql += ` GROUP BY ${clauses.groupBy.join(", ")}`;
+    if (clauses.totals) sql += " WITH TOTALS";
   }
+  if (clauses.having !== null) sql += ` HAVING ${clauses.having}`;
+  if (clauses.orderBy.length > 0) sql += ` ORDER BY ${clauses.orderBy.join(", ")}`;
+  if (clauses.limitBy) sql += ` LIMIT ${clauses.limitBy.limit} BY ${clauses.limitBy.columns.join(", ")}`;
+  if (clauses.limit !== null) sql += ` LIMIT ${clauses.limit} OFFSET ${clauses.offset}`;
+  else if (clauses.offset > 0) sql += ` OFFSET ${clauses.offset}`;
+  return sql;
+}
 
-  /**
-   * Aggregates over pre-aggregated columns (metrics): `sum(value)` reads `sumMerge(value)`,
-   * `quantiles(0.5)(value)` reads `quantilesMerge(0.5)(percentiles)`, as the entity's YAML says.
-   * Returns the replacement function and its printed arguments, or null when no mapper applies.
-   */
-  private mappedAggregate(name: string, args: readonly Expression[], curried: boolean): { name: string; args: string } | null {
-    const first = args[0];
-    if (first?.kind !== "column" || this.aliases.has(first.name)) return null;
-    const mapper = this.entity.functionMappers?.find(
-      (m) => m.from === name && m.argument === first.name && Boolean(m.curried) === curried,
-    );
-    if (!mapper) return null;
-    const rest = args.slice(1).map((arg) => this.expression(arg));
-    return { name: mapper.to, args: [quoteIdentifier(mapper.column), ...rest].join(", ") };
-  }
+const uuidColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
 
-  private list(nodes: readonly Expression[]): string {
-    return nodes.map((node) => this.expression(node)).join(", ");
+function uuidColumns(entity: EntityDefinition): ReadonlySet<string> {
+  let names = uuidColumnsByEntity.get(entity);
+  if (!names) {
+    names = new Set(entity.columns.filter((c) => /^(Nullable\()?UUID\)?$/.test(c.type)).map((c) => c.name));
+    uuidColumnsByEntity.set(entity, names);
   }
+  return names;
+}
 
-  private literal(value: string | number | boolean | null): string {
-    if (value === null) return "NULL";
-    if (typeof value === "string") return quoteString(value);
-    if (typeof value === "boolean") return value ? "true" : "false";
-    return formatNumber(value);
+/**
+ * A SELECT item. As Snuba's UUIDColumnProcessor does, a selected UUID column is returned as 32
+ * hex digits without dashes.
+ */
+export function selectItem(
+  printer: ExpressionPrinter,
+  item: SelectedExpression,
+  entityOf: (entityAlias: string | undefined) => EntityDefinition | null,
+  aliases: ReadonlySet<string>,
+): string {
+  const node = item.expression;
+  let printed = printer.expression(node, false);
+  if (node.kind === "column" && !(node.entityAlias === undefined && aliases.has(node.name))) {
+    const entity = entityOf(node.entityAlias);
+    if (entity && uuidColumns(entity).has(node.name)) printed = `replaceAll(toString(${printed}), '-', '')`;
   }
+  return `${printed} AS ${resultAlias(item.name)}`;
+}
 
-  column(name: string): string {
-    if (this.aliases.has(name)) return resultAlias(name);
-    const bucketed = this.entity.timeBucketColumns[name];
-    if (bucketed !== undefined) return this.timeBucket(this.column(bucketed));
-    const mapper = this.entity.columnMappers[name];
-    if (mapper) {
-      switch (mapper.kind) {
-        case "column":
-          return quoteIdentifier(mapper.column);
-        case "expression":
-          return `(${mapper.sql})`;
-        case "literal":
-          return this.literal(mapper.value);
-        case "subscript":
-          return this.subscript(mapper.subscriptable, mapper.key, true);
-      }
-    }
-    return quoteIdentifier(name);
-  }
+/** The clauses of one query level that do not depend on its source. */
+export function queryClauses(
+  query: LogicalQuery,
+  printer: ExpressionPrinter,
+  entityOf: (entityAlias: string | undefined) => EntityDefinition | null,
+  aliases: ReadonlySet<string>,
+  mandatoryConditions: readonly string[],
+  from: string,
+): SqlClauses {
+  const print = (node: Expression) => printer.expression(node);
+  return {
+    select: query.selected.map((item) => selectItem(printer, item, entityOf, aliases)),
+    from,
+    arrayJoin: (query.arrayJoin ?? []).map((node) => printer.expression(node, false)),
+    where: [...mandatoryConditions, ...(query.where ? [print(query.where)] : [])],
+    groupBy: query.groupBy.map((g) => printer.expression(g, false)),
+    totals: query.totals,
+    having: query.having ? print(query.having) : null,
+    orderBy: query.orderBy.map((o) => `${print(o.expression)} ${o.direction}`),
+    limitBy: query.limitBy ? { limit: query.limitBy.limit, columns: query.limitBy.columns.map(print) } : null,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
 
-  private timeBucket(column: string): string {
-    switch (this.granularity) {
-      case 60:
-        return `toStartOfMinute(${column}, 'Universal')`;
-      case 3600:
-        return `toStartOfHour(${column}, 'Universal')`;
-      case 86400:
-        return `toDate(${column}, 'Universal')`;
-      default:
-        return `toDateTime(multiply(intDiv(toUInt32(${column}), ${this.granularity}), ${this.granularity}), 'Universal')`;
-    }
+/** `table [FINAL] [SAMPLE r]` for one storage, and whether it reads with FINAL. */
+export function tableClause(
+  storage: StorageDefinition,
+  requestedSample: number | undefined,
+  options: SqlBuildOptions,
+  ownerDescription: string,
+  tableAlias?: string,
+): { from: string; sample: number | null; final: boolean } {
+  if (requestedSample !== undefined && !storage.sampleBy) {
+    throw invalidQuery(`${ownerDescription} does not support SAMPLE: its storage '${storage.name}' has no sampling key`);
   }
-
-  subscript(column: string, key: string, forceNullable = false): string {
-    const definition: SubscriptableDefinition | undefined = this.entity.subscriptables[column];
-    if (!definition) throw invalidQuery(`'${column}[...]' cannot be subscripted on entity '${this.entity.name}'`);
-    if (definition.kind === "map") {
-      const mapColumn = definition.buckets ? `${definition.column}_${fnv1a32(key) % definition.buckets}` : definition.column;
-      return `${quoteIdentifier(mapColumn)}[${quoteString(key)}]`;
-    }
-    let keyLiteral: string = quoteString(key);
-    if (definition.integerKeys) {
-      if (!/^\d+$/.test(key)) {
-        throw invalidQuery(`'${column}[${key}]': keys of ${column} are indexed integer ids, e.g. ${column}[1234]`);
-      }
-      keyLiteral = key;
-    }
-    const keys = quoteIdentifier(definition.keyColumn);
-    const value = `arrayElement(${quoteIdentifier(definition.valueColumn)}, indexOf(${keys}, ${keyLiteral}))`;
-    return definition.nullable || forceNullable ? `if(has(${keys}, ${keyLiteral}), ${value}, NULL)` : value;
-  }
+  const sample = requestedSample ?? (storage.sampleBy ? options.defaultSample ?? null : null);
+  const final = Boolean(storage.final) && !options.turbo;
+  let from = quoteIdentifier(storage.table);
+  if (tableAlias !== undefined) from += ` AS ${quoteIdentifier(tableAlias)}`;
+  if (final) from += " FINAL";
+  if (sample !== null) from += ` SAMPLE ${formatNumber(sample)}`;
+  return { from, sample, final };
 }
 
 export function buildSql(
@@ -148,28 +144,14 @@ export function buildSql(
   aliases: ReadonlySet<string>,
   options: SqlBuildOptions = {},
 ): BuiltSql {
-  const printer = new SqlPrinter(entity, storage, aliases, query.granularity ?? DEFAULT_GRANULARITY);
-  const sample = query.from.sample ?? (storage.sampleBy ? options.defaultSample ?? null : null);
-  if (query.from.sample !== undefined && !storage.sampleBy) {
-    throw invalidQuery(`entity '${entity.name}' does not support SAMPLE: its storage '${storage.name}' has no sampling key`);
+  if (query.from.kind !== "entity" && query.from.kind !== "storage") {
+    throw invalidQuery(`buildSql prints single-entity queries; this one reads a ${query.from.kind}`);
   }
-
-  const select = query.selected.map((item) => `${printer.expression(item.expression, false)} AS ${resultAlias(item.name)}`);
-  const conditions: string[] = [];
-  if (storage.notDeletedColumn) conditions.push(`equals(${quoteIdentifier(storage.notDeletedColumn)}, 0)`);
-  if (query.where) conditions.push(printer.expression(query.where));
-
-  let sql = `SELECT ${select.join(", ")} FROM ${quoteIdentifier(storage.table)}`;
-  if (sample !== null) sql += ` SAMPLE ${formatNumber(sample)}`;
-  if (conditions.length > 0) sql += ` WHERE ${conditions.length === 1 ? conditions[0] : `and(${conditions.join(", ")})`}`;
-  if (query.groupBy.length > 0) {
-    sql += ` GROUP BY ${query.groupBy.map((g) => printer.expression(g, false)).join(", ")}`;
-    if (query.totals) sql += " WITH TOTALS";
-  }
-  if (query.having) sql += ` HAVING ${printer.expression(query.having)}`;
-  if (query.orderBy.length > 0) {
-    sql += ` ORDER BY ${query.orderBy.map((o) => `${printer.expression(o.expression)} ${o.direction}`).join(", ")}`;
-  }
-  sql += ` LIMIT ${query.limit} OFFSET ${query.offset}`;
-  return { sql, columnNames: query.selected.map((s) => s.name), table: storage.table, sample, final: false };
+  const printer = new ExpressionPrinter({ kind: "entity", entity }, aliases, query.granularity ?? DEFAULT_GRANULARITY, {
+    basicFunctions: options.basicFunctions ?? false,
+  });
+  const table = tableClause(storage, query.from.sample, options, `entity '${entity.name}'`);
+  const mandatory = storage.notDeletedColumn ? [`equals(${quoteIdentifier(storage.notDeletedColumn)}, 0)`] : [];
+  const sql = assembleSql(queryClauses(query, printer, () => entity, aliases, mandatory, table.from));
+  return { sql, columnNames: query.selected.map((s) => s.name), table: storage.table, sample: table.sample, final: table.final };
 }

@@ -5,10 +5,18 @@
  * org_id...) are present. Messages name the element, its line and column, and a near-miss.
  */
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { AGGREGATE_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
+import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
-import { topLevelConjuncts, walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+import {
+  queryExpressions,
+  topLevelConjuncts,
+  visitExpression,
+  type ColumnNode,
+  type Expression,
+  type LogicalQuery,
+  type SubscriptNode,
+} from "../query/ast.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -36,6 +44,9 @@ function at(position: TextPosition | undefined): string {
 }
 
 export function validateEntityQuery(query: LogicalQuery, definitions: DefinitionLookup): ValidatedQuery {
+  if (query.from.kind !== "entity") {
+    throw invalidQuery(`validateEntityQuery checks single-entity queries; this one reads a ${query.from.kind}`);
+  }
   const entity = definitions.entity(query.from.name);
   if (!entity) {
     const names = definitions.entities().map((e) => e.name);
@@ -44,58 +55,98 @@ export function validateEntityQuery(query: LogicalQuery, definitions: Definition
       query.from.position,
     );
   }
+  return validateAgainstEntity(query, entity, "entity");
+}
+
+/**
+ * The checks of one query level over one entity (or a storage read as its own entity, where
+ * `noun` is "storage" so messages say which).
+ */
+export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinition, noun: "entity" | "storage"): ValidatedQuery {
   const aliases = collectAliases(query);
   const known = knownColumnNames(entity);
-
-  for (const expression of allExpressions(query)) {
-    for (const node of walkExpression(expression)) {
-      if (node.kind === "column" && !aliases.has(node.name) && !known.has(node.name)) {
-        throw invalidQuery(
-          `column '${node.name}' does not exist on entity '${entity.name}'${at(node.position)}${didYouMean(node.name, [...known, ...aliases.keys()])}`,
-          node.position,
-        );
-      }
-      if (node.kind === "subscript" && !entity.subscriptables[node.column]) {
-        const names = Object.keys(entity.subscriptables);
-        throw invalidQuery(
-          `'${node.column}[...]' cannot be subscripted on entity '${entity.name}'${at(node.position)}; subscriptable columns: ${names.join(", ") || "none"}`,
-          node.position,
-        );
-      }
-      if ((node.kind === "function" || node.kind === "curried") && !isAllowedFunction(node.name)) {
-        throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, AGGREGATE_FUNCTIONS)}`, node.position);
-      }
+  checkExpressions(query, (node) => {
+    if (node.kind === "column" && !aliases.has(node.name) && !known.has(node.name)) {
+      throw invalidQuery(
+        `column '${node.name}' does not exist on ${noun} '${entity.name}'${at(node.position)}${didYouMean(node.name, [...known, ...aliases.keys()])}`,
+        node.position,
+      );
     }
-  }
-  checkConditionShape(query.where, "WHERE");
-  checkConditionShape(query.having, "HAVING");
-  checkNoAggregates(query.where);
-  checkDuplicateNames(query);
-
-  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity) : null;
+    if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
+  });
+  checkClauses(query);
+  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun) : null;
   requireColumns(query, entity);
   return { query, entity, aliases, timeRange };
 }
 
-function allExpressions(query: LogicalQuery): Expression[] {
-  return [
-    ...query.selected.map((s) => s.expression),
-    ...query.groupBy,
-    ...(query.where ? [query.where] : []),
-    ...(query.having ? [query.having] : []),
-    ...query.orderBy.map((o) => o.expression),
-  ];
+export function checkSubscriptable(node: SubscriptNode, entity: EntityDefinition, noun: string): void {
+  if (entity.subscriptables[node.column]) return;
+  const names = Object.keys(entity.subscriptables);
+  throw invalidQuery(
+    `'${node.column}[...]' cannot be subscripted on ${noun} '${entity.name}'${at(node.position)}; subscriptable columns: ${names.join(", ") || "none"}`,
+    node.position,
+  );
 }
 
-function collectAliases(query: LogicalQuery): Map<string, Expression> {
+/**
+ * Walks every expression of the query: functions must be on the allow-list, lambda parameters
+ * must be bound, and `checkColumn` judges each column and subscript.
+ */
+export function checkExpressions(query: LogicalQuery, checkColumn: (node: ColumnNode | SubscriptNode) => void): void {
+  for (const expression of queryExpressions(query)) {
+    visitExpression(expression, (node, bound) => {
+      switch (node.kind) {
+        case "column":
+        case "subscript":
+          checkColumn(node);
+          break;
+        case "function":
+        case "curried":
+          if (!isAllowedFunction(node.name)) {
+            throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, ALLOWED_FUNCTIONS)}`, node.position);
+          }
+          break;
+        case "argument":
+          if (!bound.includes(node.name)) {
+            throw invalidQuery(`identifier(s) \`${node.name}\` not defined${at(node.position)}: bind it in a lambda such as (\`${node.name}\`) -> f(\`${node.name}\`)`, node.position);
+          }
+          break;
+        case "lambda":
+          if (new Set(node.params).size !== node.params.length) {
+            throw invalidQuery(`a lambda names the same parameter twice${at(node.position)}`, node.position);
+          }
+          break;
+        default:
+          break;
+      }
+    });
+  }
+}
+
+/** Checks every query shape shares: conditions where conditions belong, aggregates where allowed. */
+export function checkClauses(query: LogicalQuery): void {
+  checkConditionShape(query.where, "WHERE");
+  checkConditionShape(query.having, "HAVING");
+  checkNoAggregates(query.where ? [query.where] : [], "WHERE clause", "use HAVING to filter on aggregates");
+  checkNoAggregates(query.groupBy, "BY clause", "group by columns or expressions over columns");
+  checkNoAggregates(query.arrayJoin ?? [], "ARRAY JOIN clause", "array-join columns");
+  checkNoAggregates(query.limitBy?.columns ?? [], "LIMIT BY clause", "limit by columns");
+  checkDuplicateNames(query);
+  if (query.totals && query.groupBy.length === 0) {
+    throw invalidQuery("TOTALS true needs a BY clause: totals are the aggregates over all groups");
+  }
+}
+
+export function collectAliases(query: LogicalQuery): Map<string, Expression> {
   const aliases = new Map<string, Expression>();
   for (const item of query.selected) {
     if (item.alias !== undefined) aliases.set(item.alias, item.expression);
   }
-  for (const expression of allExpressions(query)) {
-    for (const node of walkExpression(expression)) {
+  for (const expression of queryExpressions(query)) {
+    visitExpression(expression, (node) => {
       if ((node.kind === "function" || node.kind === "curried") && node.alias !== undefined) aliases.set(node.alias, node);
-    }
+    });
   }
   return aliases;
 }
@@ -142,15 +193,13 @@ function checkConditionShape(condition: Expression | null, clause: string): void
   );
 }
 
-function checkNoAggregates(where: Expression | null): void {
-  if (!where) return;
-  for (const node of walkExpression(where)) {
-    if ((node.kind === "function" || node.kind === "curried") && AGGREGATE_FUNCTIONS.has(node.name)) {
-      throw invalidQuery(
-        `Aggregate function found in WHERE clause of query: '${node.name}'${at(node.position)}; use HAVING to filter on aggregates`,
-        node.position,
-      );
-    }
+function checkNoAggregates(expressions: readonly Expression[], clause: string, hint: string): void {
+  for (const expression of expressions) {
+    visitExpression(expression, (node) => {
+      if ((node.kind === "function" || node.kind === "curried") && AGGREGATE_FUNCTIONS.has(node.name)) {
+        throw invalidQuery(`Aggregate function found in ${clause} of query: '${node.name}'${at(node.position)}; ${hint}`, node.position);
+      }
+    });
   }
 }
 
@@ -185,32 +234,37 @@ function timeColumnNames(entity: EntityDefinition): Set<string> {
   return names;
 }
 
-function requireTimeRange(query: LogicalQuery, entity: EntityDefinition): TimeRange {
-  const column = entity.requiredTimeColumn!;
+/** A column reference to `names` on this entity (qualified by `entityAlias` in a join). */
+function isColumnOf(node: Expression | undefined, names: ReadonlySet<string>, entityAlias: string | undefined): node is ColumnNode {
+  return node?.kind === "column" && node.entityAlias === entityAlias && names.has(node.name);
+}
+
+export function requireTimeRange(query: LogicalQuery, entity: EntityDefinition, noun: string, entityAlias?: string): TimeRange {
+  const column = (entityAlias === undefined ? "" : `${entityAlias}.`) + entity.requiredTimeColumn!;
   const names = timeColumnNames(entity);
   let from: number | null = null;
   let to: number | null = null;
   for (const condition of topLevelConjuncts(query.where)) {
     if (condition.kind !== "function" || condition.args.length !== 2) continue;
     const [lhs, rhs] = condition.args;
-    if (lhs?.kind !== "column" || !names.has(lhs.name) || rhs?.kind !== "datetime") continue;
+    if (!isColumnOf(lhs, names, entityAlias) || rhs?.kind !== "datetime") continue;
     if (condition.name === "greaterOrEquals") from = from === null ? rhs.epochSeconds : Math.max(from, rhs.epochSeconds);
     if (condition.name === "less") to = to === null ? rhs.epochSeconds : Math.min(to, rhs.epochSeconds);
   }
   const example = (op: string) => `${column} ${op} toDateTime('2023-05-16T00:00:00')`;
   if (from === null) {
     throw invalidQuery(
-      `Missing >= condition with a datetime literal on column ${column} for entity ${entity.name}. Example: ${example(">=")}`,
+      `Missing >= condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example(">=")}`,
     );
   }
   if (to === null) {
     throw invalidQuery(
-      `Missing < condition with a datetime literal on column ${column} for entity ${entity.name}. Example: ${example("<")}`,
+      `Missing < condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example("<")}`,
     );
   }
   if (from > to) {
     throw invalidQuery(
-      `invalid time conditions on entity ${entity.name}: the start ${formatDateTime(from)} is after the end ${formatDateTime(to)}`,
+      `invalid time conditions on ${noun} ${entity.name}: the start ${formatDateTime(from)} is after the end ${formatDateTime(to)}`,
     );
   }
   return { from, to };
@@ -220,13 +274,14 @@ function isIntegerLiteral(expression: Expression | undefined): boolean {
   return expression?.kind === "literal" && typeof expression.value === "number" && Number.isInteger(expression.value);
 }
 
-function requireColumns(query: LogicalQuery, entity: EntityDefinition): void {
+export function requireColumns(query: LogicalQuery, entity: EntityDefinition, entityAlias?: string): void {
   if (entity.requiredColumns.length === 0) return;
+  const qualifier = entityAlias === undefined ? "" : `${entityAlias}.`;
   const satisfied = new Set<string>();
   for (const condition of topLevelConjuncts(query.where)) {
     if (condition.kind !== "function" || condition.args.length !== 2) continue;
     const [lhs, rhs] = condition.args;
-    if (lhs?.kind !== "column") continue;
+    if (lhs?.kind !== "column" || lhs.entityAlias !== entityAlias) continue;
     if (condition.name === "equals" && isIntegerLiteral(rhs)) satisfied.add(lhs.name);
     if (
       condition.name === "in" &&
@@ -240,9 +295,10 @@ function requireColumns(query: LogicalQuery, entity: EntityDefinition): void {
   }
   const missing = entity.requiredColumns.filter((column) => !satisfied.has(column));
   if (missing.length > 0) {
-    const example = missing.map((c) => `${c} = 1`).join(" AND ");
+    const names = missing.map((c) => qualifier + c);
+    const example = names.map((c) => `${c} = 1`).join(" AND ");
     throw invalidQuery(
-      `Validation failed for entity ${entity.name}: missing required conditions for ${missing.join(", ")}: add a top-level condition such as ${example} (or ${missing[0]} IN tuple(1, 2))`,
+      `Validation failed for entity ${entity.name}: missing required conditions for ${names.join(", ")}: add a top-level condition such as ${example} (or ${names[0]} IN tuple(1, 2))`,
     );
   }
 }

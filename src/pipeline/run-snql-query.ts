@@ -1,21 +1,19 @@
 /**
  * The SnQL pipeline, stage by stage (spec §1): parse the query text, validate it against the
- * entity, translate it to SQL on the entity's storage; then the shared back end runs it.
+ * definitions, translate it to SQL on its storage; then the shared back end runs it.
  */
-import { buildSql } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { parseSnql } from "../snql/parse-snql.js";
-import { validateEntityQuery } from "./entity-validation.js";
-import { applyGranularityCondition } from "./granularity-condition.js";
 import type { QueryRequest } from "./query-request.js";
 import type { PreparedQuery } from "./prepared-query.js";
 import type { QueryResult } from "./query-result.js";
 import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
+import { translateSnql } from "./snql-translation.js";
+import { primaryEntityName, primaryStorage, validateSnqlQuery } from "./snql-validation.js";
 import { StageTimer } from "./stage-timer.js";
 
-/** Snuba's turbo sampling rate. */
-export const TURBO_SAMPLE_RATE = 0.1;
+export { TURBO_SAMPLE_RATE } from "./snql-translation.js";
 
 export function requireDataset(definitions: DefinitionLookup, name: string): void {
   if (!definitions.dataset(name)) {
@@ -23,21 +21,18 @@ export function requireDataset(definitions: DefinitionLookup, name: string): voi
   }
 }
 
+/** Parse, validate and translate: everything before execution (what `dry_run` and the bench run). */
+export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {
+  const validated = validateSnqlQuery(parseSnql(text), definitions);
+  timer?.mark("validate_schema");
+  const built = translateSnql(validated, { turbo });
+  timer?.mark("prepare_query");
+  return { ...built, entity: primaryEntityName(validated), storage: primaryStorage(validated) };
+}
+
 export async function runSnqlQuery(context: PipelineContext, request: QueryRequest): Promise<QueryResult> {
   const timer = new StageTimer();
   requireDataset(context.definitions, request.dataset);
-  const logical = parseSnql(request.query);
-  const validated = validateEntityQuery(logical, context.definitions);
-  timer.mark("validate_schema");
-
-  const entity = validated.entity;
-  const storage = context.definitions.storage(entity.readableStorage);
-  if (!storage) throw new QueryServiceError("internal_server_error", `entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
-  const processed = applyGranularityCondition(logical, entity);
-  const built = buildSql(processed, entity, storage, new Set(validated.aliases.keys()), {
-    defaultSample: request.turbo ? TURBO_SAMPLE_RATE : null,
-  });
-  timer.mark("prepare_query");
-  const prepared: PreparedQuery = { ...built, entity: entity.name, storage };
+  const prepared = prepareSnqlQuery(context.definitions, request.query, request.turbo, timer);
   return runPreparedQuery(context, request, prepared, timer);
 }

@@ -56,13 +56,30 @@ export interface SubscriptNode {
   readonly position?: TextPosition;
 }
 
+/** `(`x`, `y`) -> f(`x`, `y`)`: only as a function argument. */
+export interface LambdaNode {
+  readonly kind: "lambda";
+  readonly params: readonly string[];
+  readonly body: Expression;
+  readonly position?: TextPosition;
+}
+
+/** A lambda parameter referenced in its body (`` `x` ``). */
+export interface LambdaArgumentNode {
+  readonly kind: "argument";
+  readonly name: string;
+  readonly position?: TextPosition;
+}
+
 export type Expression =
   | ColumnNode
   | LiteralNode
   | DateTimeLiteralNode
   | FunctionCallNode
   | CurriedFunctionCallNode
-  | SubscriptNode;
+  | SubscriptNode
+  | LambdaNode
+  | LambdaArgumentNode;
 
 /** One item of the output: its user-facing name and the expression that computes it. */
 export interface SelectedExpression {
@@ -84,15 +101,66 @@ export interface EntitySource {
   readonly position?: TextPosition;
 }
 
+/** `MATCH STORAGE(errors)`: a storage read directly, its columns as they are. */
+export interface StorageSource {
+  readonly kind: "storage";
+  readonly name: string;
+  readonly sample?: number;
+  readonly position?: TextPosition;
+}
+
+/** One `(alias: entity)` node of a join. */
+export interface JoinEntity {
+  readonly alias: string;
+  readonly entity: string;
+  readonly sample?: number;
+  readonly position?: TextPosition;
+}
+
+/** `(lhs) -[relationship]-> (rhs)`: a relationship the lhs entity's YAML declares. */
+export interface JoinEdge {
+  readonly lhs: string;
+  readonly relationship: string;
+  readonly rhs: string;
+  readonly position?: TextPosition;
+}
+
+export interface JoinSource {
+  readonly kind: "join";
+  /** Every entity alias once, in order of first appearance (the left-most first). */
+  readonly entities: readonly JoinEntity[];
+  readonly edges: readonly JoinEdge[];
+  readonly position?: TextPosition;
+}
+
+/** `MATCH { <query> }`: the outer query reads the inner query's output columns. */
+export interface SubquerySource {
+  readonly kind: "subquery";
+  readonly query: LogicalQuery;
+  readonly position?: TextPosition;
+}
+
+export type QuerySource = EntitySource | StorageSource | JoinSource | SubquerySource;
+
+/** `LIMIT n BY a, b`: at most n rows per distinct (a, b). */
+export interface LimitBy {
+  readonly limit: number;
+  readonly columns: readonly Expression[];
+}
+
 export interface LogicalQuery {
-  readonly from: EntitySource;
+  readonly from: QuerySource;
   /** BY expressions come first (Snuba prepends them to the output), then SELECT items. */
   readonly selected: readonly SelectedExpression[];
   readonly groupBy: readonly Expression[];
   readonly where: Expression | null;
   readonly having: Expression | null;
   readonly orderBy: readonly OrderByItem[];
-  readonly limit: number;
+  /** `ARRAY JOIN` columns (absent or empty: none). */
+  readonly arrayJoin?: readonly Expression[];
+  readonly limitBy?: LimitBy | null;
+  /** null only in subqueries without LIMIT (Snuba applies the default to the outer query only). */
+  readonly limit: number | null;
   readonly offset: number;
   readonly granularity: number | null;
   readonly totals: boolean;
@@ -115,5 +183,64 @@ export function* walkExpression(expression: Expression): Generator<Expression> {
   } else if (expression.kind === "curried") {
     for (const param of expression.params) yield* walkExpression(param);
     for (const arg of expression.args) yield* walkExpression(arg);
+  } else if (expression.kind === "lambda") {
+    yield* walkExpression(expression.body);
   }
+}
+
+/**
+ * Calls `visit` on every node, depth first, with the lambda parameters bound around it. A plain
+ * callback rather than a generator: validation runs it on every node of every query.
+ */
+export function visitExpression(
+  expression: Expression,
+  visit: (node: Expression, bound: readonly string[]) => void,
+  bound: readonly string[] = [],
+): void {
+  visit(expression, bound);
+  switch (expression.kind) {
+    case "function":
+      for (const arg of expression.args) visitExpression(arg, visit, bound);
+      break;
+    case "curried":
+      for (const param of expression.params) visitExpression(param, visit, bound);
+      for (const arg of expression.args) visitExpression(arg, visit, bound);
+      break;
+    case "lambda":
+      visitExpression(expression.body, visit, [...bound, ...expression.params]);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Rebuilds an expression bottom-up, `map` applied to every node after its children. */
+export function mapExpression(expression: Expression, map: (node: Expression) => Expression): Expression {
+  switch (expression.kind) {
+    case "function":
+      return map({ ...expression, args: expression.args.map((arg) => mapExpression(arg, map)) });
+    case "curried":
+      return map({
+        ...expression,
+        params: expression.params.map((param) => mapExpression(param, map)),
+        args: expression.args.map((arg) => mapExpression(arg, map)),
+      });
+    case "lambda":
+      return map({ ...expression, body: mapExpression(expression.body, map) });
+    default:
+      return map(expression);
+  }
+}
+
+/** Every expression of one query level, in clause order (not those of a subquery). */
+export function queryExpressions(query: LogicalQuery): Expression[] {
+  return [
+    ...query.selected.map((s) => s.expression),
+    ...query.groupBy,
+    ...(query.arrayJoin ?? []),
+    ...(query.where ? [query.where] : []),
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((o) => o.expression),
+    ...(query.limitBy?.columns ?? []),
+  ];
 }

@@ -4,10 +4,18 @@
  */
 import type { IRecognitionException, IToken } from "chevrotain";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import type { Expression, LogicalQuery } from "../query/ast.js";
+import {
+  mapExpression,
+  type Expression,
+  type JoinEdge,
+  type JoinEntity,
+  type JoinSource,
+  type LogicalQuery,
+  type QuerySource,
+} from "../query/ast.js";
 import { parseDateTimeLiteral } from "./datetime-literal.js";
-import { snqlParser } from "./parser.js";
-import { LParen, RParen, snqlLexer, UnterminatedString } from "./tokens.js";
+import { snqlParser, type ParsedJoinEdge, type ParsedJoinNode, type ParsedSample, type ParsedSnql, type ParsedSource } from "./parser.js";
+import { LCurly, LParen, RCurly, RParen, snqlLexer, UnterminatedString } from "./tokens.js";
 
 export const DEFAULT_LIMIT = 1000;
 export const MAX_LIMIT = 10_000;
@@ -34,32 +42,88 @@ export function parseSnql(text: string): LogicalQuery {
   snqlParser.input = lexed.tokens;
   const parsed = snqlParser.query();
   if (snqlParser.errors.length > 0) throw syntaxError(snqlParser.errors[0]!, text);
+  return toLogicalQuery(parsed, true);
+}
 
-  if (parsed.limit && parsed.limit.value > MAX_LIMIT) {
-    throw invalidQuery(`queries cannot have a limit higher than ${MAX_LIMIT}`, parsed.limit.position);
+/** Applies Snuba's checks and defaults; only the outermost query gets the default LIMIT. */
+function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
+  for (const limit of [parsed.limit, parsed.limitBy?.limit]) {
+    if (limit && limit.value > MAX_LIMIT) throw invalidQuery(`queries cannot have a limit higher than ${MAX_LIMIT}`, limit.position);
+    if (limit && limit.value < 0) throw invalidQuery("LIMIT must not be negative", limit.position);
   }
-  if (parsed.limit && parsed.limit.value < 0) throw invalidQuery("LIMIT must not be negative", parsed.limit.position);
-  if (parsed.offset !== null && parsed.offset < 0) throw invalidQuery("OFFSET must not be negative");
+  if (parsed.offset !== null && parsed.offset.value < 0) throw invalidQuery("OFFSET must not be negative", parsed.offset.position);
   if (parsed.granularity && parsed.granularity.value <= 0) {
     throw invalidQuery("GRANULARITY must be a positive number of seconds", parsed.granularity.position);
-  }
-  if (parsed.entity.sample !== undefined && !(parsed.entity.sample > 0)) {
-    throw invalidQuery("SAMPLE must be a positive number", parsed.entity.position);
   }
 
   const selected = [...parsed.by, ...parsed.select].map((item) => ({ ...item, expression: resolveDateTimes(item.expression) }));
   return {
-    from: { kind: "entity", name: parsed.entity.name, position: parsed.entity.position, ...(parsed.entity.sample === undefined ? {} : { sample: parsed.entity.sample }) },
+    from: toSource(parsed.source),
     selected,
     groupBy: parsed.by.map((item) => resolveDateTimes(item.expression)),
+    ...(parsed.arrayJoin.length > 0 ? { arrayJoin: parsed.arrayJoin } : {}),
     where: parsed.where ? resolveDateTimes(parsed.where) : null,
     having: parsed.having ? resolveDateTimes(parsed.having) : null,
     orderBy: parsed.orderBy.map((item) => ({ ...item, expression: resolveDateTimes(item.expression) })),
-    limit: parsed.limit?.value ?? DEFAULT_LIMIT,
-    offset: parsed.offset ?? 0,
+    limitBy: parsed.limitBy ? { limit: parsed.limitBy.limit.value, columns: parsed.limitBy.columns } : null,
+    limit: parsed.limit?.value ?? (outermost ? DEFAULT_LIMIT : null),
+    offset: parsed.offset?.value ?? 0,
     granularity: parsed.granularity?.value ?? null,
     totals: parsed.totals ?? false,
   };
+}
+
+/** Snuba accepts only a positive float literal: `SAMPLE 0.1` (a rate) or `SAMPLE 1000.0` (rows). */
+function sampleValue(sample: ParsedSample | undefined): { sample?: number } {
+  if (sample === undefined) return {};
+  if (!/^\d+\.\d+$/.test(sample.text) || !(sample.value > 0)) {
+    throw invalidQuery(
+      `invalid SAMPLE ${sample.text} at line ${sample.position.line}, column ${sample.position.column}: SAMPLE takes a positive float literal such as 0.1`,
+      sample.position,
+    );
+  }
+  return { sample: sample.value };
+}
+
+function toSource(source: ParsedSource): QuerySource {
+  switch (source.kind) {
+    case "entity":
+    case "storage":
+      return { kind: source.kind, name: source.name, position: source.position, ...sampleValue(source.sample) };
+    case "subquery":
+      return { kind: "subquery", query: toLogicalQuery(source.query, false), position: source.position };
+    case "join":
+      return toJoinSource(source.edges, source.position);
+  }
+}
+
+function toJoinSource(parsedEdges: readonly ParsedJoinEdge[], position: TextPosition): JoinSource {
+  const entities = new Map<string, JoinEntity>();
+  const edges: JoinEdge[] = [];
+  const addNode = (node: ParsedJoinNode): string => {
+    const alias = node.alias;
+    if (alias === undefined) {
+      throw invalidQuery(
+        `every entity of a join needs an alias, e.g. (e: ${node.entity}), at line ${node.position.line}, column ${node.position.column}`,
+        node.position,
+      );
+    }
+    const previous = entities.get(alias);
+    if (previous && previous.entity !== node.entity) {
+      throw invalidQuery(
+        `entity alias '${alias}' at line ${node.position.line}, column ${node.position.column} names two entities: ${previous.entity} and ${node.entity}`,
+        node.position,
+      );
+    }
+    if (!previous) entities.set(alias, { alias, entity: node.entity, position: node.position, ...sampleValue(node.sample) });
+    return alias;
+  };
+  for (const edge of parsedEdges) {
+    const lhs = addNode(edge.lhs);
+    const rhs = addNode(edge.rhs);
+    edges.push({ lhs, relationship: edge.relationship, rhs, position: edge.position });
+  }
+  return { kind: "join", entities: [...entities.values()], edges, position };
 }
 
 /** Rejects unterminated strings and absurd nesting before the recursive parser sees them. */
@@ -69,12 +133,12 @@ function checkTokens(tokens: IToken[]): void {
     if (token.tokenType === UnterminatedString) {
       throw invalidQuery("unterminated string literal: a closing ' is missing", positionOf(token));
     }
-    if (token.tokenType === LParen) {
+    if (token.tokenType === LParen || token.tokenType === LCurly) {
       depth += 1;
       if (depth > MAX_NESTING_DEPTH) {
         throw invalidQuery(`the query nests parentheses more than ${MAX_NESTING_DEPTH} levels deep`, positionOf(token));
       }
-    } else if (token.tokenType === RParen) {
+    } else if (token.tokenType === RParen || token.tokenType === RCurly) {
       depth -= 1;
     }
   }
@@ -103,7 +167,7 @@ function syntaxError(error: IRecognitionException, text: string): Error {
 /** Chevrotain's messages list token names; say the same in SnQL words. */
 function describe(error: IRecognitionException): string {
   const expected = /Expecting[^:]*?(?:token of type -->\s*(\w+)\s*<--|one of these possible Token sequences:)/.exec(error.message);
-  if (error.name === "NotAllInputParsedException") return "expected the end of the query or the next clause in order (BY, WHERE, HAVING, ORDER BY, LIMIT, OFFSET, GRANULARITY, TOTALS)";
+  if (error.name === "NotAllInputParsedException") return "expected the end of the query or the next clause in order (BY, ARRAY JOIN, WHERE, HAVING, ORDER BY, LIMIT BY, LIMIT, OFFSET, GRANULARITY, TOTALS)";
   if (expected?.[1]) return `expected ${tokenWord(expected[1])}`;
   const alternatives = [...error.message.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!.split(",").map((s) => s.trim()));
   // Every way an expression can start is listed; say so in one word instead.
@@ -132,18 +196,11 @@ function tokenWord(name: string): string {
 }
 
 function resolveDateTimes(expression: Expression): Expression {
-  switch (expression.kind) {
-    case "function": {
-      const only = expression.args[0];
-      if (expression.name === "toDateTime" && expression.args.length === 1 && only?.kind === "literal" && typeof only.value === "string") {
-        const epochSeconds = parseDateTimeLiteral(only.value, expression.position);
-        return { kind: "datetime", epochSeconds, ...(expression.position ? { position: expression.position } : {}) };
-      }
-      return { ...expression, args: expression.args.map(resolveDateTimes) };
-    }
-    case "curried":
-      return { ...expression, params: expression.params.map(resolveDateTimes), args: expression.args.map(resolveDateTimes) };
-    default:
-      return expression;
-  }
+  return mapExpression(expression, (node) => {
+    if (node.kind !== "function" || node.name !== "toDateTime" || node.args.length !== 1) return node;
+    const only = node.args[0];
+    if (only?.kind !== "literal" || typeof only.value !== "string") return node;
+    const epochSeconds = parseDateTimeLiteral(only.value, node.position);
+    return { kind: "datetime", epochSeconds, ...(node.position ? { position: node.position } : {}) };
+  });
 }

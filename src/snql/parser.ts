@@ -9,20 +9,55 @@
  */
 import { EmbeddedActionsParser, type IToken } from "chevrotain";
 import type { Expression, LiteralNode, OrderByItem, SelectedExpression } from "../query/ast.js";
-import type { TextPosition } from "../errors/query-service-error.js";
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import * as t from "./tokens.js";
+
+/** A `SAMPLE` value as written: its token text tells a float literal from an integer. */
+export interface ParsedSample {
+  readonly value: number;
+  readonly text: string;
+  readonly position: TextPosition;
+}
+
+export interface ParsedJoinNode {
+  readonly alias?: string;
+  readonly entity: string;
+  readonly sample?: ParsedSample;
+  readonly position: TextPosition;
+}
+
+export interface ParsedJoinEdge {
+  readonly lhs: ParsedJoinNode;
+  readonly relationship: string;
+  readonly rhs: ParsedJoinNode;
+  readonly position: TextPosition;
+}
+
+/** The MATCH clause before validation. */
+export type ParsedSource =
+  | { readonly kind: "entity"; readonly name: string; readonly sample?: ParsedSample; readonly position: TextPosition }
+  | { readonly kind: "storage"; readonly name: string; readonly sample?: ParsedSample; readonly position: TextPosition }
+  | { readonly kind: "join"; readonly edges: readonly ParsedJoinEdge[]; readonly position: TextPosition }
+  | { readonly kind: "subquery"; readonly query: ParsedSnql; readonly position: TextPosition };
+
+export interface PositionedNumber {
+  readonly value: number;
+  readonly position: TextPosition;
+}
 
 /** What the parser returns before defaults and validation are applied. */
 export interface ParsedSnql {
-  readonly entity: { readonly name: string; readonly sample?: number; readonly position: TextPosition };
+  readonly source: ParsedSource;
   readonly select: readonly SelectedExpression[];
   readonly by: readonly SelectedExpression[];
+  readonly arrayJoin: readonly Expression[];
   readonly where: Expression | null;
   readonly having: Expression | null;
   readonly orderBy: readonly OrderByItem[];
-  readonly limit: { readonly value: number; readonly position: TextPosition } | null;
-  readonly offset: number | null;
-  readonly granularity: { readonly value: number; readonly position: TextPosition } | null;
+  readonly limitBy: { readonly limit: PositionedNumber; readonly columns: readonly Expression[] } | null;
+  readonly limit: PositionedNumber | null;
+  readonly offset: PositionedNumber | null;
+  readonly granularity: PositionedNumber | null;
   readonly totals: boolean | null;
 }
 
@@ -61,26 +96,35 @@ class SnqlParser extends EmbeddedActionsParser {
   text = "";
 
   constructor() {
-    super(t.allTokens, { maxLookahead: 3 });
+    // The grammar is checked by the tests (and by chevrotain in development); skipping the
+    // self-analysis validations keeps start-up cheap in production.
+    super(t.allTokens, { maxLookahead: 3, skipValidations: process.env.NODE_ENV === "production" });
     this.performSelfAnalysis();
   }
 
   public query = this.RULE("query", (): ParsedSnql => {
     this.CONSUME(t.Match);
-    const entity = this.SUBRULE(this.entitySource);
+    const source = this.SUBRULE(this.matchSource);
     this.CONSUME(t.Select);
     const select = this.SUBRULE(this.selectList);
     let by: SelectedExpression[] = [];
+    let arrayJoin: Expression[] = [];
     let where: Expression | null = null;
     let having: Expression | null = null;
     let orderBy: OrderByItem[] = [];
-    let limit: ParsedSnql["limit"] = null;
-    let offset: number | null = null;
-    let granularity: ParsedSnql["granularity"] = null;
+    let limitBy: ParsedSnql["limitBy"] = null;
+    let limit: PositionedNumber | null = null;
+    let offset: PositionedNumber | null = null;
+    let granularity: PositionedNumber | null = null;
     let totals: boolean | null = null;
     this.OPTION(() => {
       this.CONSUME(t.By);
       by = this.SUBRULE2(this.selectList);
+    });
+    this.OPTION9(() => {
+      this.CONSUME(t.ArrayKeyword);
+      this.CONSUME(t.JoinKeyword);
+      arrayJoin = this.SUBRULE(this.expressionList);
     });
     this.OPTION2(() => {
       this.CONSUME(t.Where);
@@ -96,18 +140,19 @@ class SnqlParser extends EmbeddedActionsParser {
       orderBy = this.SUBRULE(this.orderByList);
     });
     this.OPTION5(() => {
-      const keyword = this.CONSUME(t.Limit);
-      const value = this.SUBRULE(this.integer);
-      limit = this.ACTION(() => ({ value, position: positionOf(keyword) }));
+      const limits = this.SUBRULE(this.limitClauses);
+      limitBy = limits.limitBy;
+      limit = limits.limit;
     });
     this.OPTION6(() => {
-      this.CONSUME(t.Offset);
-      offset = this.SUBRULE2(this.integer);
+      const keyword = this.CONSUME(t.Offset);
+      const value = this.SUBRULE(this.integer);
+      offset = { value, position: positionOf(keyword) };
     });
     this.OPTION7(() => {
       const keyword = this.CONSUME(t.Granularity);
-      const value = this.SUBRULE3(this.integer);
-      granularity = this.ACTION(() => ({ value, position: positionOf(keyword) }));
+      const value = this.SUBRULE2(this.integer);
+      granularity = { value, position: positionOf(keyword) };
     });
     this.OPTION8(() => {
       this.CONSUME(t.Totals);
@@ -116,24 +161,135 @@ class SnqlParser extends EmbeddedActionsParser {
         { ALT: () => (this.CONSUME(t.False), false) },
       ]);
     });
-    return { entity, select, by, where, having, orderBy, limit, offset, granularity, totals };
+    return { source, select, by, arrayJoin, where, having, orderBy, limitBy, limit, offset, granularity, totals };
   });
 
-  private entitySource = this.RULE("entitySource", () => {
-    this.CONSUME(t.LParen);
-    const name = this.CONSUME(t.Identifier);
-    let sample: number | undefined;
+  /** `LIMIT n BY cols` comes before `LIMIT n`: the BY after the number tells them apart. */
+  private limitClauses = this.RULE("limitClauses", (): Pick<ParsedSnql, "limitBy" | "limit"> => {
+    const keyword = this.CONSUME(t.Limit);
+    const value = this.SUBRULE(this.integer);
+    const first = { value, position: positionOf(keyword) };
+    let columns: Expression[] | null = null;
+    let second: PositionedNumber | null = null;
     this.OPTION(() => {
-      this.CONSUME(t.Sample);
-      const value = this.CONSUME(t.NumberLiteral);
-      sample = this.ACTION(() => Number(value.image));
+      this.CONSUME(t.By);
+      columns = this.SUBRULE(this.expressionList);
+      this.OPTION2(() => {
+        const again = this.CONSUME2(t.Limit);
+        const limit = this.SUBRULE2(this.integer);
+        second = { value: limit, position: positionOf(again) };
+      });
     });
+    return columns === null ? { limitBy: null, limit: first } : { limitBy: { limit: first, columns }, limit: second };
+  });
+
+  private matchSource = this.RULE("matchSource", (): ParsedSource => {
+    return this.OR([
+      {
+        ALT: () => {
+          const open = this.CONSUME(t.LCurly);
+          const query = this.SUBRULE(this.query);
+          this.CONSUME(t.RCurly);
+          return { kind: "subquery" as const, query, position: positionOf(open) };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(t.Storage);
+          this.CONSUME(t.LParen);
+          const name = this.CONSUME(t.Identifier);
+          const sample = this.OPTION(() => this.SUBRULE(this.sampleClause));
+          this.CONSUME(t.RParen);
+          return { kind: "storage" as const, name: name.image, position: positionOf(name), ...(sample ? { sample } : {}) };
+        },
+      },
+      { ALT: () => this.SUBRULE(this.entityOrJoin) },
+    ]);
+  });
+
+  /** `(entity)` or `(a: e1) -[rel]-> (b: e2), ...`: an arrow after the first node makes a join. */
+  private entityOrJoin = this.RULE("entityOrJoin", (): ParsedSource => {
+    const first = this.SUBRULE(this.matchNode);
+    const edges: ParsedJoinEdge[] = [];
+    this.OPTION(() => {
+      const arrow = this.CONSUME(t.RelationshipArrow);
+      const rhs = this.SUBRULE2(this.matchNode);
+      this.ACTION(() => edges.push(edge(first, arrow, rhs)));
+      this.MANY(() => {
+        this.CONSUME(t.Comma);
+        const lhs = this.SUBRULE3(this.matchNode);
+        const next = this.CONSUME2(t.RelationshipArrow);
+        const target = this.SUBRULE4(this.matchNode);
+        this.ACTION(() => edges.push(edge(lhs, next, target)));
+      });
+    });
+    return this.ACTION((): ParsedSource => {
+      if (edges.length > 0) return { kind: "join", edges, position: first.position };
+      if (first.alias !== undefined) {
+        throw invalidQuery(
+          `entity alias '${first.alias}' at line ${first.position.line}, column ${first.position.column} is only allowed in a join such as (${first.alias}: ${first.entity}) -[relationship]-> (b: other)`,
+          first.position,
+        );
+      }
+      return { kind: "entity", name: first.entity, position: first.position, ...(first.sample ? { sample: first.sample } : {}) };
+    });
+  });
+
+  /**
+   * `(entity [SAMPLE f])` or `(alias: entity [SAMPLE f])`. The identifier class admits `:`, so
+   * `a:` or `a:events` arrives as one identifier and is split here.
+   */
+  private matchNode = this.RULE("matchNode", (): ParsedJoinNode => {
+    this.CONSUME(t.LParen);
+    const head = this.CONSUME(t.Identifier);
+    let tail: IToken | undefined;
+    this.OPTION(() => {
+      tail = this.CONSUME2(t.Identifier);
+    });
+    const sample = this.OPTION2(() => this.SUBRULE(this.sampleClause));
     this.CONSUME(t.RParen);
+    return this.ACTION((): ParsedJoinNode => {
+      const position = positionOf(head);
+      const colon = head.image.indexOf(":");
+      const sampled = sample ? { sample } : {};
+      if (colon < 0) {
+        if (tail) throw syntaxErrorAt(tail, "expected ')' or SAMPLE");
+        return { entity: head.image, position, ...sampled };
+      }
+      const alias = head.image.slice(0, colon);
+      const inline = head.image.slice(colon + 1);
+      const entity = inline || tail?.image || "";
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(alias) || !/^[A-Za-z_]+$/.test(entity) || (tail !== undefined && inline !== "")) {
+        throw syntaxErrorAt(head, "expected a join node such as (e: events)");
+      }
+      return { alias, entity, position, ...sampled };
+    });
+  });
+
+  private sampleClause = this.RULE("sampleClause", (): ParsedSample => {
+    const keyword = this.CONSUME(t.Sample);
+    let negative = false;
+    this.OPTION(() => {
+      this.CONSUME(t.Minus);
+      negative = true;
+    });
+    const value = this.CONSUME(t.NumberLiteral);
     return this.ACTION(() => ({
-      name: name.image,
-      position: positionOf(name),
-      ...(sample === undefined ? {} : { sample }),
+      value: (negative ? -1 : 1) * Number(value.image),
+      text: (negative ? "-" : "") + value.image,
+      position: positionOf(keyword),
     }));
+  });
+
+  private expressionList = this.RULE("expressionList", (): Expression[] => {
+    const items: Expression[] = [];
+    this.AT_LEAST_ONE_SEP({
+      SEP: t.Comma,
+      DEF: () => {
+        items.push(this.SUBRULE(this.additive));
+      },
+    });
+    return items;
   });
 
   private integer = this.RULE("integer", (): number => {
@@ -324,6 +480,12 @@ class SnqlParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.columnOrCall) },
       {
         ALT: () => {
+          const token = this.CONSUME(t.QuotedIdentifier);
+          return this.ACTION((): Expression => ({ kind: "argument", name: lambdaIdentifier(token), position: positionOf(token) }));
+        },
+      },
+      {
+        ALT: () => {
           this.CONSUME(t.LParen);
           const inner = this.SUBRULE(this.orExpression);
           this.CONSUME(t.RParen);
@@ -411,11 +573,67 @@ class SnqlParser extends EmbeddedActionsParser {
     this.MANY_SEP({
       SEP: t.Comma,
       DEF: () => {
-        args.push(this.SUBRULE(this.orExpression));
+        args.push(
+          this.OR({
+            IGNORE_AMBIGUITIES: true,
+            DEF: [
+              { GATE: () => this.atLambda(), ALT: () => this.SUBRULE(this.lambda) },
+              { ALT: () => this.SUBRULE(this.orExpression) },
+            ],
+          }),
+        );
       },
     });
     return args;
   });
+
+  /** `(`x`, ...` or `(`x`) ->`: a parenthesised expression never holds a comma or an arrow. */
+  private atLambda(): boolean {
+    if (this.LA(1).tokenType !== t.LParen || this.LA(2).tokenType !== t.QuotedIdentifier) return false;
+    const third = this.LA(3).tokenType;
+    return third === t.Comma || (third === t.RParen && this.LA(4).tokenType === t.Arrow);
+  }
+
+  private lambda = this.RULE("lambda", (): Expression => {
+    const open = this.CONSUME(t.LParen);
+    const params: string[] = [];
+    this.AT_LEAST_ONE_SEP({
+      SEP: t.Comma,
+      DEF: () => {
+        const token = this.CONSUME(t.QuotedIdentifier);
+        this.ACTION(() => params.push(lambdaIdentifier(token)));
+      },
+    });
+    this.CONSUME(t.RParen);
+    this.CONSUME(t.Arrow);
+    const body = this.SUBRULE(this.columnOrCall);
+    return this.ACTION((): Expression => {
+      if (body.kind !== "function" && body.kind !== "curried") {
+        throw invalidQuery(`the body of a lambda must be a function call${at(body.position)}`, body.position ?? positionOf(open));
+      }
+      return { kind: "lambda", params, body, position: positionOf(open) };
+    });
+  });
+}
+
+function at(position: TextPosition | undefined): string {
+  return position ? ` at line ${position.line}, column ${position.column}` : "";
+}
+
+function syntaxErrorAt(token: IToken, expected: string): Error {
+  const position = positionOf(token);
+  return invalidQuery(`syntax error at line ${position.line}, column ${position.column} near '${token.image}': ${expected}`, position);
+}
+
+function edge(lhs: ParsedJoinNode, arrow: IToken, rhs: ParsedJoinNode): ParsedJoinEdge {
+  return { lhs, relationship: arrow.image.slice(2, -3), rhs, position: positionOf(arrow) };
+}
+
+/** A back-quoted lambda identifier; Snuba admits only plain names there. */
+function lambdaIdentifier(token: IToken): string {
+  const name = token.image.slice(1, -1);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw syntaxErrorAt(token, "a lambda identifier is a plain name such as `x`");
+  return name;
 }
 
 function literal(value: LiteralNode["value"], token: IToken): LiteralNode {

@@ -30,6 +30,9 @@ export const Offset = keyword("OFFSET");
 export const Granularity = keyword("GRANULARITY");
 export const Totals = keyword("TOTALS");
 export const Sample = keyword("SAMPLE");
+export const Storage = keyword("STORAGE");
+export const ArrayKeyword = keyword("ARRAY");
+export const JoinKeyword = keyword("JOIN");
 export const As = keyword("AS");
 export const And = keyword("AND");
 export const Or = keyword("OR");
@@ -53,6 +56,12 @@ export const LessOrEquals = createToken({ name: "LessOrEquals", pattern: /<=/ })
 export const Greater = createToken({ name: "Greater", pattern: />/ });
 export const Less = createToken({ name: "Less", pattern: /</ });
 export const Equals = createToken({ name: "Equals", pattern: /=/ });
+/** `-[grouped]->`: one token, so a join edge never reads as a minus sign. */
+export const RelationshipArrow = createToken({ name: "RelationshipArrow", pattern: /-\[[A-Za-z_][A-Za-z0-9_]*\]->/ });
+/** The arrow of a lambda: `(\`x\`) -> f(\`x\`)`. */
+export const Arrow = createToken({ name: "Arrow", pattern: /->/ });
+export const LCurly = createToken({ name: "LCurly", pattern: /\{/ });
+export const RCurly = createToken({ name: "RCurly", pattern: /\}/ });
 export const Plus = createToken({ name: "Plus", pattern: /\+/ });
 export const Minus = createToken({ name: "Minus", pattern: /-/ });
 export const Star = createToken({ name: "Star", pattern: /\*/ });
@@ -78,6 +87,9 @@ export const allTokens: TokenType[] = [
   Granularity,
   Totals,
   Sample,
+  Storage,
+  ArrayKeyword,
+  JoinKeyword,
   Asc,
   As,
   And,
@@ -99,6 +111,10 @@ export const allTokens: TokenType[] = [
   Greater,
   Less,
   Equals,
+  RelationshipArrow,
+  Arrow,
+  LCurly,
+  RCurly,
   Plus,
   Minus,
   Star,
