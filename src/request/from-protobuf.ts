@@ -1,5 +1,8 @@
 /** Protobuf query requests -> the same validated QueryRequest the JSON routes produce. */
 import type { TenantIds as TenantIdsMessage, QuerySettings } from "../../gen/quarry/v1/common_pb.js";
+import type { MqlContext as MqlContextMessage, MqlRequest } from "../../gen/quarry/v1/query_pb.js";
+import type { MqlQueryRequest } from "../pipeline/run-mql-query.js";
+import { readMqlBody } from "./mql-body-schema.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import type { QueryRequest, TenantIds } from "../pipeline/query-request.js";
 
@@ -33,4 +36,60 @@ export function queryRequestFrom(message: {
     turbo: message.settings?.turbo ?? false,
     dryRun: message.settings?.dryRun ?? false,
   };
+}
+
+function safeIds(ids: readonly bigint[], field: string): number[] {
+  return ids.map((id) => {
+    if (id > BigInt(Number.MAX_SAFE_INTEGER)) fail(`'${field}' holds an id that is too large: ${id}`);
+    return Number(id);
+  });
+}
+
+/** The MQL request in the same JSON form the `/mql` route reads, so one validator checks both. */
+function mqlContextJson(context: MqlContextMessage | undefined): unknown {
+  if (!context) return undefined;
+  const mappings = Object.entries(context.indexerMappings);
+  return {
+    ...(context.entity === "" ? {} : { entity: context.entity }),
+    start: context.start,
+    end: context.end,
+    ...(context.rollup
+      ? {
+          rollup: {
+            granularity: context.rollup.granularity,
+            interval: context.rollup.interval ?? null,
+            with_totals: context.rollup.withTotals ?? null,
+            orderby: context.rollup.orderby === "" ? null : context.rollup.orderby,
+          },
+        }
+      : {}),
+    ...(context.scope
+      ? {
+          scope: {
+            org_ids: safeIds(context.scope.orgIds, "mql_context.scope.org_ids"),
+            project_ids: safeIds(context.scope.projectIds, "mql_context.scope.project_ids"),
+            use_case_id: context.scope.useCaseId,
+          },
+        }
+      : {}),
+    // An empty map cannot be told from an absent one on the wire: both mean the server's indexer.
+    indexer_mappings: mappings.length === 0 ? null : Object.fromEntries(mappings.map(([k, v]) => [k, Number(v)])),
+    limit: context.limit ?? null,
+    offset: context.offset ?? null,
+  };
+}
+
+export function mqlRequestFrom(message: MqlRequest): MqlQueryRequest {
+  if (message.dataset === "") fail("'dataset' is required");
+  const body: Record<string, unknown> = { mql_context: mqlContextJson(message.mqlContext) };
+  if (message.mql !== "") body.mql = message.mql;
+  if (message.query !== "") body.query = message.query;
+  const request = readMqlBody(body, message.dataset);
+  const settings = {
+    debug: message.settings?.debug ?? false,
+    consistent: message.settings?.consistent ?? false,
+    turbo: message.settings?.turbo ?? false,
+    dryRun: message.settings?.dryRun ?? false,
+  };
+  return { ...request, ...settings, ...(message.tenantIds ? { tenantIds: tenantIdsFrom(message.tenantIds) } : {}) };
 }

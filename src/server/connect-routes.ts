@@ -4,7 +4,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { CheckResponseSchema, HealthService } from "../../gen/quarry/v1/health_pb.js";
 import { QueryService } from "../../gen/quarry/v1/query_pb.js";
 import { DeleteSubscriptionResponseSchema, SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
-import { queryRequestFrom } from "../request/from-protobuf.js";
+import { mqlRequestFrom, queryRequestFrom } from "../request/from-protobuf.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";
 import { toConnectError, toQueryResponse } from "./to-protobuf.js";
@@ -23,7 +23,7 @@ export function connectRoutes(context: ServiceContext) {
     router.service(QueryService, {
       snql: (request) => typed(async () => toQueryResponse(await handleSnql(context, queryRequestFrom(request)))),
       query: (request) => typed(async () => toQueryResponse(await handleSnql(context, queryRequestFrom(request)))),
-      mql: (request) => typed(async () => toQueryResponse(await handleMql(context, request.dataset))),
+      mql: (request) => typed(async () => toQueryResponse(await handleMql(context, mqlRequestFrom(request)))),
     });
     router.service(SubscriptionService, {
       createSubscription: (request) =>

@@ -9,6 +9,7 @@ import { stringifyResponse } from "../execution/result-values.js";
 import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
+import { readMqlBody } from "../request/mql-body-schema.js";
 import { requireDataset } from "../pipeline/run-snql-query.js";
 import { renderBrowsableForm } from "./browsable-form.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
@@ -108,8 +109,9 @@ export function jsonRoutes(context: ServiceContext) {
       }
       if (parts.length === 2 && parts[1] === "mql") {
         if (method !== "POST") throw methodNotAllowed("POST");
-        parseJsonObject(await readBody(request));
-        sendJson(response, 200, await handleMql(context, parts[0]!));
+        requireDataset(context.definitions, parts[0]!);
+        const body = parseJsonObject(await readBody(request));
+        sendJson(response, 200, await handleMql(context, readMqlBody(body, parts[0]!)));
         return;
       }
       if (parts.length === 3 && parts[2] === "subscriptions") {

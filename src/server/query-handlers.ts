@@ -7,15 +7,15 @@ import { observeQuery } from "../metrics/observe-query.js";
 import type { QueryRequest } from "../pipeline/query-request.js";
 import type { QueryResult } from "../pipeline/query-result.js";
 import { requireDataset, runSnqlQuery } from "../pipeline/run-snql-query.js";
+import { type MqlQueryRequest, runMqlQuery } from "../pipeline/run-mql-query.js";
 import type { ServiceContext } from "./service-context.js";
 
 export function handleSnql(context: ServiceContext, request: QueryRequest): Promise<QueryResult> {
   return observeQuery(context, request, () => runSnqlQuery(context, request));
 }
 
-export async function handleMql(context: ServiceContext, dataset: string): Promise<QueryResult> {
-  requireDataset(context.definitions, dataset);
-  throw new QueryServiceError("not_implemented", "MQL queries are not available yet on this server: use SnQL on /{dataset}/snql");
+export function handleMql(context: ServiceContext, request: MqlQueryRequest): Promise<QueryResult> {
+  return runMqlQuery(context, request);
 }
 
 export async function handleCreateSubscription(context: ServiceContext, dataset: string): Promise<string> {

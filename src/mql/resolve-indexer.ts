@@ -1,0 +1,88 @@
+/**
+ * Strings -> indexer ids through `mql_context.indexer_mappings` (facts §A2.4): MRIs to
+ * `metric_id` (transitively, so `public name -> MRI -> id` chains work), tag keys to `tags.key`
+ * ids, and, for the legacy `metrics` dataset whose tag values are indexed too, tag values.
+ * Anything missing is an `invalid_query` naming it, never a silently empty result.
+ */
+import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import type { IndexerMappings } from "./mql-context.js";
+import type { MetricName } from "./mql-ast.js";
+
+/** Longest `a -> b -> id` chain followed before giving up (a cycle must not hang the server). */
+const MAX_CHAIN = 8;
+const MRI = /^([^:]+):([^/]+)\/([^@]+)@(.+)$/;
+
+export class IndexerResolver {
+  private readonly mappings: IndexerMappings;
+
+  /** Without mappings from the caller, the server's own indexer answers: the demo data's ids. */
+  constructor(mappings: IndexerMappings | null) {
+    this.mappings = mappings ?? DEMO_INDEXER_MAPPINGS;
+  }
+
+  has(text: string): boolean {
+    return Object.hasOwn(this.mappings, text);
+  }
+
+  /** Follows string values until an id; null when `text` is not mapped at all. */
+  private follow(text: string, what: string, position?: TextPosition): { id: number; via: string[] } | null {
+    const via: string[] = [];
+    let current: number | string = text;
+    for (let step = 0; step <= MAX_CHAIN; step++) {
+      if (typeof current === "number") return { id: current, via };
+      if (/^\d+$/.test(current) && step > 0) return { id: Number(current), via };
+      if (!Object.hasOwn(this.mappings, current)) {
+        if (step === 0) return null;
+        throw invalidQuery(`Could not resolve ${what} '${text}': indexer_mappings maps it to '${current}', which is not mapped`, position);
+      }
+      via.push(current);
+      current = this.mappings[current]!;
+    }
+    throw invalidQuery(`Could not resolve ${what} '${text}': indexer_mappings chains more than ${MAX_CHAIN} strings (a cycle?)`, position);
+  }
+
+  /** The metric's MRI (a public name must map to one) and its metric_id. */
+  metric(metric: MetricName): { mri: string; id: number } {
+    const name = metric.mri ?? metric.publicName ?? "";
+    const found = this.follow(name, "metric", metric.position);
+    if (!found) {
+      throw invalidQuery(
+        `unknown metric '${name}': it is not in mql_context.indexer_mappings (add "${name}": <metric_id>)`,
+        metric.position,
+      );
+    }
+    if (metric.mri !== undefined) return { mri: metric.mri, id: found.id };
+    // A public name only tells the metric type through the MRI it maps to.
+    const mri = [...found.via].reverse().find((text) => MRI.test(text));
+    if (!mri) {
+      throw invalidQuery(
+        `the public name '${name}' must map to an MRI in indexer_mappings ("${name}": "d:transactions/duration@millisecond"), so its type is known`,
+        metric.position,
+      );
+    }
+    return { mri, id: found.id };
+  }
+
+  /** The id of a tag key, or null when it is not mapped. */
+  tagKey(key: string): number | null {
+    return this.follow(key, "tag key")?.id ?? null;
+  }
+
+  /** The id of a tag value (legacy `metrics` dataset). */
+  tagValue(key: string, value: string, position?: TextPosition): number {
+    const found = this.follow(value, "tag value", position);
+    if (!found) {
+      throw invalidQuery(
+        `tag value '${value}' of '${key}' is not in mql_context.indexer_mappings: the metrics dataset stores tag values as indexed ids`,
+        position,
+      );
+    }
+    return found.id;
+  }
+}
+
+/** The metric type, the MRI's first part: c (counter), d (distribution), s (set), g (gauge). */
+export function metricType(mri: string): string {
+  return MRI.exec(mri)?.[1] ?? mri.slice(0, 1);
+}

@@ -1,0 +1,433 @@
+/**
+ * MQL syntax tree + context -> one ClickHouse query (facts §A2.3, §A2.5).
+ *
+ * A query with one timeseries (`sum(m) by x`, or `sum(m) * 100`) reads one table and aggregates
+ * in place. A formula over several timeseries reads each in a subquery that keeps aggregate
+ * *states* (`sumMergeState`), joins them per time bucket and per matching group (INNER JOIN, as
+ * Snuba's join), and merges the states outside. Merging states rather than finished numbers keeps
+ * `WITH TOTALS` exact for every aggregate, quantiles and unique counts included.
+ *
+ * The SQL is printed here rather than through `buildSql` because formulas need joined subqueries
+ * without LIMIT and interval buckets; it shares the entity YAML (function mappers, subscriptables,
+ * column mappers), the allow-list and the escaping with the SnQL printer.
+ */
+import { AGGREGATE_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
+import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "../clickhouse/escaping.js";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import type { EntityDefinition, FunctionMapper, StorageDefinition } from "../datasets/definition-types.js";
+import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
+import { formatDateTime } from "../snql/datetime-literal.js";
+import type { MqlContext } from "./mql-context.js";
+import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
+import { IndexerResolver, metricType } from "./resolve-indexer.js";
+
+export const AGGREGATE_ALIAS = "aggregate_value";
+export const TIME_ALIAS = "time";
+/** Each timeseries of a formula is a join; past this many the query is refused. */
+export const MAX_FORMULA_TIMESERIES = 16;
+
+export interface TranslatedMql {
+  readonly sql: string;
+  readonly columnNames: readonly string[];
+  /** The first timeseries' entity and storage (for stats and the query log). */
+  readonly entity: EntityDefinition;
+  readonly storage: StorageDefinition;
+}
+
+const ENTITY_BY_TYPE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  generic_metrics: { c: "generic_metrics_counters", d: "generic_metrics_distributions", s: "generic_metrics_sets", g: "generic_metrics_gauges" },
+  metrics: { c: "metrics_counters", d: "metrics_distributions", s: "metrics_sets" },
+};
+const TYPE_BY_SUFFIX: Readonly<Record<string, string>> = { counters: "c", distributions: "d", sets: "s", gauges: "g" };
+const TYPE_WORDS: Readonly<Record<string, string>> = { c: "counter", d: "distribution", s: "set", g: "gauge" };
+/** Entity columns a filter or `by` may name directly, as Snuba leaves unmapped column names alone. */
+const SCOPE_COLUMNS = new Set(["project_id", "org_id", "use_case_id", "metric_id"]);
+/** With `extrapolate`, these read their sample-weighted states (Snuba renames them `<f>_weighted`). */
+const EXTRAPOLATED = new Set(["avg", "sum", "count", "quantiles"]);
+
+/** One aggregate state a timeseries needs: `quantilesMerge(0.5)(percentiles)`. */
+interface StatePart {
+  readonly fn: string;
+  readonly params: string | null;
+  readonly column: string;
+}
+
+/** A timeseries resolved against its entity, ready to print. */
+interface Leaf {
+  readonly series: Timeseries;
+  readonly entity: EntityDefinition;
+  readonly storage: StorageDefinition;
+  readonly parts: readonly StatePart[];
+  /** The value from the printed parts: `sumMerge(value)`, `divide(sum…, count…)`. */
+  readonly combine: (parts: readonly string[]) => string;
+  readonly conditions: readonly string[];
+  /** Group key -> its SQL on this leaf's table. */
+  readonly keys: ReadonlyMap<string, string>;
+  readonly time: string;
+}
+
+function callSql(fn: string, params: string | null, args: string): string {
+  return params === null ? `${fn}(${args})` : `${fn}(${params})(${args})`;
+}
+
+function paramsSql(params: readonly (number | string)[]): string {
+  return params.map((p) => (typeof p === "number" ? formatNumber(p) : quoteString(p))).join(", ");
+}
+
+function entityColumn(entity: EntityDefinition, name: string): string {
+  const mapper = entity.columnMappers[name];
+  return quoteIdentifier(mapper?.kind === "column" ? mapper.column : name);
+}
+
+function chooseEntity(series: Timeseries, mri: string, dataset: string, context: MqlContext, definitions: DefinitionLookup): EntityDefinition {
+  const type = metricType(mri);
+  let name: string | undefined;
+  if (context.entity !== null) {
+    const suffix = /_(counters|distributions|sets|gauges)$/.exec(context.entity)?.[1];
+    if (!definitions.entity(context.entity) || !suffix) {
+      throw invalidQuery(`mql_context.entity '${context.entity}' is not a metrics entity; for example ${Object.values(ENTITY_BY_TYPE[dataset] ?? ENTITY_BY_TYPE.generic_metrics!).join(", ")}`);
+    }
+    if (TYPE_BY_SUFFIX[suffix] !== type) {
+      throw invalidQuery(
+        `mql_context.entity '${context.entity}' holds ${suffix}, but '${mri}' is a ${TYPE_WORDS[type] ?? `'${type}'`} metric`,
+        series.metric.position,
+      );
+    }
+    name = context.entity;
+  } else {
+    const byType = ENTITY_BY_TYPE[dataset];
+    if (!byType) throw invalidQuery(`MQL queries run on the metrics datasets (generic_metrics, metrics), not on '${dataset}'`);
+    name = byType[type];
+    if (!name) {
+      throw invalidQuery(`invalid metric type ${type} in '${mri}': dataset ${dataset} holds ${Object.keys(byType).map((t) => `${t} (${TYPE_WORDS[t]})`).join(", ")} metrics`, series.metric.position);
+    }
+  }
+  const entity = definitions.entity(name);
+  if (!entity) throw new QueryServiceError("internal_server_error", `the metrics entity '${name}' is not defined`);
+  return entity;
+}
+
+function findMapper(entity: EntityDefinition, name: string, curried: boolean): FunctionMapper | undefined {
+  return entity.functionMappers?.find((m) => m.from === name && m.argument === "value" && Boolean(m.curried) === curried);
+}
+
+function aggregatesOf(entity: EntityDefinition): string[] {
+  const names = (entity.functionMappers ?? []).filter((m) => m.argument === "value" && !m.from.endsWith("If")).map((m) => m.from);
+  if (hasCalculatedAverage(entity)) names.push("avg");
+  return [...new Set(names)];
+}
+
+/** Gauges keep no average state: avg = sum / count, as Snuba's CalculatedAverageProcessor does. */
+function hasCalculatedAverage(entity: EntityDefinition): boolean {
+  return !findMapper(entity, "avg", false) && Boolean(findMapper(entity, "sum", false) && findMapper(entity, "count", false));
+}
+
+function checkParams(series: Timeseries): void {
+  const { aggregate, params, position } = series;
+  if (params === null) return;
+  if (aggregate.startsWith("quantiles")) {
+    if (params.length === 0 || !params.every((p) => typeof p === "number" && p >= 0 && p <= 1)) {
+      throw invalidQuery(`${aggregate}(…) takes quantile levels between 0 and 1, e.g. ${aggregate}(0.5, 0.95)`, position);
+    }
+  } else if (aggregate.startsWith("histogram")) {
+    if (params.length !== 1 || typeof params[0] !== "number" || !Number.isInteger(params[0]) || params[0] < 1 || params[0] > 250) {
+      throw invalidQuery(`${aggregate}(n)(…) takes one bucket count between 1 and 250`, position);
+    }
+  }
+}
+
+function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine"> {
+  checkParams(series);
+  const curried = series.params !== null;
+  let name = series.aggregate;
+  if (context.extrapolate && EXTRAPOLATED.has(name) && findMapper(entity, `${name}_weighted`, curried)) name = `${name}_weighted`;
+  const mapper = findMapper(entity, name, curried);
+  const params = series.params === null ? null : paramsSql(series.params);
+  if (mapper) {
+    const part: StatePart = { fn: mapper.to, params, column: mapper.column };
+    // quantiles(q) with one level is a number, not a one-element array (Snuba: arrayElement(…, 1)).
+    const single = name.startsWith("quantiles") && series.params?.length === 1;
+    return { parts: [part], combine: ([value]) => (single ? `arrayElement(${value!}, 1)` : value!) };
+  }
+  if (name === "avg" && !curried && hasCalculatedAverage(entity)) {
+    const sum = findMapper(entity, "sum", false)!;
+    const count = findMapper(entity, "count", false)!;
+    return {
+      parts: [
+        { fn: sum.to, params: null, column: sum.column },
+        { fn: count.to, params: null, column: count.column },
+      ],
+      combine: ([total, count]) => `divide(${total!}, ${count!})`,
+    };
+  }
+  const written = curried ? `${series.aggregate}(…)(…)` : `${series.aggregate}(…)`;
+  throw invalidQuery(
+    `aggregate ${written} is not available on ${entity.name}; available: ${aggregatesOf(entity).join(", ")}`,
+    series.position,
+  );
+}
+
+/** The SQL of a tag (or scope column) on the entity, or null when the key is unknown. */
+function tagSql(key: string, entity: EntityDefinition, resolver: IndexerResolver): string | null {
+  const id = resolver.tagKey(key);
+  if (id !== null) {
+    const tags = entity.subscriptables.tags_raw ?? entity.subscriptables.tags;
+    if (tags?.kind !== "nested") throw new QueryServiceError("internal_server_error", `entity ${entity.name} has no nested tags`);
+    return `arrayElement(${quoteIdentifier(tags.valueColumn)}, indexOf(${quoteIdentifier(tags.keyColumn)}, ${formatNumber(id)}))`;
+  }
+  return SCOPE_COLUMNS.has(key) ? entityColumn(entity, key) : null;
+}
+
+/** Legacy `metrics` tables keep tag values as ids; generic metrics keep the raw text. */
+function indexedValues(entity: EntityDefinition): boolean {
+  return !entity.subscriptables.tags_raw;
+}
+
+/** `abc` -> `'abc%'` with LIKE's own wildcards in the prefix escaped. */
+function prefixPattern(prefix: string): string {
+  return quoteString(`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+}
+
+class LeafTranslator {
+  constructor(
+    private readonly context: MqlContext,
+    private readonly resolver: IndexerResolver,
+    private readonly unresolved: Set<string>,
+  ) {}
+
+  filter(filter: Filter, entity: EntityDefinition): string {
+    if (filter.kind !== "condition") {
+      return `${filter.kind}(${filter.args.map((arg) => this.filter(arg, entity)).join(", ")})`;
+    }
+    return this.condition(filter, entity);
+  }
+
+  private condition(condition: TagCondition, entity: EntityDefinition): string {
+    const lhs = tagSql(condition.key, entity, this.resolver);
+    if (lhs === null) {
+      this.unresolved.add(condition.key);
+      return "";
+    }
+    const isTag = this.resolver.tagKey(condition.key) !== null;
+    const indexed = isTag && indexedValues(entity);
+    const value = (text: string) => (indexed ? formatNumber(this.resolver.tagValue(condition.key, text, condition.position)) : quoteString(text));
+    if (condition.wildcard) {
+      if (indexed) {
+        throw invalidQuery(`prefix match '${condition.key}:${condition.values[0]}*' is not possible on ${entity.name}: its tag values are indexed ids`, condition.position);
+      }
+      return `${condition.negated ? "notLike" : "like"}(${lhs}, ${prefixPattern(condition.values[0]!)})`;
+    }
+    if (condition.list) return `${condition.negated ? "notIn" : "in"}(${lhs}, tuple(${condition.values.map(value).join(", ")}))`;
+    return `${condition.negated ? "notEquals" : "equals"}(${lhs}, ${value(condition.values[0]!)})`;
+  }
+
+  leaf(series: Timeseries, dataset: string, definitions: DefinitionLookup): Leaf {
+    const { mri, id } = this.resolver.metric(series.metric);
+    const entity = chooseEntity(series, mri, dataset, this.context, definitions);
+    const storage = definitions.storage(entity.readableStorage);
+    if (!storage) throw new QueryServiceError("internal_server_error", `entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
+    const { parts, combine } = aggregateParts(series, entity, this.context);
+
+    const granularityIndex = entity.granularities.indexOf(this.context.granularity);
+    if (granularityIndex < 0) {
+      throw invalidQuery(`granularity ${this.context.granularity} is not stored by ${entity.name}; it has ${entity.granularities.join(", ")}`);
+    }
+    const storedGranularity = entity.storedGranularities?.[granularityIndex] ?? this.context.granularity;
+    const timestamp = entityColumn(entity, entity.requiredTimeColumn ?? "timestamp");
+    const ids = (values: readonly number[]) => values.map(formatNumber).join(", ");
+    const conditions = [
+      `equals(${entityColumn(entity, "metric_id")}, ${formatNumber(id)})`,
+      `equals(${entityColumn(entity, "granularity")}, ${formatNumber(storedGranularity)})`,
+      `in(${entityColumn(entity, "org_id")}, tuple(${ids(this.context.orgIds)}))`,
+      `in(${entityColumn(entity, "project_id")}, tuple(${ids(this.context.projectIds)}))`,
+      `equals(${entityColumn(entity, "use_case_id")}, ${quoteString(this.context.useCaseId)})`,
+      `greaterOrEquals(${timestamp}, toDateTime(${quoteString(formatDateTime(this.context.start))}, 'Universal'))`,
+      `less(${timestamp}, toDateTime(${quoteString(formatDateTime(this.context.end))}, 'Universal'))`,
+      ...series.filters.map((f) => this.filter(f, entity)),
+    ];
+    const keys = new Map<string, string>();
+    for (const key of series.groupBy) {
+      const sql = tagSql(key, entity, this.resolver);
+      if (sql === null) this.unresolved.add(key);
+      else keys.set(key, sql);
+    }
+    const time = `toStartOfInterval(${timestamp}, toIntervalSecond(${formatNumber(this.context.interval ?? 0)}), 'Universal')`;
+    return { series, entity, storage, parts, combine, conditions, keys, time };
+  }
+}
+
+/** The value expression: formula operators and scalar functions over each leaf's value. */
+function formulaSql(expression: MqlExpression, leafValue: (series: Timeseries) => string): string {
+  switch (expression.kind) {
+    case "timeseries":
+      return leafValue(expression);
+    case "arithmetic":
+      return `${expression.operator}(${formulaSql(expression.left, leafValue)}, ${formulaSql(expression.right, leafValue)})`;
+    case "call": {
+      if (!isAllowedFunction(expression.name) || AGGREGATE_FUNCTIONS.has(expression.name)) {
+        throw invalidQuery(
+          `function '${expression.name}' is not supported in MQL formulas; use arithmetic (+ - * /) or a scalar function such as round, abs, log, greatest`,
+          expression.position,
+        );
+      }
+      const args = expression.args.map((arg) => formulaSql(arg, leafValue)).join(", ");
+      return callSql(expression.name, expression.params === null ? null : paramsSql(expression.params), args);
+    }
+    case "number":
+      return formatNumber(expression.value);
+    case "string":
+      return quoteString(expression.value);
+  }
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
+}
+
+/** The group keys of the query: every timeseries that groups must group alike. */
+function groupKeysOf(leaves: readonly Timeseries[]): readonly string[] {
+  const grouped = leaves.filter((s) => s.groupBy.length > 0);
+  const keys = grouped[0]?.groupBy ?? [];
+  for (const series of grouped) {
+    if (!sameKeys(series.groupBy, keys)) {
+      throw invalidQuery(
+        `All terms in a formula must have the same groupby: (${keys.join(", ")}) and (${series.groupBy.join(", ")}) differ`,
+        series.position,
+      );
+    }
+  }
+  for (const key of keys) {
+    if (key === AGGREGATE_ALIAS || key === TIME_ALIAS) throw invalidQuery(`'${key}' cannot be a group key: it names an output column`);
+  }
+  return keys;
+}
+
+function where(conditions: readonly string[]): string {
+  return conditions.length === 1 ? conditions[0]! : `and(${conditions.join(", ")})`;
+}
+
+/** What the final SELECT reads, whichever the shape. */
+interface QueryCore {
+  readonly from: string;
+  readonly conditions: readonly string[];
+  readonly value: string;
+  readonly keys: readonly string[];
+  readonly time: string;
+}
+
+function singleCore(expression: MqlExpression, leaf: Leaf, keys: readonly string[]): QueryCore {
+  const value = formulaSql(expression, () => leaf.combine(leaf.parts.map((p) => callSql(p.fn, p.params, quoteIdentifier(p.column)))));
+  return {
+    from: quoteIdentifier(leaf.storage.table),
+    conditions: leaf.conditions,
+    value,
+    keys: keys.map((k) => leaf.keys.get(k)!),
+    time: leaf.time,
+  };
+}
+
+/** Each leaf a subquery of states per (group, bucket); joined to the first grouped leaf. */
+function joinedCore(expression: MqlExpression, leaves: readonly Leaf[], keys: readonly string[], interval: boolean): QueryCore {
+  const referenceIndex = Math.max(0, leaves.findIndex((l) => l.keys.size > 0));
+  const order = [referenceIndex, ...leaves.map((_, i) => i).filter((i) => i !== referenceIndex)];
+  const alias = (index: number) => `d${index}`;
+  const subquery = (leaf: Leaf): string => {
+    const columns = leaf.parts.map((p, i) => `${callSql(`${p.fn}State`, p.params, quoteIdentifier(p.column))} AS p${i}`);
+    const groupBy: string[] = [];
+    keys.forEach((key, i) => {
+      const sql = leaf.keys.get(key);
+      if (sql !== undefined) {
+        columns.push(`${sql} AS g${i}`);
+        groupBy.push(`g${i}`);
+      }
+    });
+    if (interval) {
+      columns.push(`${leaf.time} AS bucket`);
+      groupBy.push("bucket");
+    }
+    let sql = `SELECT ${columns.join(", ")} FROM ${quoteIdentifier(leaf.storage.table)} WHERE ${where(leaf.conditions)}`;
+    if (groupBy.length > 0) sql += ` GROUP BY ${groupBy.join(", ")}`;
+    return `(${sql})`;
+  };
+  const reference = alias(referenceIndex);
+  let from = `${subquery(leaves[referenceIndex]!)} AS ${reference}`;
+  for (const index of order.slice(1)) {
+    const leaf = leaves[index]!;
+    const on: string[] = [];
+    if (interval) on.push(`${reference}.bucket = ${alias(index)}.bucket`);
+    if (leaf.keys.size > 0) keys.forEach((_, i) => on.push(`${reference}.g${i} = ${alias(index)}.g${i}`));
+    from += on.length > 0
+      ? ` INNER JOIN ${subquery(leaf)} AS ${alias(index)} ON ${on.join(" AND ")}`
+      : ` CROSS JOIN ${subquery(leaf)} AS ${alias(index)}`;
+  }
+  const indexOf = new Map(leaves.map((leaf, i) => [leaf.series, i]));
+  const value = formulaSql(expression, (series) => {
+    const index = indexOf.get(series)!;
+    const leaf = leaves[index]!;
+    return leaf.combine(leaf.parts.map((p, i) => callSql(p.fn, p.params, `${alias(index)}.p${i}`)));
+  });
+  const keyColumns = leaves[referenceIndex]!.keys.size > 0 ? keys.map((_, i) => `${reference}.g${i}`) : [];
+  return { from, conditions: [], value, keys: keyColumns, time: `${reference}.bucket` };
+}
+
+export function translateMql(expression: MqlExpression, context: MqlContext, dataset: string, definitions: DefinitionLookup): TranslatedMql {
+  const series = timeseriesOf(expression);
+  if (series.length === 0) throw invalidQuery("the MQL query has no timeseries: aggregate a metric, e.g. sum(c:custom/page_views@none)");
+  if (series.length > MAX_FORMULA_TIMESERIES) {
+    throw invalidQuery(`the formula has ${series.length} timeseries; at most ${MAX_FORMULA_TIMESERIES} are allowed`);
+  }
+  const keys = groupKeysOf(series);
+  const unresolved = new Set<string>();
+  const translator = new LeafTranslator(context, new IndexerResolver(context.indexerMappings), unresolved);
+  const leaves = series.map((s) => translator.leaf(s, dataset, definitions));
+  if (unresolved.size > 0) {
+    throw invalidQuery(`Tag keys (${[...unresolved].join(", ")}) not resolved: add them to mql_context.indexer_mappings`);
+  }
+  const interval = context.interval !== null;
+  const core = leaves.length === 1 ? singleCore(expression, leaves[0]!, keys) : joinedCore(expression, leaves, keys, interval);
+  return { ...printQuery(core, keys, context), entity: leaves[0]!.entity, storage: leaves[0]!.storage };
+}
+
+function printQuery(core: QueryCore, keys: readonly string[], context: MqlContext): { sql: string; columnNames: string[] } {
+  const interval = context.interval !== null;
+  const select = [`${core.value} AS ${resultAlias(AGGREGATE_ALIAS)}`];
+  const columnNames = [AGGREGATE_ALIAS];
+  const keyAliases = keys.map((key) => resultAlias(key));
+  core.keys.forEach((sql, i) => {
+    select.push(`${sql} AS ${keyAliases[i]!}`);
+    columnNames.push(keys[i]!);
+  });
+  const groupBy = keyAliases.slice(0, core.keys.length);
+  if (interval) {
+    select.push(`${core.time} AS ${resultAlias(TIME_ALIAS)}`);
+    columnNames.push(TIME_ALIAS);
+    groupBy.push(resultAlias(TIME_ALIAS));
+  }
+  const conditions = [...core.conditions];
+  let limit = context.limit;
+  let offset = context.offset;
+  // With time buckets, limit and offset choose groups (each keeps all its buckets).
+  if (interval && core.keys.length > 0) {
+    const tuple = `tuple(${core.keys.join(", ")})`;
+    const whereClause = core.conditions.length > 0 ? ` WHERE ${where(core.conditions)}` : "";
+    conditions.push(
+      `in(${tuple}, (SELECT ${tuple} AS g FROM ${core.from}${whereClause} GROUP BY g ORDER BY g ASC LIMIT ${limit} OFFSET ${offset}))`,
+    );
+    limit = limit * Math.ceil((context.end - context.start) / context.interval!);
+    offset = 0;
+  }
+  let sql = `SELECT ${select.join(", ")} FROM ${core.from}`;
+  if (conditions.length > 0) sql += ` WHERE ${where(conditions)}`;
+  if (groupBy.length > 0) {
+    sql += ` GROUP BY ${groupBy.join(", ")}`;
+    if (context.withTotals) sql += " WITH TOTALS";
+  }
+  const orderBy: string[] = [];
+  if (interval) orderBy.push(`${resultAlias(TIME_ALIAS)} ASC`);
+  else if (context.orderBy !== null) orderBy.push(`${resultAlias(AGGREGATE_ALIAS)} ${context.orderBy}`);
+  orderBy.push(...groupBy.filter((g) => g !== resultAlias(TIME_ALIAS)).map((g) => `${g} ASC`));
+  if (orderBy.length > 0) sql += ` ORDER BY ${orderBy.join(", ")}`;
+  sql += ` LIMIT ${limit}`;
+  if (offset > 0) sql += ` OFFSET ${offset}`;
+  return { sql, columnNames };
+}
