@@ -86,6 +86,16 @@ async function insertKnownRows(columnstore: ColumnstoreClient): Promise<void> {
       deleted: 0,
     })),
   });
+  // Issues for SnQL joins (events.group_id = 100 + i % 3): project 1 has 100 and 101 (not 102).
+  await columnstore.client.insert({
+    table: "groupedmessage_local",
+    format: "JSONEachRow",
+    values: [
+      { project_id: 1, id: 100, status: 0, offset: 1, record_deleted: 0 },
+      { project_id: 1, id: 101, status: 1, offset: 1, record_deleted: 0 },
+      { project_id: 2, id: 100, status: 2, offset: 1, record_deleted: 0 },
+    ],
+  });
 }
 
 export async function startFixtureServer(backend: BackendOptions = {}): Promise<FixtureServer> {
@@ -99,7 +109,8 @@ export async function startFixtureServer(backend: BackendOptions = {}): Promise<
     port: 0,
     definitions: registry,
     columnstore,
-    backend: { queryLogFlushIntervalMs: 50, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
+    // No stored results unless a test asks (cache tests do): other suites expect every query to execute.
+    backend: { queryLogFlushIntervalMs: 50, cacheTtlMs: 0, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
   });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,

@@ -1,0 +1,177 @@
+/**
+ * Every SnQL construct end to end: JSON route -> parse -> validate -> SQL -> embedded ClickHouse
+ * (chDB) over the fixture server's known rows, and the same queries over Connect.
+ */
+import { create } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QueryService, SnqlRequestSchema } from "../../gen/quarry/v1/query_pb.js";
+import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
+
+let server: FixtureServer;
+const TENANTS = { organization_id: 1, referrer: "test.snql-clauses" };
+const JOIN_RANGE = "e.timestamp >= toDateTime('2024-01-01T00:00:00') AND e.timestamp < toDateTime('2024-01-02T00:00:00')";
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+type Body = Record<string, any>;
+
+async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; json: Body }> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tenant_ids: TENANTS, ...body }),
+  });
+  return { status: response.status, json: JSON.parse(await response.text()) as Body };
+}
+
+async function rows(query: string, extra: Record<string, unknown> = {}): Promise<Body> {
+  const { status, json } = await post("/events/snql", { query, ...extra });
+  expect(json.error, JSON.stringify(json.error)).toBeUndefined();
+  expect(status).toBe(200);
+  return json;
+}
+
+const JOIN_QUERY =
+  `MATCH (e: events) -[grouped]-> (g: groupedmessage) SELECT count() AS c BY g.status ` +
+  `WHERE ${JOIN_RANGE} AND e.project_id = 1 AND g.project_id = 1 ORDER BY g.status ASC`;
+const SUBQUERY =
+  `MATCH { MATCH (events) SELECT count() AS c BY project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) } ` +
+  "SELECT max(c) AS most, sum(c) AS total";
+
+describe("SnQL clauses on the embedded engine", () => {
+  it("MATCH with SAMPLE reads the sampled table", async () => {
+    const json = await rows(`MATCH (events SAMPLE 1.0) SELECT count() AS c WHERE ${RANGE} AND project_id = 1`, { debug: true });
+    expect(json.data).toEqual([{ c: 3 }]);
+    expect(json.sql).toContain("FROM errors_local SAMPLE 1");
+    expect(json.stats.sample).toBe(1);
+  });
+
+  it("MATCH STORAGE(name) through POST /query", async () => {
+    const { status, json } = await post("/query", {
+      dataset: "events",
+      query: `MATCH STORAGE(errors) SELECT count() AS c, uniq(user) AS users WHERE ${RANGE} AND project_id = 1`,
+      debug: true,
+    });
+    expect(status).toBe(200);
+    expect(json.data).toEqual([{ c: 3, users: 2 }]);
+    // A storage is read as it is: no entity processors (uniq stays bare).
+    expect(json.sql).toContain("uniq(user) AS _snuba_users");
+    expect(json.stats.columnstore_table).toBe("errors_local");
+  });
+
+  it("subqueries: the outer query aggregates the inner output", async () => {
+    expect((await rows(SUBQUERY)).data).toEqual([{ most: 3, total: 5 }]);
+  });
+
+  it("joins over a declared relationship, columns named as written", async () => {
+    const json = await rows(JOIN_QUERY, { debug: true });
+    // Group 102 has no issue row: the inner join drops its event.
+    expect(json.data).toEqual([
+      { "g.status": 0, c: 1 },
+      { "g.status": 1, c: 1 },
+    ]);
+    expect(json.sql).toContain("INNER JOIN groupedmessage_local AS g FINAL ON e.project_id = g.project_id AND e.group_id = g.id");
+    expect(json.stats.final).toBe(true);
+  });
+
+  it("ARRAY JOIN, BY the joined column", async () => {
+    const json = await rows(
+      `MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE ${RANGE} AND project_id = 1 ORDER BY tags.key ASC`,
+    );
+    expect(json.data).toEqual([
+      { "tags.key": "browser", c: 3 },
+      { "tags.key": "level", c: 3 },
+      { "tags.key": "sentry:release", c: 3 },
+    ]);
+  });
+
+  it("LIMIT BY, LIMIT and OFFSET", async () => {
+    const first = await rows(
+      `MATCH (events) SELECT user, project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY timestamp ASC LIMIT 1 BY project_id`,
+    );
+    expect(first.data).toEqual([
+      { user: "alice", project_id: 1 },
+      { user: "carol", project_id: 2 },
+    ]);
+    const second = await rows(`MATCH (events) SELECT user WHERE ${RANGE} AND project_id = 1 ORDER BY timestamp ASC LIMIT 1 OFFSET 1`);
+    expect(second.data).toEqual([{ user: "bob" }]);
+  });
+
+  it("GRANULARITY buckets the time column", async () => {
+    const json = await rows(`MATCH (events) SELECT count() AS c BY time WHERE ${RANGE} AND project_id = 1 ORDER BY time ASC GRANULARITY 3600`);
+    expect(json.data).toEqual([
+      { time: "2024-01-01T01:00:00+00:00", c: 2 },
+      { time: "2024-01-01T02:00:00+00:00", c: 1 },
+    ]);
+  });
+
+  it("TOTALS puts the all-groups row in totals", async () => {
+    const json = await rows(
+      `MATCH (events) SELECT count() AS c BY project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY project_id ASC TOTALS true`,
+    );
+    expect(json.data).toEqual([
+      { project_id: 1, c: 3 },
+      { project_id: 2, c: 2 },
+    ]);
+    expect(json.totals).toEqual({ project_id: 0, c: 5 });
+  });
+
+  it("comparisons, IN, NOT IN, LIKE, IS NULL, AND/OR with parentheses, arithmetic precedence", async () => {
+    const json = await rows(
+      `MATCH (events) SELECT count() * 2 + 1 AS x WHERE ${RANGE} AND project_id = 1 AND user NOT IN tuple('bob') ` +
+        "AND message LIKE 'boom%' AND user_email IS NULL AND (level = 'error' OR level = 'warning')",
+    );
+    expect(json.data).toEqual([{ x: 5 }]);
+  });
+
+  it("lambdas, curried functions, tags and contexts subscripts", async () => {
+    const json = await rows(
+      `MATCH (events) SELECT countIf(arrayExists((\`v\`) -> equals(\`v\`, 'Chrome'), tags.value)) AS chrome, ` +
+        `uniq(contexts[browser.name]) AS browsers, quantile(0.5)(project_id) AS median_project ` +
+        `WHERE ${RANGE} AND project_id = 1 AND tags[level] = 'error'`,
+    );
+    expect(json.data).toEqual([{ chrome: 1, browsers: 2, median_project: 1 }]);
+  });
+
+  it("UUID columns come back as 32 hex digits, as Snuba returns them", async () => {
+    const json = await rows(`MATCH (events) SELECT event_id WHERE ${RANGE} AND project_id = 1 ORDER BY timestamp ASC LIMIT 1`);
+    expect(json.data).toEqual([{ event_id: "00000000000040008000000000000000" }]);
+  });
+
+  it("turbo samples at 0.1; consistent reads with one thread", async () => {
+    const turbo = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1`, { turbo: true, debug: true });
+    expect(turbo.sql).toContain("SAMPLE 0.1");
+    expect(turbo.stats.sample).toBe(0.1);
+    const consistent = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1`, { consistent: true, debug: true });
+    expect(consistent.data).toEqual([{ c: 3 }]);
+    expect(consistent.stats).toMatchObject({ consistent: true, max_threads: 1, result_rows: 1, result_cols: 1, columnstore_table: "errors_local", final: false });
+    expect(typeof consistent.stats.query_id).toBe("string");
+  });
+
+  it("dry_run validates and translates without executing", async () => {
+    const json = await rows(JOIN_QUERY, { dry_run: true });
+    expect(json.data).toEqual([]);
+    expect(json.sql).toContain("INNER JOIN groupedmessage_local");
+  });
+});
+
+describe("SnQL clauses over Connect", () => {
+  it("answers joins and subqueries with the JSON route's rows", async () => {
+    const client = createClient(QueryService, createConnectTransport({ baseUrl: server.baseUrl, httpVersion: "1.1" }));
+    const ask = (query: string) =>
+      client.snql(create(SnqlRequestSchema, { dataset: "events", query, tenantIds: { organizationId: 1n, referrer: "test.rpc" } }));
+    expect((await ask(JOIN_QUERY)).data).toEqual([
+      { "g.status": 0, c: 1 },
+      { "g.status": 1, c: 1 },
+    ]);
+    expect((await ask(SUBQUERY)).data).toEqual([{ most: 3, total: 5 }]);
+  });
+});
