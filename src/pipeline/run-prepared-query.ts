@@ -85,7 +85,9 @@ export async function runPreparedQuery(
   timer.mark("rate_limit");
   if (admission.throttledBy) metrics.policyDecisions.inc([storage.name, admission.throttledBy, "throttled"]);
 
+  // Consistent queries run on one thread whatever the policies granted (facts §3.1).
   const maxThreads = request.consistent ? 1 : admission.maxThreads;
+  admission.quotaAllowance.summary.threads_used = maxThreads;
   const settings = executionSettings(backend.limits, storage.querySettings, referrer);
   settings.max_threads = maxThreads;
   if (admission.maxBytesToRead > 0) settings.max_bytes_to_read = admission.maxBytesToRead;

@@ -15,7 +15,7 @@ export function handleSnql(context: ServiceContext, request: QueryRequest): Prom
 }
 
 export function handleMql(context: ServiceContext, request: MqlQueryRequest): Promise<QueryResult> {
-  return runMqlQuery(context, request);
+  return observeQuery(context, request, () => runMqlQuery(context, request));
 }
 
 export async function handleCreateSubscription(context: ServiceContext, dataset: string): Promise<string> {

@@ -43,7 +43,7 @@ describe("POST /{dataset}/snql", () => {
       { name: "count", type: "UInt64" },
     ]);
     expect(Object.keys(json.timing).sort()).toEqual(["duration_ms", "marks_ms", "tags", "timestamp"]);
-    expect(Object.keys(json.timing.marks_ms)).toEqual(["execute", "prepare_query", "validate_schema"]);
+    expect(Object.keys(json.timing.marks_ms)).toEqual(["cache_get", "cache_set", "execute", "prepare_query", "rate_limit", "validate_schema"]);
     expect(json.quota_allowance.summary).toMatchObject({ is_successful: true, threads_used: 10 });
     expect(json.stats).toBeUndefined();
     expect(json.sql).toBeUndefined();
@@ -174,8 +174,9 @@ describe("bad input", () => {
 
   it("answers typed errors for capabilities not built yet and for unknown routes", async () => {
     const mql = await post("/generic_metrics/mql", { query: "sum(c:custom/x@none)", tenant_ids: TENANTS });
-    expect(mql.status).toBe(501);
-    expect(mql.json.error.type).toBe("not_implemented");
+    expect(mql.status).toBe(400);
+    expect(mql.json.error.type).toBe("invalid_query");
+    expect(mql.json.error.message).toContain("'mql_context' is required");
     const subscription = await post("/events/events/subscriptions", { project_id: 1 });
     expect(subscription.status).toBe(501);
     const unknown = await fetch(`${server.baseUrl}/nope`);
