@@ -11,6 +11,7 @@
 import type { EntityDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
 import { invalidQuery } from "../errors/query-service-error.js";
 import type { Expression, LiteralValue } from "../query/ast.js";
+import { ownProperty } from "../query/own-property.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
 import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "./escaping.js";
 import { fnv1a32 } from "./fnv1a.js";
@@ -128,9 +129,9 @@ export class ExpressionPrinter {
     const source = this.entityOf(entityAlias);
     if (!source) return resultAlias(name);
     const { entity, qualifier } = source;
-    const bucketed = entity.timeBucketColumns[name];
+    const bucketed = ownProperty(entity.timeBucketColumns, name);
     if (bucketed !== undefined) return this.timeBucket(this.column(bucketed, entityAlias));
-    const mapper = entity.columnMappers[name];
+    const mapper = ownProperty(entity.columnMappers, name);
     if (mapper) {
       switch (mapper.kind) {
         case "column":
@@ -164,7 +165,7 @@ export class ExpressionPrinter {
     const source = this.entityOf(entityAlias);
     if (!source) throw invalidQuery(`'${column}[${key}]' cannot be subscripted in the outer query of a subquery`);
     const { entity, qualifier } = source;
-    const definition: SubscriptableDefinition | undefined = entity.subscriptables[column];
+    const definition: SubscriptableDefinition | undefined = ownProperty(entity.subscriptables, column);
     if (!definition) throw invalidQuery(`'${column}[...]' cannot be subscripted on entity '${entity.name}'`);
     if (definition.kind === "map") {
       const mapColumn = definition.buckets ? `${definition.column}_${fnv1a32(key) % definition.buckets}` : definition.column;

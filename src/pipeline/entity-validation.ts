@@ -18,6 +18,7 @@ import {
   type SubscriptNode,
 } from "../query/ast.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
+import { ownProperty } from "../query/own-property.js";
 import { didYouMean } from "./did-you-mean.js";
 
 const CONDITION_FUNCTIONS = new Set([
@@ -81,7 +82,7 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
 }
 
 export function checkSubscriptable(node: SubscriptNode, entity: EntityDefinition, noun: string): void {
-  if (entity.subscriptables[node.column]) return;
+  if (ownProperty(entity.subscriptables, node.column)) return;
   const names = Object.keys(entity.subscriptables);
   throw invalidQuery(
     `'${node.column}[...]' cannot be subscripted on ${noun} '${entity.name}'${at(node.position)}; subscriptable columns: ${names.join(", ") || "none"}`,

@@ -15,6 +15,7 @@ import {
   type LogicalQuery,
   type SubquerySource,
 } from "../query/ast.js";
+import { ownProperty } from "../query/own-property.js";
 import { didYouMean } from "./did-you-mean.js";
 import {
   checkClauses,
@@ -142,7 +143,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   for (const edge of source.edges) {
     const lhs = entities.get(edge.lhs)!;
     const rhs = entities.get(edge.rhs)!;
-    const relationship = lhs.joinRelationships[edge.relationship];
+    const relationship = ownProperty(lhs.joinRelationships, edge.relationship);
     if (!relationship) {
       const declared = Object.keys(lhs.joinRelationships);
       throw invalidQuery(
