@@ -6,6 +6,7 @@
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
 import type { TenantIds } from "../pipeline/query-request.js";
+import { passthroughAllowance } from "./policy-base.js";
 import { NO_UNITS, type AllocationPolicy, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
 
 export interface QuotaAllowanceBody {
@@ -115,5 +116,39 @@ export function admitQuery(policies: readonly AllocationPolicy[], tenants: Tenan
       settled = true;
       settleAll(outcome);
     },
+  };
+}
+
+/**
+ * The admission of a query the cache answers (a stored result or a running identical execution):
+ * it costs ClickHouse nothing, so no policy counts or refuses it (as Snuba, cache hits do not
+ * count against quotas); each policy's entry says so.
+ */
+export function admitFromCache(policies: readonly AllocationPolicy[], maxThreads: number): Admission {
+  const details: Record<string, PolicyAllowance> = {};
+  for (const policy of policies) {
+    const allowance = passthroughAllowance(policy.storageKey, maxThreads);
+    details[policy.name] = { ...allowance, explanation: { ...allowance.explanation, reason: "answered from the result cache: not counted" } };
+  }
+  return {
+    quotaAllowance: {
+      details,
+      summary: {
+        threads_used: maxThreads,
+        is_successful: true,
+        is_rejected: false,
+        is_throttled: false,
+        rejection_storage_key: null,
+        throttle_storage_key: null,
+        quota_used: 0,
+        quota_unit: NO_UNITS,
+        rejected_by: {},
+        throttled_by: {},
+      },
+    },
+    maxThreads,
+    maxBytesToRead: 0,
+    throttledBy: null,
+    settle() {},
   };
 }

@@ -33,20 +33,20 @@ export class ReadthroughCache<V> {
     return this.stored.size;
   }
 
-  /** A stored value without running anything (no single-flight). */
-  peek(key: string): V | undefined {
-    return this.stored.get(key);
-  }
-
   /**
-   * The stored value, or a running execution's, or `compute()`'s. Synchronous up to the
-   * decision, so two calls in the same tick cannot both miss.
+   * A stored value ("hit") or a running identical execution ("waited"); null when the query has
+   * to run. Synchronous, so a caller that gets null and then calls `run` in the same tick is
+   * the only one running it.
    */
-  get(key: string, compute: () => Promise<V>): { readonly status: CacheStatus; readonly value: Promise<V> } {
+  lookup(key: string): { readonly status: "hit" | "waited"; readonly value: Promise<V> } | null {
     const hit = this.stored.get(key);
     if (hit !== undefined) return { status: "hit", value: Promise.resolve(hit) };
     const inFlight = this.running.get(key);
-    if (inFlight) return { status: "waited", value: inFlight };
+    return inFlight ? { status: "waited", value: inFlight } : null;
+  }
+
+  /** Runs `compute` as the one execution for `key`; identical lookups wait for it meanwhile. */
+  run(key: string, compute: () => Promise<V>): Promise<V> {
     const execution = compute().then(
       (value) => {
         this.running.delete(key);
@@ -59,6 +59,11 @@ export class ReadthroughCache<V> {
       },
     );
     this.running.set(key, execution);
-    return { status: "miss", value: execution };
+    return execution;
+  }
+
+  /** `lookup`, else `run`: the stored value, a running execution's, or `compute()`'s. */
+  get(key: string, compute: () => Promise<V>): { readonly status: CacheStatus; readonly value: Promise<V> } {
+    return this.lookup(key) ?? { status: "miss", value: this.run(key, compute) };
   }
 }

@@ -7,7 +7,7 @@
  * then the response is built and one query-log row is queued (never awaited). Front ends call
  * this with the timer they started, so `timing.marks_ms` covers the whole request.
  */
-import { admitQuery, type Admission } from "../allocation-policies/admit-query.js";
+import { admitFromCache, admitQuery, type Admission } from "../allocation-policies/admit-query.js";
 import { cacheKey } from "../cache/cache-key.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
@@ -67,10 +67,19 @@ export async function runPreparedQuery(
     ...overrides,
   });
 
+  const settings = executionSettings(backend.limits, storage.querySettings, referrer);
+  if (request.consistent) settings.load_balancing = "in_order";
+  // `consistent` queries always go to ClickHouse; others may be answered by the cache. The lookup
+  // comes first (it is synchronous, so nothing changes before `run`) because a query the cache
+  // answers costs ClickHouse nothing and is not counted by the policies.
+  const key = request.consistent ? null : cacheKey(prepared.sql, settings);
+  const cached = key === null ? null : backend.cache.lookup(key);
+
   // rate_limit
+  const policies = backend.policies.forStorage(storage);
   let admission: Admission;
   try {
-    admission = admitQuery(backend.policies.forStorage(storage), request.tenantIds, Date.now());
+    admission = cached ? admitFromCache(policies, DEFAULT_MAX_THREADS) : admitQuery(policies, request.tenantIds, Date.now());
   } catch (reason) {
     timer.mark("rate_limit");
     const error = QueryServiceError.from(reason);
@@ -88,10 +97,8 @@ export async function runPreparedQuery(
   // Consistent queries run on one thread whatever the policies granted (facts §3.1).
   const maxThreads = request.consistent ? 1 : admission.maxThreads;
   admission.quotaAllowance.summary.threads_used = maxThreads;
-  const settings = executionSettings(backend.limits, storage.querySettings, referrer);
   settings.max_threads = maxThreads;
   if (admission.maxBytesToRead > 0) settings.max_bytes_to_read = admission.maxBytesToRead;
-  if (request.consistent) settings.load_balancing = "in_order";
 
   const stats: QueryStats = {
     columnstore_table: prepared.table,
@@ -116,22 +123,26 @@ export async function runPreparedQuery(
   };
   let execution: ExecutionResult;
   try {
-    if (request.consistent) {
+    if (key === null) {
       execution = await execute();
       timer.mark("execute");
-    } else {
-      const answer = backend.cache.get(cacheKey(prepared.sql, settings), execute);
-      stats.cache_status = answer.status;
-      if (answer.status === "hit") {
-        execution = await answer.value;
+    } else if (cached) {
+      stats.cache_status = cached.status;
+      if (cached.status === "hit") {
+        execution = await cached.value;
         timer.mark("cache_get");
       } else {
         timer.mark("cache_get");
-        execution = await answer.value;
+        execution = await cached.value;
         timer.mark("execute");
-        // The result was stored when the execution settled, just before this point.
-        if (answer.status === "miss") timer.mark("cache_set");
       }
+    } else {
+      stats.cache_status = "miss";
+      timer.mark("cache_get");
+      execution = await backend.cache.run(key, execute);
+      timer.mark("execute");
+      // The result was stored when the execution settled, just before this point.
+      timer.mark("cache_set");
     }
   } catch (reason) {
     if (!timer.hasMark("execute")) timer.mark("execute");
