@@ -31,7 +31,7 @@ export function buildJoinSql(input: JoinSqlInput, options: SqlBuildOptions = {})
       throw invalidQuery(`SAMPLE is only supported on the left-most entity of a join ('${first!.alias}'), not on '${node.alias}'`, node.position);
     }
   }
-  const left = tableClause(storages.get(first!.alias)!, first!.sample, options, `entity '${first!.entity}'`, first!.alias);
+  const left = tableClause(storages.get(first!.alias)!, first!.sample, options, { description: `entity '${first!.entity}'`, position: first!.position }, first!.alias);
   let from = left.from;
   let final = left.final;
   const joined = new Set([first!.alias]);
@@ -43,7 +43,7 @@ export function buildJoinSql(input: JoinSqlInput, options: SqlBuildOptions = {})
     if (newAlias === null) {
       throw invalidQuery(`the join names ${edge.lhs} and ${edge.rhs} twice: each edge must bring in a new entity`, edge.position);
     }
-    const right = tableClause(storages.get(newAlias)!, undefined, { ...options, defaultSample: null }, `entity '${entities.get(newAlias)!.name}'`, newAlias);
+    const right = tableClause(storages.get(newAlias)!, undefined, { ...options, defaultSample: null }, { description: `entity '${entities.get(newAlias)!.name}'` }, newAlias);
     final ||= right.final;
     const keys = relationship.columns.map(
       ([lhs, rhs]) => `${printer.column(lhs, edge.lhs)} = ${printer.column(rhs, edge.rhs)}`,

@@ -4,7 +4,7 @@
  * (joins: `join-sql.ts`, subqueries and storages: `query-sql.ts`).
  */
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
-import { invalidQuery } from "../errors/query-service-error.js";
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import type { Expression, LogicalQuery, SelectedExpression } from "../query/ast.js";
 import { formatNumber, quoteIdentifier, resultAlias } from "./escaping.js";
 import { ExpressionPrinter } from "./expression-printer.js";
@@ -122,11 +122,12 @@ export function tableClause(
   storage: StorageDefinition,
   requestedSample: number | undefined,
   options: SqlBuildOptions,
-  ownerDescription: string,
+  owner: { readonly description: string; readonly position?: TextPosition },
   tableAlias?: string,
 ): { from: string; sample: number | null; final: boolean } {
   if (requestedSample !== undefined && !storage.sampleBy) {
-    throw invalidQuery(`${ownerDescription} does not support SAMPLE: its storage '${storage.name}' has no sampling key`);
+    const where = owner.position ? ` at line ${owner.position.line}, column ${owner.position.column}` : "";
+    throw invalidQuery(`${owner.description}${where} does not support SAMPLE: its storage '${storage.name}' has no sampling key`, owner.position);
   }
   const sample = requestedSample ?? (storage.sampleBy ? options.defaultSample ?? null : null);
   const final = Boolean(storage.final) && !options.turbo;
@@ -150,7 +151,7 @@ export function buildSql(
   const printer = new ExpressionPrinter({ kind: "entity", entity }, aliases, query.granularity ?? DEFAULT_GRANULARITY, {
     basicFunctions: options.basicFunctions ?? false,
   });
-  const table = tableClause(storage, query.from.sample, options, `entity '${entity.name}'`);
+  const table = tableClause(storage, query.from.sample, options, { description: `entity '${entity.name}'`, position: query.from.position });
   const mandatory = storage.notDeletedColumn ? [`equals(${quoteIdentifier(storage.notDeletedColumn)}, 0)`] : [];
   const sql = assembleSql(queryClauses(query, printer, () => entity, aliases, mandatory, table.from));
   return { sql, columnNames: query.selected.map((s) => s.name), table: storage.table, sample: table.sample, final: table.final };

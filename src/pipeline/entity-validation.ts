@@ -76,13 +76,22 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
   checkClauses(query);
-  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun) : null;
-  requireColumns(query, entity);
+  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
+  requireColumns(query, entity, undefined, query.from.position);
   return { query, entity, aliases, timeRange };
 }
 
 export function checkSubscriptable(node: SubscriptNode, entity: EntityDefinition, noun: string): void {
-  if (ownProperty(entity.subscriptables, node.column)) return;
+  const definition = ownProperty(entity.subscriptables, node.column);
+  if (definition) {
+    if (definition.kind === "nested" && definition.integerKeys && !/^\d+$/.test(node.key)) {
+      throw invalidQuery(
+        `'${node.column}[${node.key}]'${at(node.position)}: Expected a string key containing an integer in subscriptable; keys of ${node.column} are indexed ids, e.g. ${node.column}[1234]`,
+        node.position,
+      );
+    }
+    return;
+  }
   const names = Object.keys(entity.subscriptables);
   throw invalidQuery(
     `'${node.column}[...]' cannot be subscripted on ${noun} '${entity.name}'${at(node.position)}; subscriptable columns: ${names.join(", ") || "none"}`,
@@ -135,7 +144,7 @@ export function checkClauses(query: LogicalQuery): void {
   checkNoAggregates(query.limitBy?.columns ?? [], "LIMIT BY clause", "limit by columns");
   checkDuplicateNames(query);
   if (query.totals && query.groupBy.length === 0) {
-    throw invalidQuery("TOTALS true needs a BY clause: totals are the aggregates over all groups");
+    throw invalidQuery(`TOTALS true${at(query.position?.totals)} needs a BY clause: totals are the aggregates over all groups`, query.position?.totals);
   }
 }
 
@@ -213,7 +222,8 @@ function checkDuplicateNames(query: LogicalQuery): void {
   for (const item of query.selected) {
     const previous = seen.get(item.name);
     if (previous !== undefined && shapeOf(previous) !== shapeOf(item.expression)) {
-      throw invalidQuery(`Shadowing aliases detected for alias: ${item.name}: two different expressions have the same name`);
+      const position = item.expression.position;
+      throw invalidQuery(`Shadowing aliases detected for alias: ${item.name}${at(position)}: two different expressions have the same name`, position);
     }
     seen.set(item.name, item.expression);
   }
@@ -240,7 +250,17 @@ function isColumnOf(node: Expression | undefined, names: ReadonlySet<string>, en
   return node?.kind === "column" && node.entityAlias === entityAlias && names.has(node.name);
 }
 
-export function requireTimeRange(query: LogicalQuery, entity: EntityDefinition, noun: string, entityAlias?: string): TimeRange {
+/**
+ * The time range from the top-level `>=` and `<` datetime conditions. A missing bound has no
+ * place in the text, so its error points at the entity in MATCH (`source`).
+ */
+export function requireTimeRange(
+  query: LogicalQuery,
+  entity: EntityDefinition,
+  noun: string,
+  entityAlias: string | undefined,
+  source: TextPosition | undefined,
+): TimeRange {
   const column = (entityAlias === undefined ? "" : `${entityAlias}.`) + entity.requiredTimeColumn!;
   const names = timeColumnNames(entity);
   let from: number | null = null;
@@ -255,12 +275,14 @@ export function requireTimeRange(query: LogicalQuery, entity: EntityDefinition, 
   const example = (op: string) => `${column} ${op} toDateTime('2023-05-16T00:00:00')`;
   if (from === null) {
     throw invalidQuery(
-      `Missing >= condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example(">=")}`,
+      `Missing >= condition with a datetime literal on column ${column} for ${noun} ${entity.name}${at(source)}. Example: ${example(">=")}`,
+      source,
     );
   }
   if (to === null) {
     throw invalidQuery(
-      `Missing < condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example("<")}`,
+      `Missing < condition with a datetime literal on column ${column} for ${noun} ${entity.name}${at(source)}. Example: ${example("<")}`,
+      source,
     );
   }
   if (from > to) {
@@ -275,7 +297,12 @@ function isIntegerLiteral(expression: Expression | undefined): boolean {
   return expression?.kind === "literal" && typeof expression.value === "number" && Number.isInteger(expression.value);
 }
 
-export function requireColumns(query: LogicalQuery, entity: EntityDefinition, entityAlias?: string): void {
+export function requireColumns(
+  query: LogicalQuery,
+  entity: EntityDefinition,
+  entityAlias: string | undefined,
+  source: TextPosition | undefined,
+): void {
   if (entity.requiredColumns.length === 0) return;
   const qualifier = entityAlias === undefined ? "" : `${entityAlias}.`;
   const satisfied = new Set<string>();
@@ -299,7 +326,8 @@ export function requireColumns(query: LogicalQuery, entity: EntityDefinition, en
     const names = missing.map((c) => qualifier + c);
     const example = names.map((c) => `${c} = 1`).join(" AND ");
     throw invalidQuery(
-      `Validation failed for entity ${entity.name}: missing required conditions for ${names.join(", ")}: add a top-level condition such as ${example} (or ${names[0]} IN tuple(1, 2))`,
+      `Validation failed for entity ${entity.name}${at(source)}: missing required conditions for ${names.join(", ")}: add a top-level condition such as ${example} (or ${names[0]} IN tuple(1, 2))`,
+      source,
     );
   }
 }

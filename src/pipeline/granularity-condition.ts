@@ -19,7 +19,7 @@ export function applyGranularityCondition(query: LogicalQuery, entity: EntityDef
   const explicit = topLevelConjuncts(query.where).some(namesGranularity);
   if (explicit) {
     if (query.granularity !== null) {
-      throw invalidQuery("Granularities cannot be specified in both the GRANULARITY clause and WHERE clause.");
+      throw invalidQuery("Granularities cannot be specified in both the GRANULARITY clause and WHERE clause.", query.position?.granularity);
     }
     return query;
   }
@@ -31,6 +31,7 @@ export function applyGranularityCondition(query: LogicalQuery, entity: EntityDef
   if (chosen < 0) {
     throw invalidQuery(
       `Granularity must be multiple of one of (${entity.granularities.join(", ")}): ${requested} seconds is not`,
+      query.position?.granularity ?? query.from.position,
     );
   }
   const stored = entity.storedGranularities?.[chosen] ?? entity.granularities[chosen]!;

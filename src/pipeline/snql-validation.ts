@@ -177,8 +177,9 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   });
   checkClauses(query);
   for (const [alias, entity] of entities) {
-    if (entity.requiredTimeColumn) requireTimeRange(query, entity, "entity", alias);
-    requireColumns(query, entity, alias);
+    const position = source.entities.find((node) => node.alias === alias)?.position;
+    if (entity.requiredTimeColumn) requireTimeRange(query, entity, "entity", alias, position);
+    requireColumns(query, entity, alias, position);
   }
   return { kind: "join", query, source, entities, storages, aliases: new Set(declaredAliases.keys()) };
 }

@@ -148,6 +148,12 @@ export interface LimitBy {
   readonly columns: readonly Expression[];
 }
 
+/** Where some clauses are in the query text, for messages about them. */
+export interface ClausePositions {
+  readonly granularity?: TextPosition;
+  readonly totals?: TextPosition;
+}
+
 export interface LogicalQuery {
   readonly from: QuerySource;
   /** BY expressions come first (Snuba prepends them to the output), then SELECT items. */
@@ -164,6 +170,7 @@ export interface LogicalQuery {
   readonly offset: number;
   readonly granularity: number | null;
   readonly totals: boolean;
+  readonly position?: ClausePositions;
 }
 
 /** The top-level AND operands of a condition (the condition itself when it is not an AND). */

@@ -26,7 +26,7 @@ export const MAX_NESTING_DEPTH = 64;
 export function parseSnql(text: string): LogicalQuery {
   if (text.trim() === "") throw invalidQuery("the query is empty: expected 'MATCH (<entity>) SELECT ...'", { line: 1, column: 1 });
   if (Buffer.byteLength(text, "utf8") > MAX_QUERY_BYTES) {
-    throw invalidQuery(`the query is ${Buffer.byteLength(text, "utf8")} bytes long; the maximum is ${MAX_QUERY_BYTES} bytes`);
+    throw invalidQuery(`the query is ${Buffer.byteLength(text, "utf8")} bytes long; the maximum is ${MAX_QUERY_BYTES} bytes`, { line: 1, column: 1 });
   }
   const lexed = snqlLexer.tokenize(text);
   if (lexed.errors.length > 0) {
@@ -69,7 +69,11 @@ function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
     limit: parsed.limit?.value ?? (outermost ? DEFAULT_LIMIT : null),
     offset: parsed.offset?.value ?? 0,
     granularity: parsed.granularity?.value ?? null,
-    totals: parsed.totals ?? false,
+    totals: parsed.totals?.value ?? false,
+    position: {
+      ...(parsed.granularity ? { granularity: parsed.granularity.position } : {}),
+      ...(parsed.totals ? { totals: parsed.totals.position } : {}),
+    },
   };
 }
 

@@ -58,7 +58,7 @@ export interface ParsedSnql {
   readonly limit: PositionedNumber | null;
   readonly offset: PositionedNumber | null;
   readonly granularity: PositionedNumber | null;
-  readonly totals: boolean | null;
+  readonly totals: { readonly value: boolean; readonly position: TextPosition } | null;
 }
 
 const COMPARISON_FUNCTION: Record<string, string> = {
@@ -116,7 +116,7 @@ class SnqlParser extends EmbeddedActionsParser {
     let limit: PositionedNumber | null = null;
     let offset: PositionedNumber | null = null;
     let granularity: PositionedNumber | null = null;
-    let totals: boolean | null = null;
+    let totals: ParsedSnql["totals"] = null;
     this.OPTION(() => {
       this.CONSUME(t.By);
       by = this.SUBRULE2(this.selectList);
@@ -155,11 +155,12 @@ class SnqlParser extends EmbeddedActionsParser {
       granularity = { value, position: positionOf(keyword) };
     });
     this.OPTION8(() => {
-      this.CONSUME(t.Totals);
-      totals = this.OR([
+      const keyword = this.CONSUME(t.Totals);
+      const value = this.OR([
         { ALT: () => (this.CONSUME(t.True), true) },
         { ALT: () => (this.CONSUME(t.False), false) },
       ]);
+      totals = { value, position: positionOf(keyword) };
     });
     return { source, select, by, arrayJoin, where, having, orderBy, limitBy, limit, offset, granularity, totals };
   });
