@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { columnstoreError } from "../clickhouse/clickhouse-error.js";
+import { quoteString } from "../clickhouse/escaping.js";
 import { converterFor, type ResultValue } from "./result-values.js";
 
 export type ResultRow = Record<string, ResultValue>;
@@ -39,15 +40,30 @@ export interface ExecuteOptions {
   readonly errorExtra?: Record<string, unknown>;
 }
 
+/**
+ * The query's own settings as a `SETTINGS` clause rather than client settings: the embedded
+ * engine applies client settings as session-wide `SET`s, so one query's thread cap or time limit
+ * would stay on for every later query. A clause binds them to this query on either engine.
+ */
+export function withSettingsClause(sql: string, settings: Readonly<Record<string, string | number>>): string {
+  const entries = Object.entries(settings);
+  if (entries.length === 0) return sql;
+  const rendered = entries.map(([name, value]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid ClickHouse setting name '${name}'`);
+    return `${name} = ${typeof value === "number" ? String(value) : quoteString(value)}`;
+  });
+  return `${sql} SETTINGS ${rendered.join(", ")}`;
+}
+
 export async function executeSql(client: ClickHouseClient, sql: string, options: ExecuteOptions): Promise<ExecutionResult> {
   const queryId = randomUUID();
   let result: JsonCompactResult;
   try {
     const resultSet = await client.query({
-      query: sql,
+      query: withSettingsClause(sql, options.settings),
       format: "JSONCompact",
       query_id: queryId,
-      clickhouse_settings: { output_format_json_quote_64bit_integers: 1, ...options.settings },
+      clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
     });
     result = (await resultSet.json()) as JsonCompactResult;
   } catch (reason) {

@@ -1,0 +1,48 @@
+/** GET /metrics after real traffic: requests by dataset/referrer/status, cache, policies, ClickHouse errors. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
+
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer({
+    cacheTtlMs: 60_000,
+    policyOverrides: { PerSecondRateLimitAllocationPolicy: { per_second_limit: 1000, overrides: [{ organization_id: 77, limit: 1 }] } },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function post(query: string, organization = 1) {
+  const response = await fetch(`${server.baseUrl}/events/snql`, {
+    method: "POST",
+    body: JSON.stringify({ query, tenant_ids: { organization_id: organization, referrer: "test.metrics" } }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe("GET /metrics", () => {
+  it("exports requests, latency, cache lookups, policy rejections and ClickHouse errors", async () => {
+    const ok = `MATCH (events) SELECT count() AS n WHERE ${RANGE} AND project_id = 1`;
+    expect(await post(ok)).toBe(200);
+    expect(await post(ok)).toBe(200);
+    expect(await post(`MATCH (events) SELECT sum(release) AS s WHERE ${RANGE} AND project_id = 1`)).toBe(400);
+    expect(await post(`${ok} LIMIT 1`, 77)).toBe(200);
+    expect(await post(`${ok} LIMIT 2`, 77)).toBe(429);
+
+    const response = await fetch(`${server.baseUrl}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain; version=0.0.4");
+    const text = await response.text();
+    expect(text).toContain('quarry_requests_total{dataset="events",referrer="test.metrics",status="success"} 3');
+    expect(text).toContain('quarry_requests_total{dataset="events",referrer="test.metrics",status="columnstore"} 1');
+    expect(text).toContain('quarry_requests_total{dataset="events",referrer="test.metrics",status="rate-limited"} 1');
+    expect(text).toContain('quarry_request_duration_seconds_count{dataset="events",referrer="test.metrics",status="success"} 3');
+    expect(text).toContain('quarry_cache_lookups_total{result="hit"} 1');
+    expect(text).toContain('quarry_allocation_policy_decisions_total{storage="errors",policy="PerSecondRateLimitAllocationPolicy",decision="rejected"} 1');
+    expect(text).toMatch(/quarry_clickhouse_errors_total\{code="43"\} 1/);
+    expect(text).toMatch(/# TYPE quarry_querylog_rows_dropped_total counter/);
+  });
+});
