@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { startServer } from "../../src/server/start-server.js";
-import type { RunningServer } from "../../src/server/single-port-server.js";
+import type { QuarryServer } from "../../src/server/start-server.js";
 import { RANGE } from "./fixture-server.js";
 
 /** A port nothing listens on: bind one, note it, close it. */
@@ -15,7 +15,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-let server: RunningServer;
+let server: QuarryServer;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -25,7 +25,13 @@ beforeAll(async () => {
     clickhousePassword: "",
     dataDir: "/unused",
   });
-  server = await startServer({ host: "127.0.0.1", port: 0, definitions: defaultRegistry(), columnstore });
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    definitions: defaultRegistry(),
+    columnstore,
+    backend: { queryLogFlushIntervalMs: 60_000 },
+  });
   baseUrl = `http://127.0.0.1:${server.port}`;
 });
 afterAll(async () => {
@@ -53,5 +59,18 @@ describe("with ClickHouse down", () => {
     const body = await response.json();
     expect(body.error).toMatchObject({ type: "columnstore", code: -1 });
     expect(body.sql).toContain("errors_local");
+    expect(body.timing.marks_ms).toHaveProperty("execute");
+  });
+
+  it("keeps the query-log rows it cannot write, and counts the failure in /metrics", async () => {
+    const started = performance.now();
+    await server.backend.queryLog!.flush();
+    // The failed flush answers at once instead of hanging on the dead engine.
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(server.backend.queryLog!.buffered).toBeGreaterThanOrEqual(1);
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(text).toContain('quarry_clickhouse_errors_total{code="-1"} 1');
+    expect(text).toMatch(/quarry_querylog_flush_failures_total [1-9]/);
+    expect(text).toMatch(/quarry_querylog_buffered_rows [1-9]/);
   });
 });
