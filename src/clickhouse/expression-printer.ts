@@ -58,7 +58,7 @@ export class ExpressionPrinter {
       }
       case "curried": {
         const mapped = this.mappedAggregate(node.name, node.args, true);
-        const name = mapped?.name ?? (this.options.basicFunctions && node.name === "top" ? "topK" : node.name);
+        const name = mapped?.name ?? (node.name === "top" ? "topK" : node.name);
         const args = mapped?.args ?? this.list(node.args);
         const body = `${name}(${this.list(node.params)})(${args})`;
         return withAlias && node.alias !== undefined ? `(${body} AS ${resultAlias(node.alias)})` : body;

@@ -9,7 +9,7 @@ const AGGREGATES = [
   "argMin", "argMax", "argMinIf", "argMaxIf", "groupArray", "groupUniqArray", "groupArrayIf", "groupUniqArrayIf",
   "quantile", "quantiles", "quantileIf", "quantilesIf", "quantileExact", "quantileTiming", "quantileTDigest",
   "quantilesTDigest", "quantileDeterministic", "median", "stddevPop", "stddevSamp", "varPop", "varSamp",
-  "topK", "topKWeighted", "histogram", "countDistinct", "last", "first", "avgWeighted", "corr", "covarPop",
+  "top", "topK", "topKWeighted", "histogram", "countDistinct", "last", "first", "avgWeighted", "corr", "covarPop",
   "sumMerge", "uniqCombined64Merge", "quantilesMerge", "minMerge", "maxMerge", "avgMerge", "countMerge",
 ];
 

@@ -82,6 +82,20 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(json.stats.final).toBe(true);
   });
 
+  it("turbo joins sample the left table without FINAL and still run", async () => {
+    const json = await rows(JOIN_QUERY, { turbo: true, debug: true });
+    expect(json.sql).toContain("FROM errors_local AS e SAMPLE 0.1 INNER JOIN groupedmessage_local AS g ON");
+    expect(json.stats).toMatchObject({ sample: 0.1, final: false });
+    expect(Array.isArray(json.data)).toBe(true);
+  });
+
+  it("a left join keeps events without an issue row", async () => {
+    const json = await rows(
+      `MATCH (e: events) -[attributes]-> (a: group_attributes) SELECT count() AS c WHERE ${JOIN_RANGE} AND e.project_id = 1 AND a.project_id IN tuple(0, 1)`,
+    );
+    expect(json.data).toEqual([{ c: 3 }]);
+  });
+
   it("ARRAY JOIN, BY the joined column", async () => {
     const json = await rows(
       `MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE ${RANGE} AND project_id = 1 ORDER BY tags.key ASC`,
