@@ -110,7 +110,7 @@ const CODE_BY_STATUS: Record<number, Code> = {
 export function toConnectError(reason: unknown): ConnectError {
   if (reason instanceof ConnectError) return reason;
   const error = QueryServiceError.from(reason);
-  const extra = error.extra as { timing?: TimingBody; stats?: QueryStats; sql?: string };
+  const extra = error.extra as { timing?: TimingBody; stats?: QueryStats; sql?: string; quota_allowance?: QueryResult["quota_allowance"] };
   const detail = create(ErrorDetailSchema, {
     type: error.type,
     message: error.message,
@@ -118,6 +118,7 @@ export function toConnectError(reason: unknown): ConnectError {
     ...(extra.timing ? { timing: toTiming(extra.timing) } : {}),
     ...(extra.stats ? { stats: toStats(extra.stats) } : {}),
     ...(extra.sql === undefined ? {} : { sql: extra.sql }),
+    ...(extra.quota_allowance ? { quotaAllowance: quotaAllowance(extra.quota_allowance) } : {}),
     ...(error.position ? { line: error.position.line, column: error.position.column } : {}),
   });
   const code = CODE_BY_STATUS[error.httpStatus] ?? Code.Internal;
