@@ -102,7 +102,8 @@ function readWithTotals(value: unknown): boolean {
 function readMappings(value: unknown): IndexerMappings | null {
   if (value === undefined || value === null) return null;
   if (!isObject(value)) fail(`'mql_context.indexer_mappings' must be an object of string -> integer id, got ${describe(value)}`);
-  for (const [key, id] of Object.entries(value)) {
+  for (const key in value) {
+    const id = value[key];
     const valid = (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) || (typeof id === "string" && id !== "");
     if (!valid) fail(`'mql_context.indexer_mappings["${key}"]' must be a non-negative integer id (or a string to look up again), got ${describe(id)}`);
   }

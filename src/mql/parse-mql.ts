@@ -6,7 +6,7 @@ import type { IRecognitionException, IToken } from "chevrotain";
 import { invalidQuery } from "../errors/query-service-error.js";
 import type { MqlExpression } from "./mql-ast.js";
 import { mqlParser, positionOf, requireExpression, TOKEN_WORDS } from "./parser.js";
-import { LBrace, LBracket, LParen, mqlLexer, RBrace, RBracket, RParen, UnterminatedString } from "./tokens.js";
+import { BareValue, LBrace, LBracket, LParen, mqlLexer, RBrace, RBracket, RParen, UnterminatedString } from "./tokens.js";
 
 /** Bounds that keep parsing time and stack depth small whatever a caller sends. */
 export const MAX_MQL_BYTES = 64 * 1024;
@@ -71,12 +71,14 @@ function syntaxError(error: IRecognitionException, text: string) {
 }
 
 function expected(error: IRecognitionException): string {
+  if (error.token.tokenType === BareValue) return "expected a condition such as key:value, !key:value or key:[a, b]";
   const single = /-->\s*(\w+)\s*<--/.exec(error.message);
   if (single?.[1]) return `expected ${word(single[1])}`;
   const alternatives = [...error.message.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!.split(",")[0]!.trim());
-  if (alternatives.includes("Mri") || alternatives.includes("NumberLiteral")) {
+  if (alternatives.includes("Mri")) {
     return "expected a timeseries (e.g. sum(c:transactions/count_per_root_project@none)), a number or '('";
   }
+  if (alternatives.includes("Name")) return "expected a group key (a tag name such as transaction)";
   if (alternatives.includes("TagKey")) return "expected a condition such as key:value, !key:value or key:[a, b]";
   if (alternatives.includes("BareValue") || alternatives.includes("QuotedString")) return "expected a tag value: word, \"quoted\", prefix* or [a, b]";
   const words = [...new Set(alternatives.map(word))];

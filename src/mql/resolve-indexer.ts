@@ -25,18 +25,25 @@ export class IndexerResolver {
     return Object.hasOwn(this.mappings, text);
   }
 
-  /** Follows string values until an id; null when `text` is not mapped at all. */
-  private follow(text: string, what: string, position?: TextPosition): { id: number; via: string[] } | null {
-    const via: string[] = [];
+  /**
+   * Follows string values until an id; null when `text` is not mapped at all. `via` collects the
+   * strings passed through (the caller passes an array only when it needs them).
+   */
+  private follow(text: string, what: string, position?: TextPosition, via?: string[]): number | null {
+    const direct = this.mappings[text];
+    if (typeof direct === "number" && Object.hasOwn(this.mappings, text)) {
+      via?.push(text);
+      return direct;
+    }
     let current: number | string = text;
     for (let step = 0; step <= MAX_CHAIN; step++) {
-      if (typeof current === "number") return { id: current, via };
-      if (/^\d+$/.test(current) && step > 0) return { id: Number(current), via };
+      if (typeof current === "number") return current;
+      if (step > 0 && /^\d+$/.test(current)) return Number(current);
       if (!Object.hasOwn(this.mappings, current)) {
         if (step === 0) return null;
         throw invalidQuery(`Could not resolve ${what} '${text}': indexer_mappings maps it to '${current}', which is not mapped`, position);
       }
-      via.push(current);
+      via?.push(current);
       current = this.mappings[current]!;
     }
     throw invalidQuery(`Could not resolve ${what} '${text}': indexer_mappings chains more than ${MAX_CHAIN} strings (a cycle?)`, position);
@@ -45,40 +52,41 @@ export class IndexerResolver {
   /** The metric's MRI (a public name must map to one) and its metric_id. */
   metric(metric: MetricName): { mri: string; id: number } {
     const name = metric.mri ?? metric.publicName ?? "";
-    const found = this.follow(name, "metric", metric.position);
-    if (!found) {
+    const via: string[] = [];
+    const id = this.follow(name, "metric", metric.position, via);
+    if (id === null) {
       throw invalidQuery(
         `unknown metric '${name}': it is not in mql_context.indexer_mappings (add "${name}": <metric_id>)`,
         metric.position,
       );
     }
-    if (metric.mri !== undefined) return { mri: metric.mri, id: found.id };
+    if (metric.mri !== undefined) return { mri: metric.mri, id };
     // A public name only tells the metric type through the MRI it maps to.
-    const mri = [...found.via].reverse().find((text) => MRI.test(text));
+    const mri = [...via].reverse().find((text) => MRI.test(text));
     if (!mri) {
       throw invalidQuery(
         `the public name '${name}' must map to an MRI in indexer_mappings ("${name}": "d:transactions/duration@millisecond"), so its type is known`,
         metric.position,
       );
     }
-    return { mri, id: found.id };
+    return { mri, id };
   }
 
   /** The id of a tag key, or null when it is not mapped. */
   tagKey(key: string): number | null {
-    return this.follow(key, "tag key")?.id ?? null;
+    return this.follow(key, "tag key");
   }
 
   /** The id of a tag value (legacy `metrics` dataset). */
   tagValue(key: string, value: string, position?: TextPosition): number {
-    const found = this.follow(value, "tag value", position);
-    if (!found) {
+    const id = this.follow(value, "tag value", position);
+    if (id === null) {
       throw invalidQuery(
         `tag value '${value}' of '${key}' is not in mql_context.indexer_mappings: the metrics dataset stores tag values as indexed ids`,
         position,
       );
     }
-    return found.id;
+    return id;
   }
 }
 

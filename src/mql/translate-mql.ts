@@ -168,14 +168,14 @@ function aggregateParts(series: Timeseries, entity: EntityDefinition, context: M
 }
 
 /** The SQL of a tag (or scope column) on the entity, or null when the key is unknown. */
-function tagSql(key: string, entity: EntityDefinition, resolver: IndexerResolver): string | null {
+function tagSql(key: string, entity: EntityDefinition, resolver: IndexerResolver): { sql: string; isTag: boolean } | null {
   const id = resolver.tagKey(key);
   if (id !== null) {
     const tags = entity.subscriptables.tags_raw ?? entity.subscriptables.tags;
     if (tags?.kind !== "nested") throw new QueryServiceError("internal_server_error", `entity ${entity.name} has no nested tags`);
-    return `arrayElement(${quoteIdentifier(tags.valueColumn)}, indexOf(${quoteIdentifier(tags.keyColumn)}, ${formatNumber(id)}))`;
+    return { sql: `arrayElement(${quoteIdentifier(tags.valueColumn)}, indexOf(${quoteIdentifier(tags.keyColumn)}, ${formatNumber(id)}))`, isTag: true };
   }
-  return SCOPE_COLUMNS.has(key) ? entityColumn(entity, key) : null;
+  return SCOPE_COLUMNS.has(key) ? { sql: entityColumn(entity, key), isTag: false } : null;
 }
 
 /** Legacy `metrics` tables keep tag values as ids; generic metrics keep the raw text. */
@@ -189,11 +189,18 @@ function prefixPattern(prefix: string): string {
 }
 
 class LeafTranslator {
+  /** The window's bounds as SQL, printed once for every timeseries. */
+  private readonly startSql: string;
+  private readonly endSql: string;
+
   constructor(
     private readonly context: MqlContext,
     private readonly resolver: IndexerResolver,
     private readonly unresolved: Set<string>,
-  ) {}
+  ) {
+    this.startSql = `toDateTime(${quoteString(formatDateTime(context.start))}, 'Universal')`;
+    this.endSql = `toDateTime(${quoteString(formatDateTime(context.end))}, 'Universal')`;
+  }
 
   filter(filter: Filter, entity: EntityDefinition): string {
     if (filter.kind !== "condition") {
@@ -203,13 +210,13 @@ class LeafTranslator {
   }
 
   private condition(condition: TagCondition, entity: EntityDefinition): string {
-    const lhs = tagSql(condition.key, entity, this.resolver);
-    if (lhs === null) {
+    const resolved = tagSql(condition.key, entity, this.resolver);
+    if (resolved === null) {
       this.unresolved.add(condition.key);
       return "";
     }
-    const isTag = this.resolver.tagKey(condition.key) !== null;
-    const indexed = isTag && indexedValues(entity);
+    const lhs = resolved.sql;
+    const indexed = resolved.isTag && indexedValues(entity);
     const value = (text: string) => (indexed ? formatNumber(this.resolver.tagValue(condition.key, text, condition.position)) : quoteString(text));
     if (condition.wildcard) {
       if (indexed) {
@@ -241,15 +248,15 @@ class LeafTranslator {
       `in(${entityColumn(entity, "org_id")}, tuple(${ids(this.context.orgIds)}))`,
       `in(${entityColumn(entity, "project_id")}, tuple(${ids(this.context.projectIds)}))`,
       `equals(${entityColumn(entity, "use_case_id")}, ${quoteString(this.context.useCaseId)})`,
-      `greaterOrEquals(${timestamp}, toDateTime(${quoteString(formatDateTime(this.context.start))}, 'Universal'))`,
-      `less(${timestamp}, toDateTime(${quoteString(formatDateTime(this.context.end))}, 'Universal'))`,
+      `greaterOrEquals(${timestamp}, ${this.startSql})`,
+      `less(${timestamp}, ${this.endSql})`,
       ...series.filters.map((f) => this.filter(f, entity)),
     ];
     const keys = new Map<string, string>();
     for (const key of series.groupBy) {
-      const sql = tagSql(key, entity, this.resolver);
-      if (sql === null) this.unresolved.add(key);
-      else keys.set(key, sql);
+      const resolved = tagSql(key, entity, this.resolver);
+      if (resolved === null) this.unresolved.add(key);
+      else keys.set(key, resolved.sql);
     }
     const time = `toStartOfInterval(${timestamp}, toIntervalSecond(${formatNumber(this.context.interval ?? 0)}), 'Universal')`;
     return { series, entity, storage, parts, combine, conditions, keys, time };
