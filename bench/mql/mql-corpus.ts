@@ -15,7 +15,7 @@ const COUNT = "c:transactions/count_per_root_project@none";
 
 export const MQL_CORPUS: readonly MqlCorpusEntry[] = [
   { dataset: "generic_metrics", useCase: "transactions", interval: 3600, mql: `avg(${D})` },
-  { dataset: "generic_metrics", useCase: "transactions", interval: 3600, mql: `quantiles(0.95)(${D}){transaction:"/api/0/users/me/"}` },
+  { dataset: "generic_metrics", useCase: "transactions", interval: 3600, mql: `quantiles(0.95)(${D}){transaction:"GET /api/0/users/me/"}` },
   { dataset: "generic_metrics", useCase: "transactions", interval: 60, mql: `quantiles(0.5, 0.75, 0.95)(${D}){environment:"production" AND transaction.op:"http.server"} by (transaction)` },
   { dataset: "generic_metrics", useCase: "transactions", interval: null, mql: `count(${D}){transaction.status:["ok", "cancelled"]} by (transaction, http.method)` },
   { dataset: "generic_metrics", useCase: "transactions", interval: 3600, mql: `sum(${COUNT}){!decision:"drop"} by (environment)` },
