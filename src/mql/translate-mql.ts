@@ -23,6 +23,8 @@ import { IndexerResolver, metricType } from "./resolve-indexer.js";
 
 export const AGGREGATE_ALIAS = "aggregate_value";
 export const TIME_ALIAS = "time";
+/** A column marking the totals row in the result; the front end moves that row to `totals`. */
+export const TOTALS_MARKER = "__totals";
 /** Each timeseries of a formula is a join; past this many the query is refused. */
 export const MAX_FORMULA_TIMESERIES = 16;
 
@@ -423,12 +425,15 @@ function printQuery(core: QueryCore, keys: readonly string[], context: MqlContex
     limit = limit * Math.ceil((context.end - context.start) / context.interval!);
     offset = 0;
   }
+  // Snuba adds totals only to queries that group (by time or by tags).
+  const totals = context.withTotals && groupBy.length > 0;
+  if (totals) {
+    select.push(`0 AS ${resultAlias(TOTALS_MARKER)}`);
+    columnNames.push(TOTALS_MARKER);
+  }
   let sql = `SELECT ${select.join(", ")} FROM ${core.from}`;
   if (conditions.length > 0) sql += ` WHERE ${where(conditions)}`;
-  if (groupBy.length > 0) {
-    sql += ` GROUP BY ${groupBy.join(", ")}`;
-    if (context.withTotals) sql += " WITH TOTALS";
-  }
+  if (groupBy.length > 0) sql += ` GROUP BY ${groupBy.join(", ")}`;
   const orderBy: string[] = [];
   if (interval) orderBy.push(`${resultAlias(TIME_ALIAS)} ASC`);
   else if (context.orderBy !== null) orderBy.push(`${resultAlias(AGGREGATE_ALIAS)} ${context.orderBy}`);
@@ -436,5 +441,22 @@ function printQuery(core: QueryCore, keys: readonly string[], context: MqlContex
   if (orderBy.length > 0) sql += ` ORDER BY ${orderBy.join(", ")}`;
   sql += ` LIMIT ${limit}`;
   if (offset > 0) sql += ` OFFSET ${offset}`;
+  if (totals) sql = withTotalsRow(sql, core, conditions, select.length - 1, orderBy);
   return { sql, columnNames };
+}
+
+/**
+ * The totals row as a marked UNION ALL branch rather than WITH TOTALS: the embedded engine
+ * garbles the output of an empty WITH TOTALS result, and a branch without GROUP BY always
+ * yields its one row. Like WITH TOTALS it aggregates every row the query reads, before LIMIT;
+ * key and time columns hold their type's default, as ClickHouse's totals row does.
+ */
+function withTotalsRow(sql: string, core: QueryCore, conditions: readonly string[], columns: number, orderBy: readonly string[]): string {
+  const select = [`${core.value} AS ${resultAlias(AGGREGATE_ALIAS)}`];
+  const grouped = [...core.keys, ...(columns > core.keys.length + 1 ? [core.time] : [])];
+  for (const expression of grouped) select.push(`defaultValueOfArgumentType(any(${expression}))`);
+  select.push(`1 AS ${resultAlias(TOTALS_MARKER)}`);
+  let totals = `SELECT ${select.join(", ")} FROM ${core.from}`;
+  if (conditions.length > 0) totals += ` WHERE ${where(conditions)}`;
+  return `SELECT * FROM ((${sql}) UNION ALL (${totals})) ORDER BY ${[`${resultAlias(TOTALS_MARKER)} ASC`, ...orderBy].join(", ")}`;
 }

@@ -5,6 +5,7 @@
  */
 import type { MqlContext } from "../mql/mql-context.js";
 import { parseMql } from "../mql/parse-mql.js";
+import { popTotalsRow } from "../mql/totals-row.js";
 import { translateMql, type TranslatedMql } from "../mql/translate-mql.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { PreparedQuery } from "./prepared-query.js";
@@ -43,5 +44,5 @@ export async function runMqlQuery(context: PipelineContext, request: MqlQueryReq
   timer.mark("validate_schema");
   const prepared = toPrepared(translateMql(expression, request.mqlContext, request.dataset, context.definitions));
   timer.mark("prepare_query");
-  return runPreparedQuery(context, request, prepared, timer);
+  return popTotalsRow(await runPreparedQuery(context, request, prepared, timer));
 }

@@ -100,6 +100,13 @@ describe("single timeseries", () => {
     expect(json.meta.map((m: Json) => m.name)).toEqual(["aggregate_value", "page", "time"]);
   });
 
+  it("answers an empty result with totals over nothing", async () => {
+    const json = await mql(`sum(${PAGE_VIEWS}){page:"/nowhere"} by (page)`, context({}, { interval: 3600, with_totals: "True" }));
+    expect(json.data).toEqual([]);
+    expect(json.totals).toEqual({ aggregate_value: 0, page: "", time: "1970-01-01T00:00:00+00:00" });
+    expect(json.meta.map((m: Json) => m.name)).toEqual(["aggregate_value", "page", "time"]);
+  });
+
   it("returns no rows for empty buckets, as Snuba does", async () => {
     const json = await mql(`sum(${PAGE_VIEWS})`, context({}, { interval: 1800 }));
     expect(json.data.map((row: Json) => row.time)).toEqual([

@@ -94,7 +94,12 @@ describe("golden SQL", () => {
     expect(text).toContain("divide(sumMerge(d0.p0), countMerge(d1.p0)) AS _snuba_aggregate_value, d0.g0 AS _snuba_page, d0.bucket AS _snuba_time");
     expect(text).toContain(`countMergeState(count) AS p0, ${tag(65600)} AS g0, toStartOfInterval(timestamp, toIntervalSecond(3600), 'Universal') AS bucket`);
     expect(text).toContain("AS d1 ON d0.bucket = d1.bucket AND d0.g0 = d1.g0");
-    expect(text).toContain("GROUP BY _snuba_page, _snuba_time WITH TOTALS ORDER BY _snuba_time ASC, _snuba_page ASC LIMIT 6000");
+    expect(text).toContain("GROUP BY _snuba_page, _snuba_time ORDER BY _snuba_time ASC, _snuba_page ASC LIMIT 6000) UNION ALL (");
+    // The totals branch: the same formula over every joined row, defaults for the group and time columns.
+    expect(text).toContain(
+      "(SELECT divide(sumMerge(d0.p0), countMerge(d1.p0)) AS _snuba_aggregate_value, defaultValueOfArgumentType(any(d0.g0)), defaultValueOfArgumentType(any(d0.bucket)), 1 AS _snuba___totals FROM",
+    );
+    expect(text).toMatch(/\) ORDER BY _snuba___totals ASC, _snuba_time ASC, _snuba_page ASC$/);
   });
 
   it("reads the sample-weighted states with extrapolate", () => {
