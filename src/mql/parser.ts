@@ -7,9 +7,9 @@
  * aggregate, anything else a function call, and a second `(…)` makes the first list curried
  * parameters. That keeps the grammar LL(k) where Snuba's PEG relies on ordered choice.
  */
-import { EmbeddedActionsParser, type IToken, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, type IToken, type ParserMethod, type TokenType } from "chevrotain";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import type { Filter, MetricName, MqlExpression, TagCondition, Timeseries } from "./mql-ast.js";
+import type { ArithmeticOperator, Filter, MetricName, MqlExpression, TagCondition, Timeseries } from "./mql-ast.js";
 import * as t from "./tokens.js";
 
 /** A metric not (yet) inside an aggregate: only valid as the argument of one. */
@@ -130,39 +130,33 @@ class MqlParser extends EmbeddedActionsParser {
 
   public query = this.RULE("query", (): Parsed => this.SUBRULE(this.expression));
 
-  private expression = this.RULE("expression", (): Parsed => {
-    let left = this.SUBRULE(this.term);
-    this.MANY(() => {
-      const operator = this.OR([{ ALT: () => this.CONSUME(t.Plus) }, { ALT: () => this.CONSUME(t.Minus) }]);
-      const right = this.SUBRULE2(this.term);
-      this.ACTION(() => {
-        left = {
-          kind: "arithmetic",
-          operator: operator.tokenType === t.Plus ? "plus" : "minus",
-          left: requireExpression(left),
-          right: requireExpression(right),
-        };
-      });
-    });
-    return left;
-  });
+  private expression = this.RULE("expression", (): Parsed => this.foldLeft(this.term, t.Plus, "plus", t.Minus, "minus"));
 
-  private term = this.RULE("term", (): Parsed => {
-    let left = this.SUBRULE(this.unary);
+  private term = this.RULE("term", (): Parsed => this.foldLeft(this.unary, t.Star, "multiply", t.Slash, "divide"));
+
+  /** `operand (op operand)*`, folded left: `a - b - c` is `(a - b) - c`. */
+  private foldLeft(
+    operand: ParserMethod<[], Parsed>,
+    first: TokenType,
+    firstOperator: ArithmeticOperator,
+    second: TokenType,
+    secondOperator: ArithmeticOperator,
+  ): Parsed {
+    let left = this.SUBRULE(operand);
     this.MANY(() => {
-      const operator = this.OR([{ ALT: () => this.CONSUME(t.Star) }, { ALT: () => this.CONSUME(t.Slash) }]);
-      const right = this.SUBRULE2(this.unary);
+      const operator = this.OR([{ ALT: () => this.CONSUME(first) }, { ALT: () => this.CONSUME(second) }]);
+      const right = this.SUBRULE2(operand);
       this.ACTION(() => {
         left = {
           kind: "arithmetic",
-          operator: operator.tokenType === t.Star ? "multiply" : "divide",
+          operator: operator.tokenType === first ? firstOperator : secondOperator,
           left: requireExpression(left),
           right: requireExpression(right),
         };
       });
     });
     return left;
-  });
+  }
 
   private unary = this.RULE("unary", (): Parsed => {
     const minus = this.OPTION(() => this.CONSUME(t.Minus));

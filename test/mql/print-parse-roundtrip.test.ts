@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Filter, MqlExpression, TagCondition, Timeseries } from "../../src/mql/mql-ast.js";
+import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { parseMql } from "../../src/mql/parse-mql.js";
 import { printMql } from "../../src/mql/print-mql.js";
 
@@ -95,5 +96,25 @@ describe("print / parse round trip", () => {
   it("prints the SDK's shapes", () => {
     const tree = parseMql('(sum(c:a/b@none){t:"x" AND !e:[p, q]} by (k) / quantiles(0.5)(d:a/c@ms){u:v*})');
     expect(printMql(tree)).toBe('(sum(c:a/b@none){t:"x" AND !e:["p", "q"]} by (k) / quantiles(0.5)(d:a/c@ms){u:"v*"})');
+  });
+});
+
+describe("hostile text", () => {
+  const fragments = fc.constantFrom(
+    "sum(", ")", "(", "{", "}", "[", "]", ",", ":", "!", "*", "/", "+", "-", " by ", " AND ", " OR ", "$v", '"', "`",
+    "c:a/b@c", "quantiles(0.5)", "k:v", "0.5", "\\", "\n", "é", "\u0000",
+  );
+  it("answers any text with a tree or a typed invalid_query, never a crash", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.array(fragments, { maxLength: 30 }).map((parts) => parts.join(""))), (text) => {
+        try {
+          parseMql(text);
+        } catch (error) {
+          expect(error).toBeInstanceOf(QueryServiceError);
+          expect((error as QueryServiceError).type).toBe("invalid_query");
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
