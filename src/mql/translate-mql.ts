@@ -315,6 +315,14 @@ function where(conditions: readonly string[]): string {
   return conditions.length === 1 ? conditions[0]! : `and(${conditions.join(", ")})`;
 }
 
+/** Where the totals row reads: every timeseries over the whole window, no groups, no buckets. */
+interface TotalsSource {
+  readonly from: string;
+  readonly conditions: readonly string[];
+  /** The group and time columns of the totals row: their types' defaults. */
+  readonly defaults: readonly string[];
+}
+
 /** What the final SELECT reads, whichever the shape. */
 interface QueryCore {
   readonly from: string;
@@ -322,52 +330,62 @@ interface QueryCore {
   readonly value: string;
   readonly keys: readonly string[];
   readonly time: string;
+  readonly totals: TotalsSource;
 }
 
-function singleCore(expression: MqlExpression, leaf: Leaf, keys: readonly string[]): QueryCore {
+const defaultOf = (expression: string) => `defaultValueOfArgumentType(any(${expression}))`;
+
+function singleCore(expression: MqlExpression, leaf: Leaf, keys: readonly string[], interval: boolean): QueryCore {
   const value = formulaSql(expression, () => leaf.combine(leaf.parts.map((p) => callSql(p.fn, p.params, quoteIdentifier(p.column)))));
+  const keyColumns = keys.map((k) => leaf.keys.get(k)!);
+  const from = quoteIdentifier(leaf.storage.table);
+  const grouped = interval ? [...keyColumns, leaf.time] : keyColumns;
   return {
-    from: quoteIdentifier(leaf.storage.table),
+    from,
     conditions: leaf.conditions,
     value,
-    keys: keys.map((k) => leaf.keys.get(k)!),
+    keys: keyColumns,
     time: leaf.time,
+    totals: { from, conditions: leaf.conditions, defaults: grouped.map(defaultOf) },
   };
 }
 
-/** Each leaf a subquery of states per (group, bucket); joined to the first grouped leaf. */
+/**
+ * Each leaf a subquery of states per (group, bucket), joined to the first grouped leaf. For the
+ * totals, each leaf is one row of states over the whole window, cross joined.
+ */
 function joinedCore(expression: MqlExpression, leaves: readonly Leaf[], keys: readonly string[], interval: boolean): QueryCore {
   const referenceIndex = Math.max(0, leaves.findIndex((l) => l.keys.size > 0));
   const order = [referenceIndex, ...leaves.map((_, i) => i).filter((i) => i !== referenceIndex)];
   const alias = (index: number) => `d${index}`;
-  const subquery = (leaf: Leaf): string => {
+  const subquery = (leaf: Leaf, forTotals: boolean): string => {
     const columns = leaf.parts.map((p, i) => `${callSql(`${p.fn}State`, p.params, quoteIdentifier(p.column))} AS p${i}`);
     const groupBy: string[] = [];
+    const group = (sql: string, name: string) => {
+      columns.push(`${forTotals ? defaultOf(sql) : sql} AS ${name}`);
+      groupBy.push(name);
+    };
     keys.forEach((key, i) => {
       const sql = leaf.keys.get(key);
-      if (sql !== undefined) {
-        columns.push(`${sql} AS g${i}`);
-        groupBy.push(`g${i}`);
-      }
+      if (sql !== undefined) group(sql, `g${i}`);
     });
-    if (interval) {
-      columns.push(`${leaf.time} AS bucket`);
-      groupBy.push("bucket");
-    }
+    if (interval) group(leaf.time, "bucket");
     let sql = `SELECT ${columns.join(", ")} FROM ${quoteIdentifier(leaf.storage.table)} WHERE ${where(leaf.conditions)}`;
-    if (groupBy.length > 0) sql += ` GROUP BY ${groupBy.join(", ")}`;
+    if (groupBy.length > 0 && !forTotals) sql += ` GROUP BY ${groupBy.join(", ")}`;
     return `(${sql})`;
   };
   const reference = alias(referenceIndex);
-  let from = `${subquery(leaves[referenceIndex]!)} AS ${reference}`;
+  let from = `${subquery(leaves[referenceIndex]!, false)} AS ${reference}`;
+  let totalsFrom = `${subquery(leaves[referenceIndex]!, true)} AS ${reference}`;
   for (const index of order.slice(1)) {
     const leaf = leaves[index]!;
     const on: string[] = [];
     if (interval) on.push(`${reference}.bucket = ${alias(index)}.bucket`);
     if (leaf.keys.size > 0) keys.forEach((_, i) => on.push(`${reference}.g${i} = ${alias(index)}.g${i}`));
     from += on.length > 0
-      ? ` INNER JOIN ${subquery(leaf)} AS ${alias(index)} ON ${on.join(" AND ")}`
-      : ` CROSS JOIN ${subquery(leaf)} AS ${alias(index)}`;
+      ? ` INNER JOIN ${subquery(leaf, false)} AS ${alias(index)} ON ${on.join(" AND ")}`
+      : ` CROSS JOIN ${subquery(leaf, false)} AS ${alias(index)}`;
+    totalsFrom += ` CROSS JOIN ${subquery(leaf, true)} AS ${alias(index)}`;
   }
   const indexOf = new Map(leaves.map((leaf, i) => [leaf.series, i]));
   const value = formulaSql(expression, (series) => {
@@ -376,7 +394,16 @@ function joinedCore(expression: MqlExpression, leaves: readonly Leaf[], keys: re
     return leaf.combine(leaf.parts.map((p, i) => callSql(p.fn, p.params, `${alias(index)}.p${i}`)));
   });
   const keyColumns = leaves[referenceIndex]!.keys.size > 0 ? keys.map((_, i) => `${reference}.g${i}`) : [];
-  return { from, conditions: [], value, keys: keyColumns, time: `${reference}.bucket` };
+  const time = `${reference}.bucket`;
+  const grouped = interval ? [...keyColumns, time] : keyColumns;
+  return {
+    from,
+    conditions: [],
+    value,
+    keys: keyColumns,
+    time,
+    totals: { from: totalsFrom, conditions: [], defaults: grouped.map((column) => `any(${column})`) },
+  };
 }
 
 export function translateMql(expression: MqlExpression, context: MqlContext, dataset: string, definitions: DefinitionLookup): TranslatedMql {
@@ -393,7 +420,7 @@ export function translateMql(expression: MqlExpression, context: MqlContext, dat
     throw invalidQuery(`Tag keys (${[...unresolved].join(", ")}) not resolved: add them to mql_context.indexer_mappings`);
   }
   const interval = context.interval !== null;
-  const core = leaves.length === 1 ? singleCore(expression, leaves[0]!, keys) : joinedCore(expression, leaves, keys, interval);
+  const core = leaves.length === 1 ? singleCore(expression, leaves[0]!, keys, interval) : joinedCore(expression, leaves, keys, interval);
   return { ...printQuery(core, keys, context), entity: leaves[0]!.entity, storage: leaves[0]!.storage };
 }
 
@@ -441,22 +468,20 @@ function printQuery(core: QueryCore, keys: readonly string[], context: MqlContex
   if (orderBy.length > 0) sql += ` ORDER BY ${orderBy.join(", ")}`;
   sql += ` LIMIT ${limit}`;
   if (offset > 0) sql += ` OFFSET ${offset}`;
-  if (totals) sql = withTotalsRow(sql, core, conditions, select.length - 1, orderBy);
+  if (totals) sql = withTotalsRow(sql, core, orderBy);
   return { sql, columnNames };
 }
 
 /**
  * The totals row as a marked UNION ALL branch rather than WITH TOTALS: the embedded engine
  * garbles the output of an empty WITH TOTALS result, and a branch without GROUP BY always
- * yields its one row. Like WITH TOTALS it aggregates every row the query reads, before LIMIT;
- * key and time columns hold their type's default, as ClickHouse's totals row does.
+ * yields its one row. It is the formula over each timeseries aggregated across the whole window
+ * (every group and bucket, before limit and offset); the group and time columns hold their
+ * type's default, as ClickHouse's totals row does.
  */
-function withTotalsRow(sql: string, core: QueryCore, conditions: readonly string[], columns: number, orderBy: readonly string[]): string {
-  const select = [`${core.value} AS ${resultAlias(AGGREGATE_ALIAS)}`];
-  const grouped = [...core.keys, ...(columns > core.keys.length + 1 ? [core.time] : [])];
-  for (const expression of grouped) select.push(`defaultValueOfArgumentType(any(${expression}))`);
-  select.push(`1 AS ${resultAlias(TOTALS_MARKER)}`);
-  let totals = `SELECT ${select.join(", ")} FROM ${core.from}`;
-  if (conditions.length > 0) totals += ` WHERE ${where(conditions)}`;
+function withTotalsRow(sql: string, core: QueryCore, orderBy: readonly string[]): string {
+  const select = [`${core.value} AS ${resultAlias(AGGREGATE_ALIAS)}`, ...core.totals.defaults, `1 AS ${resultAlias(TOTALS_MARKER)}`];
+  let totals = `SELECT ${select.join(", ")} FROM ${core.totals.from}`;
+  if (core.totals.conditions.length > 0) totals += ` WHERE ${where(core.totals.conditions)}`;
   return `SELECT * FROM ((${sql}) UNION ALL (${totals})) ORDER BY ${[`${resultAlias(TOTALS_MARKER)} ASC`, ...orderBy].join(", ")}`;
 }

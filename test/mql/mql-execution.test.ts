@@ -223,12 +223,19 @@ describe("formulas", () => {
     expect(json.data).toEqual([{ aggregate_value: 25, transaction: "a" }]);
   });
 
-  it("divides a grouped series by an ungrouped one (one-sided group-by)", async () => {
-    const json = await mql(`sum(${PAGE_VIEWS}) by page / sum(${PAGE_VIEWS})`);
+  it("divides a grouped series by an ungrouped one (one-sided group-by), totals over the whole window", async () => {
+    const json = await mql(`sum(${PAGE_VIEWS}) by page / sum(${PAGE_VIEWS})`, context({}, { with_totals: "True" }));
     expect(json.data).toEqual([
       { aggregate_value: 12 / 17, page: "/" },
       { aggregate_value: 5 / 17, page: "/pricing" },
     ]);
+    expect(json.totals.aggregate_value).toBe(1);
+  });
+
+  it("computes totals over every group, whichever page of groups is returned", async () => {
+    const json = await mql(`sum(${PAGE_VIEWS}) by page`, context({ limit: 1, offset: 1 }, { interval: 3600, with_totals: "True" }));
+    expect(json.data.map((row: Json) => row.page)).toEqual(["/pricing"]);
+    expect(json.totals.aggregate_value).toBe(17);
   });
 });
 

@@ -95,9 +95,11 @@ describe("golden SQL", () => {
     expect(text).toContain(`countMergeState(count) AS p0, ${tag(65600)} AS g0, toStartOfInterval(timestamp, toIntervalSecond(3600), 'Universal') AS bucket`);
     expect(text).toContain("AS d1 ON d0.bucket = d1.bucket AND d0.g0 = d1.g0");
     expect(text).toContain("GROUP BY _snuba_page, _snuba_time ORDER BY _snuba_time ASC, _snuba_page ASC LIMIT 6000) UNION ALL (");
-    // The totals branch: the same formula over every joined row, defaults for the group and time columns.
+    // The totals branch: each timeseries as one row of states over the whole window, cross joined.
     expect(text).toContain(
-      "(SELECT divide(sumMerge(d0.p0), countMerge(d1.p0)) AS _snuba_aggregate_value, defaultValueOfArgumentType(any(d0.g0)), defaultValueOfArgumentType(any(d0.bucket)), 1 AS _snuba___totals FROM",
+      "(SELECT divide(sumMerge(d0.p0), countMerge(d1.p0)) AS _snuba_aggregate_value, any(d0.g0), any(d0.bucket), 1 AS _snuba___totals FROM (SELECT sumMergeState(value) AS p0, " +
+        `defaultValueOfArgumentType(any(${tag(65600)})) AS g0, defaultValueOfArgumentType(any(toStartOfInterval(timestamp, toIntervalSecond(3600), 'Universal'))) AS bucket ` +
+        `FROM generic_metric_counters_aggregated_local WHERE and(${scope(65536, 1)})) AS d0 CROSS JOIN (SELECT countMergeState(count) AS p0,`,
     );
     expect(text).toMatch(/\) ORDER BY _snuba___totals ASC, _snuba_time ASC, _snuba_page ASC$/);
   });
