@@ -1,4 +1,5 @@
 /** mql_context and the /mql body, field by field: what is accepted and the message for what is not. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { readMqlContext } from "../../src/mql/mql-context.js";
@@ -113,5 +114,24 @@ describe("the /mql body", () => {
   ];
   it.each(cases)("%s", (_name, body, message) => {
     expect(() => readMqlBody(body, "generic_metrics")).toThrow(message);
+  });
+});
+
+describe("hostile bodies", () => {
+  it("answers any JSON with a request or a typed invalid_query, never a crash", () => {
+    const field = fc.oneof(fc.jsonValue(), fc.constantFrom(VALID.rollup, VALID.scope, VALID.start, [1], {}));
+    const context = fc.dictionary(fc.constantFrom("start", "end", "rollup", "scope", "limit", "offset", "indexer_mappings", "extrapolate", "entity", "x"), field);
+    const body = fc.record({ mql: fc.oneof(fc.string(), fc.jsonValue()), mql_context: fc.oneof(context, fc.jsonValue()), tenant_ids: fc.jsonValue() }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(body, (value) => {
+        try {
+          readMqlBody(value as Record<string, unknown>, "generic_metrics");
+        } catch (error) {
+          expect(error).toBeInstanceOf(QueryServiceError);
+          expect((error as QueryServiceError).type).toBe("invalid_query");
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -3,7 +3,7 @@
  * through the JSON route in both request shapes and through the Connect Mql RPC.
  */
 import { create } from "@bufbuild/protobuf";
-import { createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MqlRequestSchema, QueryService } from "../../gen/quarry/v1/query_pb.js";
@@ -287,6 +287,25 @@ describe("request shapes and wires", () => {
       expect(response.totals?.aggregate_value).toBe(17);
       expect(response.sql).toContain("toStartOfInterval");
     }
+  });
+});
+
+describe("bad input over Connect", () => {
+  it("answers InvalidArgument with the position of a syntax error", async () => {
+    const client = createClient(QueryService, createConnectTransport({ baseUrl: server.baseUrl, httpVersion: "1.1" }));
+    const request = create(MqlRequestSchema, {
+      dataset: "generic_metrics",
+      mql: `sum(${PAGE_VIEWS}`,
+      mqlContext: { start: START, end: END, rollup: { granularity: 60 }, scope: { orgIds: [1n], projectIds: [1n], useCaseId: "custom" } },
+    });
+    const error = await client.mql(request).then(
+      () => null,
+      (reason: unknown) => ConnectError.from(reason),
+    );
+    expect(error?.code).toBe(Code.InvalidArgument);
+    expect(error?.rawMessage).toContain("unexpected end of MQL query at line 1, column 29: expected ')'");
+    const noContext = await client.mql(create(MqlRequestSchema, { dataset: "generic_metrics", mql: `sum(${PAGE_VIEWS})` })).catch((reason: unknown) => ConnectError.from(reason));
+    expect((noContext as ConnectError).rawMessage).toContain("'mql_context' is required");
   });
 });
 
