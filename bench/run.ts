@@ -7,10 +7,11 @@ import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { BenchRow, BenchSection } from "./bench-row.js";
 import { mqlFrontendBench } from "./mql/mql-frontend-bench.js";
+import { serviceBench } from "./service/service-bench.js";
 import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
 
 /** Each section is one file under bench/<stage>/; add new ones here. */
-const SECTIONS: readonly BenchSection[] = [snqlFrontendBench, mqlFrontendBench];
+const SECTIONS: readonly BenchSection[] = [snqlFrontendBench, mqlFrontendBench, serviceBench];
 
 const quick = process.argv.includes("--quick");
 const rows: BenchRow[] = [];

@@ -3,6 +3,7 @@
  * counters, the result cache, the query-log writer, the metrics, and the execution limits.
  */
 import { PolicyRegistry, type PolicyArgOverrides } from "../allocation-policies/policy-registry.js";
+import { PreparedQueryMemo } from "../cache/prepared-query-memo.js";
 import { ReadthroughCache } from "../cache/readthrough-cache.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import { ServiceMetrics } from "../metrics/service-metrics.js";
@@ -38,6 +39,8 @@ export class QueryBackend {
   readonly metrics = new ServiceMetrics();
   readonly policies: PolicyRegistry;
   readonly cache: ReadthroughCache<ExecutionResult>;
+  /** Front ends memoise their PreparedQuery here (per server: it depends on the definitions). */
+  readonly frontEndMemo = new PreparedQueryMemo();
   readonly queryLog: QueryLogWriter | null;
   readonly limits: ExecutionLimits;
 

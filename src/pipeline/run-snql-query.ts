@@ -3,7 +3,9 @@
  * definitions, translate it to SQL on its storage; then the shared back end runs it.
  */
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { frontEndKey } from "../cache/prepared-query-memo.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
+import { implicitBackend } from "../execution/query-backend.js";
 import { parseSnql } from "../snql/parse-snql.js";
 import type { QueryRequest } from "./query-request.js";
 import type { PreparedQuery } from "./prepared-query.js";
@@ -33,6 +35,10 @@ export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, tu
 export async function runSnqlQuery(context: PipelineContext, request: QueryRequest): Promise<QueryResult> {
   const timer = new StageTimer();
   requireDataset(context.definitions, request.dataset);
-  const prepared = prepareSnqlQuery(context.definitions, request.query, request.turbo, timer);
+  // The front end is pure: a repeated query reuses its PreparedQuery (src/cache/prepared-query-memo.ts).
+  const memo = (context.backend ?? implicitBackend(context.columnstore)).frontEndMemo;
+  const prepared = memo.prepare(frontEndKey("snql", request.dataset, request.query, [request.turbo]), timer, ["validate_schema", "prepare_query"], () =>
+    prepareSnqlQuery(context.definitions, request.query, request.turbo, timer),
+  );
   return runPreparedQuery(context, request, prepared, timer);
 }

@@ -39,6 +39,9 @@ export async function listenOnSinglePort(handler: RequestHandler, host: string, 
 
   const tcp = createTcpServer((socket) => {
     sockets.add(socket);
+    // As node:http does for its own sockets: without it, Nagle's algorithm holds small responses
+    // back until the client's delayed ACK, tens of milliseconds per request on keep-alive.
+    socket.setNoDelay(true);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     let buffered = Buffer.alloc(0);
