@@ -442,14 +442,20 @@ function printQuery(core: QueryCore, keys: readonly string[], context: MqlContex
   const conditions = [...core.conditions];
   let limit = context.limit;
   let offset = context.offset;
-  // With time buckets, limit and offset choose groups (each keeps all its buckets).
-  if (interval && core.keys.length > 0) {
-    const tuple = `tuple(${core.keys.join(", ")})`;
-    const whereClause = core.conditions.length > 0 ? ` WHERE ${where(core.conditions)}` : "";
-    conditions.push(
-      `in(${tuple}, (SELECT ${tuple} AS g FROM ${core.from}${whereClause} GROUP BY g ORDER BY g ASC LIMIT ${limit} OFFSET ${offset}))`,
-    );
-    limit = limit * Math.ceil((context.end - context.start) / context.interval!);
+  // With time buckets, limit and offset choose groups (each keeps all its buckets); a query
+  // without `by` is one group, so its buckets are never cut by the default limit.
+  if (interval) {
+    const buckets = Math.ceil((context.end - context.start) / context.interval!);
+    if (core.keys.length > 0) {
+      const tuple = `tuple(${core.keys.join(", ")})`;
+      const whereClause = core.conditions.length > 0 ? ` WHERE ${where(core.conditions)}` : "";
+      conditions.push(
+        `in(${tuple}, (SELECT ${tuple} AS g FROM ${core.from}${whereClause} GROUP BY g ORDER BY g ASC LIMIT ${limit} OFFSET ${offset}))`,
+      );
+      limit *= buckets;
+    } else {
+      limit = offset > 0 ? 0 : buckets;
+    }
     offset = 0;
   }
   // Snuba adds totals only to queries that group (by time or by tags).

@@ -107,6 +107,12 @@ describe("single timeseries", () => {
     expect(json.meta.map((m: Json) => m.name)).toEqual(["aggregate_value", "page", "time"]);
   });
 
+  it("keeps every bucket of an ungrouped series whatever the limit: limit and offset count groups", async () => {
+    const one = context({ limit: 1 }, { interval: 1800 });
+    expect((await mql(`sum(${PAGE_VIEWS})`, one)).data).toHaveLength(3);
+    expect((await mql(`sum(${PAGE_VIEWS})`, context({ offset: 1 }, { interval: 1800 }))).data).toEqual([]);
+  });
+
   it("returns no rows for empty buckets, as Snuba does", async () => {
     const json = await mql(`sum(${PAGE_VIEWS})`, context({}, { interval: 1800 }));
     expect(json.data.map((row: Json) => row.time)).toEqual([
