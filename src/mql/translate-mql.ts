@@ -311,8 +311,16 @@ function groupKeysOf(leaves: readonly Timeseries[]): readonly string[] {
   return keys;
 }
 
+/** A timeseries' conditions are printed up to three times (rows, group page, totals): once is enough. */
+const printedConditions = new WeakMap<readonly string[], string>();
+
 function where(conditions: readonly string[]): string {
-  return conditions.length === 1 ? conditions[0]! : `and(${conditions.join(", ")})`;
+  let printed = printedConditions.get(conditions);
+  if (printed === undefined) {
+    printed = conditions.length === 1 ? conditions[0]! : `and(${conditions.join(", ")})`;
+    printedConditions.set(conditions, printed);
+  }
+  return printed;
 }
 
 /** Where the totals row reads: every timeseries over the whole window, no groups, no buckets. */
