@@ -89,6 +89,14 @@ describe("single timeseries", () => {
     expect(json.data).toEqual([{ aggregate_value: 7 }]);
   });
 
+  it("filters and groups by scope columns that are not tags", async () => {
+    expect((await mql(`sum(${PAGE_VIEWS}){project_id:2}`)).data).toEqual([{ aggregate_value: 7 }]);
+    expect((await mql(`sum(${PAGE_VIEWS}) by project_id`)).data).toEqual([
+      { aggregate_value: 10, project_id: 1 },
+      { aggregate_value: 7, project_id: 2 },
+    ]);
+  });
+
   it("buckets by interval, ordered by time, with totals", async () => {
     const json = await mql(`sum(${PAGE_VIEWS}) by (page)`, context({}, { interval: 3600, with_totals: "True" }));
     expect(json.data).toEqual([
