@@ -2,6 +2,8 @@
 
 /** A single-quoted string literal: backslash and quote escaped, control bytes spelled out. */
 export function quoteString(value: string): string {
+  // Most literals need no escape: skip the per-character pass for them.
+  if (!/[\\'\0\n\r\t]/.test(value)) return `'${value}'`;
   let out = "'";
   for (const char of value) {
     switch (char) {

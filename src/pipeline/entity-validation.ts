@@ -229,8 +229,19 @@ function checkDuplicateNames(query: LogicalQuery): void {
   }
 }
 
+const timeColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
+
 /** Columns that stand for the required time column: itself and any column mapped onto it. */
-function timeColumnNames(entity: EntityDefinition): Set<string> {
+function timeColumnNames(entity: EntityDefinition): ReadonlySet<string> {
+  let names = timeColumnsByEntity.get(entity);
+  if (!names) {
+    names = computeTimeColumnNames(entity);
+    timeColumnsByEntity.set(entity, names);
+  }
+  return names;
+}
+
+function computeTimeColumnNames(entity: EntityDefinition): Set<string> {
   const column = entity.requiredTimeColumn!;
   const names = new Set([column]);
   for (const [name, mapper] of Object.entries(entity.columnMappers)) {

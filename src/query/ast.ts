@@ -174,12 +174,14 @@ export interface LogicalQuery {
 }
 
 /** The top-level AND operands of a condition (the condition itself when it is not an AND). */
-export function topLevelConjuncts(condition: Expression | null): Expression[] {
-  if (!condition) return [];
+export function topLevelConjuncts(condition: Expression | null, into: Expression[] = []): Expression[] {
+  if (!condition) return into;
   if (condition.kind === "function" && condition.name === "and") {
-    return condition.args.flatMap((arg) => topLevelConjuncts(arg));
+    for (const arg of condition.args) topLevelConjuncts(arg, into);
+  } else {
+    into.push(condition);
   }
-  return [condition];
+  return into;
 }
 
 /** Every node of an expression tree, depth first. */

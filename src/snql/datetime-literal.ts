@@ -32,6 +32,12 @@ export function parseDateTimeLiteral(text: string, position?: TextPosition): num
   return Math.floor(utc / 1000) - offsetMinutes * 60;
 }
 
+const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
+
+/** `YYYY-MM-DDTHH:MM:SS` in UTC (what `toISOString` gives, without its allocation-heavy tail). */
 export function formatDateTime(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().slice(0, 19);
+  const date = new Date(epochSeconds * 1000);
+  const year = date.getUTCFullYear();
+  if (year < 1000 || year > 9999) return date.toISOString().slice(0, 19);
+  return `${year}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }

@@ -5,15 +5,12 @@
 import type { IRecognitionException, IToken } from "chevrotain";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import {
-  mapExpression,
-  type Expression,
   type JoinEdge,
   type JoinEntity,
   type JoinSource,
   type LogicalQuery,
   type QuerySource,
 } from "../query/ast.js";
-import { parseDateTimeLiteral } from "./datetime-literal.js";
 import { snqlParser, type ParsedJoinEdge, type ParsedJoinNode, type ParsedSample, type ParsedSnql, type ParsedSource } from "./parser.js";
 import { LCurly, LParen, RCurly, RParen, snqlLexer, UnterminatedString } from "./tokens.js";
 
@@ -56,16 +53,15 @@ function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
     throw invalidQuery("GRANULARITY must be a positive number of seconds", parsed.granularity.position);
   }
 
-  const selected = [...parsed.by, ...parsed.select].map((item) => ({ ...item, expression: resolveDateTimes(item.expression) }));
   return {
     from: toSource(parsed.source),
-    selected,
-    groupBy: parsed.by.map((item) => resolveDateTimes(item.expression)),
-    ...(parsed.arrayJoin.length > 0 ? { arrayJoin: parsed.arrayJoin.map(resolveDateTimes) } : {}),
-    where: parsed.where ? resolveDateTimes(parsed.where) : null,
-    having: parsed.having ? resolveDateTimes(parsed.having) : null,
-    orderBy: parsed.orderBy.map((item) => ({ ...item, expression: resolveDateTimes(item.expression) })),
-    limitBy: parsed.limitBy ? { limit: parsed.limitBy.limit.value, columns: parsed.limitBy.columns.map(resolveDateTimes) } : null,
+    selected: [...parsed.by, ...parsed.select],
+    groupBy: parsed.by.map((item) => item.expression),
+    ...(parsed.arrayJoin.length > 0 ? { arrayJoin: parsed.arrayJoin } : {}),
+    where: parsed.where,
+    having: parsed.having,
+    orderBy: parsed.orderBy,
+    limitBy: parsed.limitBy ? { limit: parsed.limitBy.limit.value, columns: parsed.limitBy.columns } : null,
     limit: parsed.limit?.value ?? (outermost ? DEFAULT_LIMIT : null),
     offset: parsed.offset?.value ?? 0,
     granularity: parsed.granularity?.value ?? null,
@@ -197,14 +193,4 @@ const TOKEN_WORDS: Record<string, string> = {
 
 function tokenWord(name: string): string {
   return TOKEN_WORDS[name] ?? (/^[A-Z]+$/.test(name) ? name : name);
-}
-
-function resolveDateTimes(expression: Expression): Expression {
-  return mapExpression(expression, (node) => {
-    if (node.kind !== "function" || node.name !== "toDateTime" || node.args.length !== 1) return node;
-    const only = node.args[0];
-    if (only?.kind !== "literal" || typeof only.value !== "string") return node;
-    const epochSeconds = parseDateTimeLiteral(only.value, node.position);
-    return { kind: "datetime", epochSeconds, ...(node.position ? { position: node.position } : {}) };
-  });
 }

@@ -10,6 +10,7 @@
 import { EmbeddedActionsParser, type IToken } from "chevrotain";
 import type { Expression, LiteralNode, OrderByItem, SelectedExpression } from "../query/ast.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { parseDateTimeLiteral } from "./datetime-literal.js";
 import * as t from "./tokens.js";
 
 /** A `SAMPLE` value as written: its token text tells a float literal from an integer. */
@@ -563,6 +564,11 @@ class SnqlParser extends EmbeddedActionsParser {
       }
       const aliasPart = alias === undefined ? {} : { alias };
       if (call.args === null) {
+        const only = call.params[0];
+        if (name.image === "toDateTime" && alias === undefined && call.params.length === 1 && only?.kind === "literal" && typeof only.value === "string") {
+          // A datetime literal (Snuba's post-processing step, done here to spare a tree copy).
+          return { kind: "datetime", epochSeconds: parseDateTimeLiteral(only.value, position), position };
+        }
         return { kind: "function", name: name.image, args: call.params, position, ...aliasPart };
       }
       return { kind: "curried", name: name.image, params: call.params, args: call.args, position, ...aliasPart };
