@@ -49,6 +49,22 @@ function attribution(policy: string, storageKey: string, allowance: PolicyAllowa
   };
 }
 
+/** The summary of a query no policy refused or throttled. */
+export function unrestrictedSummary(threads: number): QuotaSummary {
+  return {
+    threads_used: threads,
+    is_successful: true,
+    is_rejected: false,
+    is_throttled: false,
+    rejection_storage_key: null,
+    throttle_storage_key: null,
+    quota_used: 0,
+    quota_unit: NO_UNITS,
+    rejected_by: {},
+    throttled_by: {},
+  };
+}
+
 export function admitQuery(policies: readonly AllocationPolicy[], tenants: TenantIds, nowMs: number): Admission {
   const tickets: { policy: AllocationPolicy; ticket: PolicyTicket }[] = [];
   const details: Record<string, PolicyAllowance> = {};
@@ -131,21 +147,7 @@ export function admitFromCache(policies: readonly AllocationPolicy[], maxThreads
     details[policy.name] = { ...allowance, explanation: { ...allowance.explanation, reason: "answered from the result cache: not counted" } };
   }
   return {
-    quotaAllowance: {
-      details,
-      summary: {
-        threads_used: maxThreads,
-        is_successful: true,
-        is_rejected: false,
-        is_throttled: false,
-        rejection_storage_key: null,
-        throttle_storage_key: null,
-        quota_used: 0,
-        quota_unit: NO_UNITS,
-        rejected_by: {},
-        throttled_by: {},
-      },
-    },
+    quotaAllowance: { details, summary: unrestrictedSummary(maxThreads) },
     maxThreads,
     maxBytesToRead: 0,
     throttledBy: null,

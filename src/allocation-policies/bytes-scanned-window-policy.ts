@@ -6,9 +6,9 @@
  * of the window has slid by.
  */
 import type { TenantIds } from "../pipeline/query-request.js";
-import { admitWith, readBaseConfig, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket } from "./policy-types.js";
-import { tenantBucket, type TenantOverride } from "./tenant-overrides.js";
+import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
+import { NO_SUGGESTION } from "./policy-types.js";
+import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
 export const DEFAULT_WINDOW_SECONDS = 600;
@@ -55,26 +55,20 @@ class ChargeWindow {
   }
 }
 
-export class BytesScannedWindowAllocationPolicy implements AllocationPolicy {
+export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
   readonly name = "BytesScannedWindowAllocationPolicy";
-  private readonly config: BasePolicyConfig;
   private readonly limit: number;
   private readonly throttleAt: number | null;
   private readonly throttledThreads: number;
   private readonly windowMs: number;
-  private readonly overrides: readonly TenantOverride[];
   private readonly windows = new Map<string, ChargeWindow>();
 
-  constructor(
-    readonly storageKey: string,
-    args: Readonly<Record<string, unknown>>,
-  ) {
-    this.config = readBaseConfig(args);
+  constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
+    super(storageKey, args);
     this.limit = (args.org_limit_bytes_scanned as number | undefined) ?? DEFAULT_ORG_LIMIT_BYTES_SCANNED;
     this.throttleAt = (args.throttle_bytes_scanned as number | undefined) ?? null;
     this.throttledThreads = (args.throttled_thread_number as number | undefined) ?? 1;
     this.windowMs = ((args.window_seconds as number | undefined) ?? DEFAULT_WINDOW_SECONDS) * 1000;
-    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
   }
 
   /** Bytes charged to a bucket in the current window. */
@@ -84,11 +78,7 @@ export class BytesScannedWindowAllocationPolicy implements AllocationPolicy {
     return window?.total ?? 0;
   }
 
-  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
-    return admitWith(this.config, this.storageKey, tenants, nowMs, (t, now) => this.evaluate(t, now));
-  }
-
-  private evaluate(tenants: TenantIds, nowMs: number): Verdict {
+  protected evaluate(tenants: TenantIds, nowMs: number): Verdict {
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
     // Without an explicit throttle threshold, throttle at two thirds of the limit (Snuba: limit / 1.5).
     const throttleAt = Math.min(this.throttleAt ?? bucket.limit / 1.5, bucket.limit);

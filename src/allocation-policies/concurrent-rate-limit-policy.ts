@@ -4,29 +4,23 @@
  * cache hits give their slot back without counting.
  */
 import type { TenantIds } from "../pipeline/query-request.js";
-import { admitWith, readBaseConfig, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket } from "./policy-types.js";
-import { tenantBucket, type TenantOverride } from "./tenant-overrides.js";
+import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
+import { NO_SUGGESTION } from "./policy-types.js";
+import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_CONCURRENT_LIMIT = 22;
 const QUOTA_UNIT = "concurrent_queries";
 const SUGGESTION =
   "A customer is sending too many queries to snuba. The customer may be abusing an API or the queries may be innefficient";
 
-export class ConcurrentRateLimitAllocationPolicy implements AllocationPolicy {
+export class ConcurrentRateLimitAllocationPolicy extends TenantLimitPolicy {
   readonly name = "ConcurrentRateLimitAllocationPolicy";
-  private readonly config: BasePolicyConfig;
   private readonly limit: number;
-  private readonly overrides: readonly TenantOverride[];
   private readonly running = new Map<string, number>();
 
-  constructor(
-    readonly storageKey: string,
-    args: Readonly<Record<string, unknown>>,
-  ) {
-    this.config = readBaseConfig(args);
+  constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
+    super(storageKey, args);
     this.limit = (args.concurrent_limit as number | undefined) ?? DEFAULT_CONCURRENT_LIMIT;
-    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
   }
 
   /** Queries currently holding a slot in a bucket (for tests and metrics). */
@@ -34,11 +28,7 @@ export class ConcurrentRateLimitAllocationPolicy implements AllocationPolicy {
     return this.running.get(bucketKey) ?? 0;
   }
 
-  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
-    return admitWith(this.config, this.storageKey, tenants, nowMs, (t) => this.evaluate(t));
-  }
-
-  private evaluate(tenants: TenantIds): Verdict {
+  protected evaluate(tenants: TenantIds): Verdict {
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
     const concurrent = (this.running.get(bucket.key) ?? 0) + 1;
     const canRun = concurrent <= bucket.limit;

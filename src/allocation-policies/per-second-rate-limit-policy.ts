@@ -4,9 +4,9 @@
  * as a policy). Cache hits are taken back out of the count when they settle.
  */
 import type { TenantIds } from "../pipeline/query-request.js";
-import { admitWith, readBaseConfig, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket } from "./policy-types.js";
-import { tenantBucket, type TenantOverride } from "./tenant-overrides.js";
+import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
+import { NO_SUGGESTION } from "./policy-types.js";
+import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_PER_SECOND_LIMIT = 50;
 const WINDOW_MS = 1000;
@@ -46,27 +46,17 @@ class StartWindow {
   }
 }
 
-export class PerSecondRateLimitAllocationPolicy implements AllocationPolicy {
+export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   readonly name = "PerSecondRateLimitAllocationPolicy";
-  private readonly config: BasePolicyConfig;
   private readonly limit: number;
-  private readonly overrides: readonly TenantOverride[];
   private readonly windows = new Map<string, StartWindow>();
 
-  constructor(
-    readonly storageKey: string,
-    args: Readonly<Record<string, unknown>>,
-  ) {
-    this.config = readBaseConfig(args);
+  constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
+    super(storageKey, args);
     this.limit = (args.per_second_limit as number | undefined) ?? DEFAULT_PER_SECOND_LIMIT;
-    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
   }
 
-  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
-    return admitWith(this.config, this.storageKey, tenants, nowMs, (t, now) => this.evaluate(t, now));
-  }
-
-  private evaluate(tenants: TenantIds, nowMs: number): Verdict {
+  protected evaluate(tenants: TenantIds, nowMs: number): Verdict {
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
     let window = this.windows.get(bucket.key);
     if (!window) {

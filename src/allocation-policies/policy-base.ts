@@ -5,7 +5,8 @@
  * threads; `explanation.storage_key` is always the storage.
  */
 import type { TenantIds } from "../pipeline/query-request.js";
-import { MAX_THRESHOLD, NO_SUGGESTION, NO_UNITS, type BasePolicyConfig, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
+import { MAX_THRESHOLD, NO_SUGGESTION, NO_UNITS, type AllocationPolicy, type BasePolicyConfig, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
+import type { TenantOverride } from "./tenant-overrides.js";
 
 export const DEFAULT_POLICY_MAX_THREADS = 10;
 
@@ -61,14 +62,27 @@ export function enforce(config: BasePolicyConfig, storageKey: string, verdict: V
   };
 }
 
-/** Entry point shape shared by the policies: inactive -> pass-through, else evaluate + enforce. */
-export function admitWith(
-  config: BasePolicyConfig,
-  storageKey: string,
-  tenants: TenantIds,
-  nowMs: number,
-  evaluate: (tenants: TenantIds, nowMs: number) => Verdict,
-): PolicyTicket {
-  if (!config.isActive) return passthroughTicket(storageKey, config.maxThreads);
-  return enforce(config, storageKey, evaluate(tenants, nowMs));
+/**
+ * A policy with a per-tenant limit: reads the base config and the overrides, and admits by
+ * evaluating its own verdict unless inactive, then applying `is_enforced`.
+ */
+export abstract class TenantLimitPolicy implements AllocationPolicy {
+  abstract readonly name: string;
+  protected readonly config: BasePolicyConfig;
+  protected readonly overrides: readonly TenantOverride[];
+
+  constructor(
+    readonly storageKey: string,
+    args: Readonly<Record<string, unknown>>,
+  ) {
+    this.config = readBaseConfig(args);
+    this.overrides = (args.overrides as TenantOverride[] | undefined) ?? [];
+  }
+
+  admit(tenants: TenantIds, nowMs: number): PolicyTicket {
+    if (!this.config.isActive) return passthroughTicket(this.storageKey, this.config.maxThreads);
+    return enforce(this.config, this.storageKey, this.evaluate(tenants, nowMs));
+  }
+
+  protected abstract evaluate(tenants: TenantIds, nowMs: number): Verdict;
 }

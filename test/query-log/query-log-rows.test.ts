@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
+import type { QueryLogRow } from "../../src/query-log/query-log-row.js";
 import { startServer } from "../../src/server/start-server.js";
 import { GENEROUS_POLICY_LIMITS, RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 
@@ -22,27 +23,8 @@ async function post(body: Record<string, unknown>, baseUrl = server.baseUrl) {
   return { status: response.status, body: await response.json() };
 }
 
-interface Row {
-  dataset: string;
-  entity: string;
-  referrer: string;
-  organization_id: number | null;
-  project_ids: number[];
-  query_text: string;
-  sql: string;
-  status: string;
-  error_type: string | null;
-  error_message: string | null;
-  clickhouse_code: number | null;
-  duration_ms: number;
-  marks_ms: Record<string, number>;
-  cache_status: string;
-  rows_read: number;
-  bytes_read: number;
-  result_rows: number;
-  policy_decisions: string;
-  tenant_ids: string;
-}
+/** Rows read back as JSONEachRow have the shape they were written in. */
+type Row = QueryLogRow;
 
 async function rowsFor(referrer: string): Promise<Row[]> {
   await server.backend.queryLog!.flush();
