@@ -6,6 +6,7 @@
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import type { Expression, LogicalQuery, SelectedExpression } from "../query/ast.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { formatNumber, quoteIdentifier, resultAlias } from "./escaping.js";
 import { ExpressionPrinter } from "./expression-printer.js";
 
@@ -62,16 +63,10 @@ export function assembleSql(clauses: SqlClauses): string {
   return sql;
 }
 
-const uuidColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
-
-function uuidColumns(entity: EntityDefinition): ReadonlySet<string> {
-  let names = uuidColumnsByEntity.get(entity);
-  if (!names) {
-    names = new Set(entity.columns.filter((c) => /^(Nullable\()?UUID\)?$/.test(c.type)).map((c) => c.name));
-    uuidColumnsByEntity.set(entity, names);
-  }
-  return names;
-}
+const uuidColumns = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> =>
+    new Set(entity.columns.filter((c) => /^(Nullable\()?UUID\)?$/.test(c.type)).map((c) => c.name)),
+);
 
 /**
  * A SELECT item. As Snuba's UUIDColumnProcessor does, a selected UUID column is returned as 32

@@ -18,6 +18,7 @@ import {
   type SubscriptNode,
 } from "../query/ast.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -161,17 +162,8 @@ export function collectAliases(query: LogicalQuery): Map<string, Expression> {
   return aliases;
 }
 
-const knownColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
-
 /** Entity columns, their Nested sub-columns (`tags.key`), mapped and time-bucket columns. */
-export function knownColumnNames(entity: EntityDefinition): ReadonlySet<string> {
-  let names = knownColumnsByEntity.get(entity);
-  if (!names) {
-    names = computeKnownColumnNames(entity);
-    knownColumnsByEntity.set(entity, names);
-  }
-  return names;
-}
+export const knownColumnNames: (entity: EntityDefinition) => ReadonlySet<string> = memoizePerDefinition(computeKnownColumnNames);
 
 function computeKnownColumnNames(entity: EntityDefinition): Set<string> {
   const names = new Set<string>();
@@ -229,17 +221,8 @@ function checkDuplicateNames(query: LogicalQuery): void {
   }
 }
 
-const timeColumnsByEntity = new WeakMap<EntityDefinition, ReadonlySet<string>>();
-
 /** Columns that stand for the required time column: itself and any column mapped onto it. */
-function timeColumnNames(entity: EntityDefinition): ReadonlySet<string> {
-  let names = timeColumnsByEntity.get(entity);
-  if (!names) {
-    names = computeTimeColumnNames(entity);
-    timeColumnsByEntity.set(entity, names);
-  }
-  return names;
-}
+const timeColumnNames: (entity: EntityDefinition) => ReadonlySet<string> = memoizePerDefinition(computeTimeColumnNames);
 
 function computeTimeColumnNames(entity: EntityDefinition): Set<string> {
   const column = entity.requiredTimeColumn!;

@@ -4,8 +4,7 @@
  * key/value and Map columns subscriptable, and the storage's own required time column.
  */
 import type { EntityDefinition, StorageDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
-
-const entityByStorage = new WeakMap<StorageDefinition, EntityDefinition>();
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 
 function subscriptablesOf(storage: StorageDefinition): Record<string, SubscriptableDefinition> {
   const subscriptables: Record<string, SubscriptableDefinition> = {};
@@ -20,25 +19,20 @@ function subscriptablesOf(storage: StorageDefinition): Record<string, Subscripta
   return subscriptables;
 }
 
-export function storageAsEntity(storage: StorageDefinition): EntityDefinition {
-  let entity = entityByStorage.get(storage);
-  if (!entity) {
-    entity = {
-      name: storage.name,
-      columns: storage.columns,
-      requiredTimeColumn: storage.requiredTimeColumn,
-      requiredColumns: [],
-      readableStorage: storage.name,
-      writableStorage: null,
-      columnMappers: {},
-      subscriptables: subscriptablesOf(storage),
-      timeBucketColumns: {},
-      joinRelationships: {},
-      subscriptions: null,
-      columnValidation: "error",
-      granularities: [],
-    };
-    entityByStorage.set(storage, entity);
-  }
-  return entity;
-}
+export const storageAsEntity = memoizePerDefinition(
+  (storage: StorageDefinition): EntityDefinition => ({
+    name: storage.name,
+    columns: storage.columns,
+    requiredTimeColumn: storage.requiredTimeColumn,
+    requiredColumns: [],
+    readableStorage: storage.name,
+    writableStorage: null,
+    columnMappers: {},
+    subscriptables: subscriptablesOf(storage),
+    timeBucketColumns: {},
+    joinRelationships: {},
+    subscriptions: null,
+    columnValidation: "error",
+    granularities: [],
+  }),
+);

@@ -99,7 +99,7 @@ class SnqlParser extends EmbeddedActionsParser {
   constructor() {
     // The grammar is checked by the tests (and by chevrotain in development); skipping the
     // self-analysis validations keeps start-up cheap in production.
-    super(t.allTokens, { maxLookahead: 3, skipValidations: process.env.NODE_ENV === "production" });
+    super(t.allTokens, { maxLookahead: 2, skipValidations: process.env.NODE_ENV === "production" });
     this.performSelfAnalysis();
   }
 
