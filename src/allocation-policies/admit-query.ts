@@ -140,11 +140,18 @@ export function admitQuery(policies: readonly AllocationPolicy[], tenants: Tenan
  * it costs ClickHouse nothing, so no policy counts or refuses it (as Snuba, cache hits do not
  * count against quotas); each policy's entry says so.
  */
+const cacheDetails = new WeakMap<readonly AllocationPolicy[], Record<string, PolicyAllowance>>();
+
 export function admitFromCache(policies: readonly AllocationPolicy[], maxThreads: number): Admission {
-  const details: Record<string, PolicyAllowance> = {};
-  for (const policy of policies) {
-    const allowance = passthroughAllowance(policy.storageKey, maxThreads);
-    details[policy.name] = { ...allowance, explanation: { ...allowance.explanation, reason: "answered from the result cache: not counted" } };
+  // The same for every hit on a storage: built once (it is only ever read).
+  let details = cacheDetails.get(policies);
+  if (!details) {
+    details = {};
+    for (const policy of policies) {
+      const allowance = passthroughAllowance(policy.storageKey, maxThreads);
+      details[policy.name] = { ...allowance, explanation: { ...allowance.explanation, reason: "answered from the result cache: not counted" } };
+    }
+    cacheDetails.set(policies, details);
   }
   return {
     quotaAllowance: { details, summary: unrestrictedSummary(maxThreads) },

@@ -50,7 +50,8 @@ export class ReadthroughCache<V> {
     const execution = compute().then(
       (value) => {
         this.running.delete(key);
-        this.stored.set(key, value, this.sizeOf(value));
+        // The key (the SQL text) is held as long as the value.
+        this.stored.set(key, value, this.sizeOf(value) + key.length);
         return value;
       },
       (reason: unknown) => {
