@@ -246,7 +246,8 @@ function isColumnOf(node: Expression | undefined, names: ReadonlySet<string>, en
 
 /**
  * The time range from the top-level `>=` and `<` datetime conditions. A missing bound has no
- * place in the text, so its error points at the entity in MATCH (`source`).
+ * place in the text, so its error points at the entity in MATCH (`source`); the message itself
+ * is Snuba's, word for word (clients match on it).
  */
 export function requireTimeRange(
   query: LogicalQuery,
@@ -269,13 +270,13 @@ export function requireTimeRange(
   const example = (op: string) => `${column} ${op} toDateTime('2023-05-16T00:00:00')`;
   if (from === null) {
     throw invalidQuery(
-      `Missing >= condition with a datetime literal on column ${column} for ${noun} ${entity.name}${at(source)}. Example: ${example(">=")}`,
+      `Missing >= condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example(">=")}`,
       source,
     );
   }
   if (to === null) {
     throw invalidQuery(
-      `Missing < condition with a datetime literal on column ${column} for ${noun} ${entity.name}${at(source)}. Example: ${example("<")}`,
+      `Missing < condition with a datetime literal on column ${column} for ${noun} ${entity.name}. Example: ${example("<")}`,
       source,
     );
   }

@@ -17,7 +17,7 @@ const JOIN = "MATCH (e: events) -[grouped]-> (g: groupedmessage)";
 /** [query, message fragment, line, column] */
 const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // required time range and required columns
-  ["MATCH (events) SELECT count() WHERE project_id = 1", "Missing >= condition with a datetime literal on column timestamp for entity events", 1, 8],
+  ["MATCH (events) SELECT count() WHERE project_id = 1", "Missing >= condition with a datetime literal on column timestamp for entity events. Example:", 1, 8],
   ["MATCH (events) SELECT count() WHERE timestamp >= toDateTime('2024-01-01T00:00:00') AND project_id = 1", "Missing < condition", 1, 8],
   [`MATCH (events) SELECT count() WHERE ${R}`, "missing required conditions for project_id", 1, 8],
   [`MATCH (metrics_counters) SELECT sum(value) WHERE project_id = 1 AND metric_id = 1 AND ${R}`, "missing required conditions for org_id", 1, 8],
