@@ -242,10 +242,16 @@ describe("the shipped configuration", () => {
     expect(listed.has("groupedmessage")).toBe(false);
   });
 
-  it("gives every entity a readable storage and allocation policies placeholder", () => {
+  it("gives every entity a readable storage and every storage Snuba's default allocation policies", () => {
     for (const e of registry.entities()) {
       expect(registry.storageOf(e.name).name).toBe(e.readableStorage);
     }
-    for (const s of registry.storages()) expect(s.allocationPolicies).toEqual([]);
+    for (const s of registry.storages()) {
+      expect(s.allocationPolicies.map((p) => p.name)).toEqual([
+        "ConcurrentRateLimitAllocationPolicy",
+        "PerSecondRateLimitAllocationPolicy",
+        "BytesScannedWindowAllocationPolicy",
+      ]);
+    }
   });
 });
