@@ -13,6 +13,8 @@ import { tenantBucket } from "./tenant-overrides.js";
 export const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
 export const DEFAULT_WINDOW_SECONDS = 600;
 const QUOTA_UNIT = "bytes";
+/** Admissions between sweeps of windows that emptied, so tenants seen once do not stay forever. */
+const SWEEP_EVERY = 4096;
 /** Charges within one second are merged, so a window holds at most `window_seconds` entries. */
 const SLOT_MS = 1000;
 const THROTTLE_SUGGESTION = "The organization scanned a lot of data recently: its queries run with fewer threads";
@@ -62,6 +64,7 @@ export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
   private readonly throttledThreads: number;
   private readonly windowMs: number;
   private readonly windows = new Map<string, ChargeWindow>();
+  private admissions = 0;
 
   constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
     super(storageKey, args);
@@ -79,14 +82,11 @@ export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
   }
 
   protected evaluate(tenants: TenantIds, nowMs: number): Verdict {
+    if (++this.admissions % SWEEP_EVERY === 0) this.sweep(nowMs);
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
     // Without an explicit throttle threshold, throttle at two thirds of the limit (Snuba: limit / 1.5).
     const throttleAt = Math.min(this.throttleAt ?? bucket.limit / 1.5, bucket.limit);
-    let window = this.windows.get(bucket.key);
-    if (!window) {
-      window = new ChargeWindow();
-      this.windows.set(bucket.key, window);
-    }
+    const window = this.windowOf(bucket.key);
     window.prune(nowMs, this.windowMs);
     const used = window.total;
     const windowText = `${this.windowMs / 1000} s`;
@@ -97,9 +97,9 @@ export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
       quota_unit: QUOTA_UNIT,
       max_bytes_to_read: 0,
     };
-    const owner = window;
+    // Looked up again when charged: a sweep may have dropped the (then empty) window meanwhile.
     const charge = (outcome: { bytesScanned: number }) => {
-      if (outcome.bytesScanned > 0) owner.add(Date.now(), outcome.bytesScanned);
+      if (outcome.bytesScanned > 0) this.windowOf(bucket.key).add(Date.now(), outcome.bytesScanned);
     };
     if (used >= bucket.limit) {
       const reason = `bytes scanned ${used} in the last ${windowText} reached the limit of ${bucket.limit} bytes for ${bucket.description}`;
@@ -126,5 +126,21 @@ export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
       reason: "",
       settle: charge,
     };
+  }
+
+  private windowOf(bucketKey: string): ChargeWindow {
+    let window = this.windows.get(bucketKey);
+    if (!window) {
+      window = new ChargeWindow();
+      this.windows.set(bucketKey, window);
+    }
+    return window;
+  }
+
+  private sweep(nowMs: number): void {
+    for (const [key, window] of this.windows) {
+      window.prune(nowMs, this.windowMs);
+      if (window.charges.length === 0) this.windows.delete(key);
+    }
   }
 }

@@ -11,6 +11,8 @@ import { tenantBucket } from "./tenant-overrides.js";
 export const DEFAULT_PER_SECOND_LIMIT = 50;
 const WINDOW_MS = 1000;
 const QUOTA_UNIT = "queries_per_second";
+/** Admissions between sweeps of quiet tenants' windows. */
+const SWEEP_EVERY = 4096;
 const SUGGESTION = "Spread the queries out over time, or cache results on the caller's side";
 
 interface Start {
@@ -50,6 +52,7 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   readonly name = "PerSecondRateLimitAllocationPolicy";
   private readonly limit: number;
   private readonly windows = new Map<string, StartWindow>();
+  private admissions = 0;
 
   constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
     super(storageKey, args);
@@ -57,6 +60,7 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   }
 
   protected evaluate(tenants: TenantIds, nowMs: number): Verdict {
+    if (++this.admissions % SWEEP_EVERY === 0) this.sweep(nowMs);
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
     let window = this.windows.get(bucket.key);
     if (!window) {

@@ -125,6 +125,18 @@ describe("BytesScannedWindowAllocationPolicy", () => {
   });
 });
 
+describe("policy state stays bounded", () => {
+  it("sweeps windows of quiet tenants without losing the charge of a query still running", () => {
+    const now = Date.now();
+    const policy = new BytesScannedWindowAllocationPolicy("errors", { org_limit_bytes_scanned: 1e9 });
+    const running = admitQuery([policy], ORG_1, now);
+    // Thousands of one-off tenants trigger a sweep, which drops every empty window (ORG_1's too).
+    for (let org = 100; org < 100 + 5000; org++) admitQuery([policy], { organization_id: org, referrer: "r" }, now);
+    running.settle({ ranOnColumnstore: true, bytesScanned: 1234 });
+    expect(policy.usedBy("organization_id=1", now)).toBe(1234);
+  });
+});
+
 describe("admission across policies", () => {
   it("stops at the first refusal and gives earlier policies their slot back", () => {
     const concurrent = new ConcurrentRateLimitAllocationPolicy("errors", { concurrent_limit: 1 });
