@@ -7,7 +7,7 @@
  * the validator then checks that WHERE/HAVING hold conditions, which lets the parser stay LL(k)
  * where Snuba's PEG grammar needs backtracking for `(` .
  */
-import { EmbeddedActionsParser, type IToken } from "chevrotain";
+import { EmbeddedActionsParser, type IOrAlt, type IToken } from "chevrotain";
 import type { Expression, LiteralNode, OrderByItem, SelectedExpression } from "../query/ast.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import { parseDateTimeLiteral } from "./datetime-literal.js";
@@ -95,6 +95,12 @@ export function unescapeSnqlString(raw: string): string {
 class SnqlParser extends EmbeddedActionsParser {
   /** The query text, to name un-aliased SELECT items by their own source text. */
   text = "";
+  private atomAlternatives: IOrAlt<Expression>[] | undefined;
+  private literalAlternatives: IOrAlt<LiteralNode>[] | undefined;
+  private additiveOperators: IOrAlt<IToken>[] | undefined;
+  private multiplicativeOperators: IOrAlt<IToken>[] | undefined;
+  private comparisonOperators: IOrAlt<IToken>[] | undefined;
+  private setOperators: IOrAlt<IToken>[] | undefined;
 
   constructor() {
     // The grammar is checked by the tests (and by chevrotain in development); skipping the
@@ -384,14 +390,14 @@ class SnqlParser extends EmbeddedActionsParser {
       this.OR([
         {
           ALT: () => {
-            const op = this.OR2([
+            const op = this.OR2((this.comparisonOperators ??= [
               { ALT: () => this.CONSUME(t.Equals) },
               { ALT: () => this.CONSUME(t.NotEquals) },
               { ALT: () => this.CONSUME(t.LessOrEquals) },
               { ALT: () => this.CONSUME(t.GreaterOrEquals) },
               { ALT: () => this.CONSUME(t.Less) },
               { ALT: () => this.CONSUME(t.Greater) },
-            ]);
+            ]));
             const right = this.SUBRULE2(this.additive);
             result = this.ACTION(() => ({
               kind: "function",
@@ -426,7 +432,7 @@ class SnqlParser extends EmbeddedActionsParser {
               first = this.CONSUME2(t.Not);
               negated = true;
             });
-            const op = this.OR3([{ ALT: () => this.CONSUME(t.In) }, { ALT: () => this.CONSUME(t.Like) }]);
+            const op = this.OR3((this.setOperators ??= [{ ALT: () => this.CONSUME(t.In) }, { ALT: () => this.CONSUME(t.Like) }]));
             const right = this.SUBRULE3(this.additive);
             result = this.ACTION(() => {
               const base = op.tokenType === t.In ? "in" : "like";
@@ -443,7 +449,7 @@ class SnqlParser extends EmbeddedActionsParser {
   private additive = this.RULE("additive", (): Expression => {
     let left = this.SUBRULE(this.multiplicative);
     this.MANY(() => {
-      const op = this.OR([{ ALT: () => this.CONSUME(t.Plus) }, { ALT: () => this.CONSUME(t.Minus) }]);
+      const op = this.OR((this.additiveOperators ??= [{ ALT: () => this.CONSUME(t.Plus) }, { ALT: () => this.CONSUME(t.Minus) }]));
       const right = this.SUBRULE2(this.multiplicative);
       left = this.ACTION(() => ({
         kind: "function",
@@ -458,7 +464,7 @@ class SnqlParser extends EmbeddedActionsParser {
   private multiplicative = this.RULE("multiplicative", (): Expression => {
     let left = this.SUBRULE(this.atom);
     this.MANY(() => {
-      const op = this.OR([{ ALT: () => this.CONSUME(t.Star) }, { ALT: () => this.CONSUME(t.Slash) }]);
+      const op = this.OR((this.multiplicativeOperators ??= [{ ALT: () => this.CONSUME(t.Star) }, { ALT: () => this.CONSUME(t.Slash) }]));
       const right = this.SUBRULE2(this.atom);
       left = this.ACTION(() => ({
         kind: "function",
@@ -471,7 +477,8 @@ class SnqlParser extends EmbeddedActionsParser {
   });
 
   private atom = this.RULE("atom", (): Expression => {
-    return this.OR([
+    // The alternatives are built once: allocating them on every call is chevrotain's main cost.
+    return this.OR((this.atomAlternatives ??= [
       { ALT: () => this.SUBRULE(this.literal) },
       {
         ALT: () => {
@@ -494,11 +501,11 @@ class SnqlParser extends EmbeddedActionsParser {
           return inner;
         },
       },
-    ]);
+    ]));
   });
 
   private literal = this.RULE("literal", (): LiteralNode => {
-    return this.OR([
+    return this.OR((this.literalAlternatives ??= [
       {
         ALT: () => {
           const token = this.CONSUME(t.StringLiteral);
@@ -534,7 +541,7 @@ class SnqlParser extends EmbeddedActionsParser {
           return this.ACTION(() => literal(false, token));
         },
       },
-    ]);
+    ]));
   });
 
   private columnOrCall = this.RULE("columnOrCall", (): Expression => {
