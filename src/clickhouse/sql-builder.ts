@@ -63,7 +63,8 @@ export function assembleSql(clauses: SqlClauses): string {
   return sql;
 }
 
-const uuidColumns = memoizePerDefinition(
+/** The entity's UUID columns (Snuba's UUIDColumnProcessor reads them as dash-less hex). */
+export const uuidColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>
     new Set(entity.columns.filter((c) => /^(Nullable\()?UUID\)?$/.test(c.type)).map((c) => c.name)),
 );

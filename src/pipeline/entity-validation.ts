@@ -6,6 +6,7 @@
  */
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
+import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import {
@@ -77,6 +78,7 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
   checkClauses(query);
+  checkUuidLiterals(query, () => entity);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
   requireColumns(query, entity, undefined, query.from.position);
   return { query, entity, aliases, timeRange };
@@ -130,6 +132,33 @@ export function checkExpressions(query: LogicalQuery, checkColumn: (node: Column
           break;
         default:
           break;
+      }
+    });
+  }
+}
+
+const UUID_TEXT = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const UUID_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
+
+/**
+ * A string compared with a UUID column must be a UUID (32 hex digits, with or without dashes):
+ * as Snuba's UUIDColumnProcessor, refuse anything else before ClickHouse fails on it.
+ */
+export function checkUuidLiterals(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): void {
+  for (const condition of [query.where, query.having]) {
+    if (!condition) continue;
+    visitExpression(condition, (node) => {
+      if (node.kind !== "function" || !UUID_COMPARISONS.has(node.name)) return;
+      const [lhs, rhs] = node.args;
+      if (lhs?.kind !== "column") return;
+      const entity = entityOf(lhs.entityAlias);
+      if (!entity || !uuidColumns(entity).has(lhs.name)) return;
+      const values = rhs?.kind === "function" && (rhs.name === "tuple" || rhs.name === "array") ? rhs.args : rhs ? [rhs] : [];
+      for (const value of values) {
+        if (value.kind === "literal" && typeof value.value === "string" && !UUID_TEXT.test(value.value)) {
+          const position = value.position ?? node.position;
+          throw invalidQuery(`Not a valid UUID string: '${value.value}' for column ${lhs.name}${at(position)}`, position);
+        }
       }
     });
   }

@@ -21,6 +21,7 @@ import {
   checkClauses,
   checkExpressions,
   checkSubscriptable,
+  checkUuidLiterals,
   collectAliases,
   knownColumnNames,
   requireColumns,
@@ -176,6 +177,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
     }
   });
   checkClauses(query);
+  checkUuidLiterals(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(query, entity, "entity", alias, position);

@@ -31,6 +31,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   ["MATCH STORAGE(errors) SELECT count() WHERE project_id = 1", "Missing >= condition with a datetime literal on column timestamp for storage errors", 1, 15],
   [`MATCH (events) SELECT constructor[x] WHERE ${R} AND project_id = 1`, "'constructor[...]' cannot be subscripted on entity 'events'", 1, 23],
   [`MATCH (metrics_counters) SELECT sum(value) BY tags[abc] WHERE ${METRICS}`, "Expected a string key containing an integer", 1, 47],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND event_id = 'not-a-uuid'`, "Not a valid UUID string: 'not-a-uuid' for column event_id at line 1, column 168", 1, 168],
+  [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND count() > 1`, "Aggregate function found in WHERE clause of query: 'count'", 1, 157],
   [`MATCH (events) SELECT count() BY count() WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause", 1, 34],
