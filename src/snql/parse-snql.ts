@@ -5,6 +5,8 @@
 import type { IRecognitionException, IToken } from "chevrotain";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import {
+  queryExpressions,
+  type Expression,
   type JoinEdge,
   type JoinEntity,
   type JoinSource,
@@ -19,6 +21,12 @@ export const MAX_LIMIT = 10_000;
 /** Bounds that keep parsing time and stack depth small whatever a caller sends. */
 export const MAX_QUERY_BYTES = 256 * 1024;
 export const MAX_NESTING_DEPTH = 64;
+/**
+ * Operator chains fold into trees as deep as they are long (`a AND b AND c ...`), and every
+ * later stage walks them recursively: past this depth the query is refused before a stack can
+ * overflow (ClickHouse itself stops at an AST depth of 1000).
+ */
+export const MAX_EXPRESSION_DEPTH = 500;
 
 export function parseSnql(text: string): LogicalQuery {
   if (text.trim() === "") throw invalidQuery("the query is empty: expected 'MATCH (<entity>) SELECT ...'", { line: 1, column: 1 });
@@ -39,7 +47,27 @@ export function parseSnql(text: string): LogicalQuery {
   snqlParser.input = lexed.tokens;
   const parsed = snqlParser.query();
   if (snqlParser.errors.length > 0) throw syntaxError(snqlParser.errors[0]!, text);
-  return toLogicalQuery(parsed, true);
+  const query = toLogicalQuery(parsed, true);
+  checkExpressionDepth(query);
+  return query;
+}
+
+/** Walks every expression with an explicit stack (no recursion) and refuses one too deep. */
+function checkExpressionDepth(query: LogicalQuery): void {
+  const stack: [Expression, number][] = queryExpressions(query).map((expression) => [expression, 1]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_EXPRESSION_DEPTH) {
+      throw invalidQuery(
+        `the query nests expressions more than ${MAX_EXPRESSION_DEPTH} levels deep${node.position ? ` at line ${node.position.line}, column ${node.position.column}` : ""} (a chain of that many AND/OR or arithmetic operators); use IN tuple(...) or split the query`,
+        node.position ?? { line: 1, column: 1 },
+      );
+    }
+    if (node.kind === "function") for (const arg of node.args) stack.push([arg, depth + 1]);
+    else if (node.kind === "curried") for (const arg of [...node.params, ...node.args]) stack.push([arg, depth + 1]);
+    else if (node.kind === "lambda") stack.push([node.body, depth + 1]);
+  }
+  if (query.from.kind === "subquery") checkExpressionDepth(query.from.query);
 }
 
 /** Applies Snuba's checks and defaults; only the outermost query gets the default LIMIT. */

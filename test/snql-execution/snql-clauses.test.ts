@@ -170,6 +170,11 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(typeof consistent.stats.query_id).toBe("string");
   });
 
+  it("a chain of 490 conditions (just under the depth bound) runs on the engine", async () => {
+    const chain = Array.from({ length: 490 }, (_, i) => `user != 'u${i}'`).join(" AND ");
+    expect((await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND ${chain}`)).data).toEqual([{ c: 3 }]);
+  });
+
   it("dry_run validates and translates without executing", async () => {
     const json = await rows(JOIN_QUERY, { dry_run: true });
     expect(json.data).toEqual([]);
