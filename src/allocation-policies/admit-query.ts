@@ -5,6 +5,7 @@
  * naming the policy, the limit and the tenant.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
+import { markImmutable } from "../execution/result-values.js";
 import type { TenantIds } from "../pipeline/query-request.js";
 import { passthroughAllowance } from "./policy-base.js";
 import { NO_UNITS, type AllocationPolicy, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
@@ -152,6 +153,7 @@ export function admitFromCache(policies: readonly AllocationPolicy[], maxThreads
       details[policy.name] = { ...allowance, explanation: { ...allowance.explanation, reason: "answered from the result cache: not counted" } };
     }
     cacheDetails.set(policies, details);
+    markImmutable(details);
   }
   return {
     quotaAllowance: { details, summary: unrestrictedSummary(maxThreads) },

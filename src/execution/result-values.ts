@@ -50,24 +50,56 @@ export function converterFor(type: string): Converter {
   return identity;
 }
 
-/**
- * JSON text for a response. BigInts are written as bare integers (as Snuba does) by a
- * placeholder pass, taken only when a BigInt is present.
- */
-export function stringifyResponse(body: unknown): string {
+/** JSON text of one value; BigInts become bare integers (as Snuba writes them). */
+function jsonText(value: unknown): string {
   // Without a replacer JSON.stringify runs several times faster; it throws on the first BigInt.
   try {
-    return JSON.stringify(body);
+    return JSON.stringify(value);
   } catch (reason) {
     if (!(reason instanceof TypeError)) throw reason;
   }
   let sawBigInt = false;
-  const text = JSON.stringify(body, (_key, value: unknown) => {
-    if (typeof value === "bigint") {
+  const text = JSON.stringify(value, (_key, inner: unknown) => {
+    if (typeof inner === "bigint") {
       sawBigInt = true;
-      return `\u0000bigint:${value.toString()}`;
+      return `\u0000bigint:${inner.toString()}`;
     }
-    return value;
+    return inner;
   });
   return sawBigInt ? text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1") : text;
+}
+
+/**
+ * Values that are never modified once built (a cached result's rows and columns, the policy
+ * details of a cache hit): their JSON is computed once and reused by every response that
+ * carries them. `null` until first serialised.
+ */
+const immutableJson = new WeakMap<object, string | null>();
+
+export function markImmutable(value: object): void {
+  if (!immutableJson.has(value)) immutableJson.set(value, null);
+}
+
+/** Serialises the top two levels of a response by hand so immutable parts splice in as text. */
+function responseJson(value: unknown, depth: number): string {
+  if (value === null || typeof value !== "object") return jsonText(value);
+  const known = immutableJson.get(value);
+  if (known !== undefined) {
+    if (known !== null) return known;
+    const text = jsonText(value);
+    immutableJson.set(value, text);
+    return text;
+  }
+  if (depth >= 2 || Array.isArray(value) || typeof (value as { toJSON?: unknown }).toJSON === "function") return jsonText(value);
+  const parts: string[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner === undefined || typeof inner === "function") continue;
+    parts.push(`${JSON.stringify(key)}:${responseJson(inner, depth + 1)}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** JSON text for a response (a result or an error body). */
+export function stringifyResponse(body: unknown): string {
+  return responseJson(body, 0);
 }

@@ -16,6 +16,7 @@ import { executeSql, type ExecutionResult } from "../execution/execute-sql.js";
 import { executionSettings } from "../execution/execution-limits.js";
 import { implicitBackend, type QueryBackend } from "../execution/query-backend.js";
 import { DEFAULT_MAX_THREADS, passthroughAllowance } from "../execution/quota-allowance.js";
+import { markImmutable } from "../execution/result-values.js";
 import { buildQueryLogRow, markRecorded, type QueryLogFacts } from "../query-log/build-query-log-row.js";
 import type { PreparedQuery } from "./prepared-query.js";
 import type { QueryRequest } from "./query-request.js";
@@ -157,6 +158,12 @@ export async function runPreparedQuery(
     throw error;
   }
   metrics.cache.inc([stats.cache_status]);
+  if (key !== null) {
+    // A cached result is shared by every response that hits it and never modified: its rows
+    // are serialised once.
+    markImmutable(execution.data);
+    markImmutable(execution.meta);
+  }
   // Only the request that ran the SQL read anything; hits and waiters are free (facts §7: quotas
   // count ClickHouse work).
   const rowsRead = executedHere ? execution.rowsRead : 0;
