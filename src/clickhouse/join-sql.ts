@@ -10,7 +10,7 @@ import { invalidQuery } from "../errors/query-service-error.js";
 import type { JoinSource, LogicalQuery } from "../query/ast.js";
 import { quoteIdentifier } from "./escaping.js";
 import { ExpressionPrinter } from "./expression-printer.js";
-import { assembleSql, DEFAULT_GRANULARITY, queryClauses, tableClause, type BuiltSql, type SqlBuildOptions } from "./sql-builder.js";
+import { assembleSql, DEFAULT_GRANULARITY, outputItems, queryClauses, tableClause, type BuiltSql, type SqlBuildOptions } from "./sql-builder.js";
 
 export interface JoinSqlInput {
   readonly query: LogicalQuery;
@@ -57,5 +57,5 @@ export function buildJoinSql(input: JoinSqlInput, options: SqlBuildOptions = {})
   const entityOf = (alias: string | undefined) => (alias === undefined ? null : entities.get(alias) ?? null);
   const sql = assembleSql(queryClauses(query, printer, entityOf, aliases, mandatory, from));
   const tables = [...new Set([...storages.values()].map((s) => s.table))].sort();
-  return { sql, columnNames: query.selected.map((s) => s.name), table: tables.join(","), sample: left.sample, final };
+  return { sql, columnNames: outputItems(query, aliases).map((s) => s.name), table: tables.join(","), sample: left.sample, final };
 }

@@ -88,6 +88,25 @@ export function selectItem(
   return `${printed} AS ${resultAlias(item.name)}`;
 }
 
+/**
+ * The SELECT items once each: an item repeated (`SELECT project_id BY project_id`) or a bare
+ * reference to an alias that another item defines (`BY b` with `tags[browser] AS b`) is one
+ * output column, as Snuba's reader returns one column per name.
+ */
+export function outputItems(query: LogicalQuery, aliases: ReadonlySet<string>): SelectedExpression[] {
+  const items: SelectedExpression[] = [];
+  const seen = new Set<string>();
+  for (const item of query.selected) {
+    if (seen.has(item.name)) continue;
+    const node = item.expression;
+    const aliasReference = node.kind === "column" && node.entityAlias === undefined && node.name === item.name && aliases.has(item.name);
+    if (aliasReference && query.selected.some((other) => other !== item && other.name === item.name)) continue;
+    seen.add(item.name);
+    items.push(item);
+  }
+  return items;
+}
+
 /** The clauses of one query level that do not depend on its source. */
 export function queryClauses(
   query: LogicalQuery,
@@ -99,7 +118,7 @@ export function queryClauses(
 ): SqlClauses {
   const print = (node: Expression) => printer.expression(node);
   return {
-    select: query.selected.map((item) => selectItem(printer, item, entityOf, aliases)),
+    select: outputItems(query, aliases).map((item) => selectItem(printer, item, entityOf, aliases)),
     from,
     arrayJoin: (query.arrayJoin ?? []).map((node) => printer.expression(node, false)),
     where: [...mandatoryConditions, ...(query.where ? [print(query.where)] : [])],
@@ -150,5 +169,5 @@ export function buildSql(
   const table = tableClause(storage, query.from.sample, options, { description: `entity '${entity.name}'`, position: query.from.position });
   const mandatory = storage.notDeletedColumn ? [`equals(${quoteIdentifier(storage.notDeletedColumn)}, 0)`] : [];
   const sql = assembleSql(queryClauses(query, printer, () => entity, aliases, mandatory, table.from));
-  return { sql, columnNames: query.selected.map((s) => s.name), table: storage.table, sample: table.sample, final: table.final };
+  return { sql, columnNames: outputItems(query, aliases).map((s) => s.name), table: storage.table, sample: table.sample, final: table.final };
 }

@@ -77,7 +77,7 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
     }
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
-  checkClauses(query);
+  checkClauses(query, aliases);
   checkUuidLiterals(query, () => entity);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
   requireColumns(query, entity, undefined, query.from.position);
@@ -165,14 +165,14 @@ export function checkUuidLiterals(query: LogicalQuery, entityOf: (entityAlias: s
 }
 
 /** Checks every query shape shares: conditions where conditions belong, aggregates where allowed. */
-export function checkClauses(query: LogicalQuery): void {
+export function checkClauses(query: LogicalQuery, aliases: ReadonlyMap<string, Expression>): void {
   checkConditionShape(query.where, "WHERE");
   checkConditionShape(query.having, "HAVING");
-  checkNoAggregates(query.where ? [query.where] : [], "WHERE clause", "use HAVING to filter on aggregates");
-  checkNoAggregates(query.groupBy, "BY clause", "group by columns or expressions over columns");
-  checkNoAggregates(query.arrayJoin ?? [], "ARRAY JOIN clause", "array-join columns");
-  checkNoAggregates(query.limitBy?.columns ?? [], "LIMIT BY clause", "limit by columns");
-  checkDuplicateNames(query);
+  checkNoAggregates(query.where ? [query.where] : [], aliases, "WHERE clause", "use HAVING to filter on aggregates");
+  checkNoAggregates(query.groupBy, aliases, "BY clause", "group by columns or expressions over columns");
+  checkNoAggregates(query.arrayJoin ?? [], aliases, "ARRAY JOIN clause", "array-join columns");
+  checkNoAggregates(query.limitBy?.columns ?? [], aliases, "LIMIT BY clause", "limit by columns");
+  checkDuplicateNames(query, aliases);
   if (query.totals && query.groupBy.length === 0) {
     throw invalidQuery(`TOTALS true${at(query.position?.totals)} needs a BY clause: totals are the aggregates over all groups`, query.position?.totals);
   }
@@ -224,25 +224,39 @@ function checkConditionShape(condition: Expression | null, clause: string): void
   );
 }
 
-function checkNoAggregates(expressions: readonly Expression[], clause: string, hint: string): void {
-  for (const expression of expressions) {
+/** Refuses aggregates in a clause, also those reached through an alias (`WHERE c > 1` with `count() AS c`). */
+function checkNoAggregates(expressions: readonly Expression[], aliases: ReadonlyMap<string, Expression>, clause: string, hint: string): void {
+  const expanded = new Set<string>();
+  const check = (expression: Expression, reference?: Expression) =>
     visitExpression(expression, (node) => {
       if ((node.kind === "function" || node.kind === "curried") && AGGREGATE_FUNCTIONS.has(node.name)) {
-        throw invalidQuery(`Aggregate function found in ${clause} of query: '${node.name}'${at(node.position)}; ${hint}`, node.position);
+        const position = reference?.position ?? node.position;
+        throw invalidQuery(`Aggregate function found in ${clause} of query: '${node.name}'${at(position)}; ${hint}`, position);
+      }
+      if (node.kind === "column" && node.entityAlias === undefined && !expanded.has(node.name)) {
+        const aliased = aliases.get(node.name);
+        expanded.add(node.name);
+        if (aliased) check(aliased, reference ?? node);
       }
     });
-  }
+  for (const expression of expressions) check(expression);
 }
 
 function shapeOf(expression: Expression): string {
   return JSON.stringify(expression, (key, value) => (key === "position" ? undefined : value));
 }
 
-function checkDuplicateNames(query: LogicalQuery): void {
+/** A bare reference to the alias `name` (`BY b` with `tags[browser] AS b`): the same output. */
+function refersToAlias(expression: Expression, name: string, aliases: ReadonlyMap<string, Expression>): boolean {
+  return expression.kind === "column" && expression.entityAlias === undefined && expression.name === name && aliases.has(name);
+}
+
+function checkDuplicateNames(query: LogicalQuery, aliases: ReadonlyMap<string, Expression>): void {
   const seen = new Map<string, Expression>();
   for (const item of query.selected) {
     const previous = seen.get(item.name);
-    if (previous !== undefined && shapeOf(previous) !== shapeOf(item.expression)) {
+    const sameOutput = previous === undefined || refersToAlias(previous, item.name, aliases) || refersToAlias(item.expression, item.name, aliases);
+    if (!sameOutput && shapeOf(previous) !== shapeOf(item.expression)) {
       const position = item.expression.position;
       throw invalidQuery(`Shadowing aliases detected for alias: ${item.name}${at(position)}: two different expressions have the same name`, position);
     }

@@ -176,7 +176,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
       );
     }
   });
-  checkClauses(query);
+  checkClauses(query, declaredAliases);
   checkUuidLiterals(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
@@ -204,7 +204,7 @@ function validateSubquery(query: LogicalQuery, source: SubquerySource, definitio
       );
     }
   });
-  checkClauses(query);
+  checkClauses(query, aliases);
   if (query.granularity !== null && queryExpressions(query).length > 0 && query.from.kind === "subquery") {
     // GRANULARITY buckets an entity's time column; the outer level has none.
     throw invalidQuery("GRANULARITY applies to the query that reads the entity: move it into the subquery");

@@ -107,6 +107,19 @@ describe("SnQL clauses on the embedded engine", () => {
     ]);
   });
 
+  it("BY an alias or a selected column gives one output column per name", async () => {
+    const byAlias = await rows(
+      `MATCH (events) SELECT tags[browser] AS b, count() AS c BY b WHERE ${RANGE} AND project_id = 1 ORDER BY b ASC`,
+    );
+    expect(byAlias.data).toEqual([
+      { b: "Chrome", c: 2 },
+      { b: "Firefox", c: 1 },
+    ]);
+    const repeated = await rows(`MATCH (events) SELECT project_id, count() AS c BY project_id WHERE ${RANGE} AND project_id = 1`);
+    expect(repeated.data).toEqual([{ project_id: 1, c: 3 }]);
+    expect(repeated.meta.map((m: { name: string }) => m.name)).toEqual(["project_id", "c"]);
+  });
+
   it("LIMIT BY, LIMIT and OFFSET", async () => {
     const first = await rows(
       `MATCH (events) SELECT user, project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY timestamp ASC LIMIT 1 BY project_id`,

@@ -35,6 +35,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND count() > 1`, "Aggregate function found in WHERE clause of query: 'count'", 1, 157],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND c > 0`, "Aggregate function found in WHERE clause of query: 'count' at line 1, column 162", 1, 162],
   [`MATCH (events) SELECT count() BY count() WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause", 1, 34],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND level`, "WHERE expects conditions", 1, 157],
   [`MATCH (events) SELECT count() AS c, max(timestamp) AS c WHERE ${R} AND project_id = 1`, "Shadowing aliases detected for alias: c", 1, 37],
