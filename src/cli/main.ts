@@ -9,6 +9,7 @@ import { createColumnstoreClient } from "../clickhouse/client-factory.js";
 import { runMigrations } from "../clickhouse/migrations.js";
 import { readSettings } from "../config/settings.js";
 import { defaultRegistry } from "../datasets/registry.js";
+import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
 import { hasDemoData, loadDemoData } from "../demo-data/load-demo-data.js";
 import { startServer } from "../server/start-server.js";
 
@@ -66,12 +67,16 @@ async function main(argv: string[]): Promise<number> {
           await loadDemoData(columnstore.client, { rows: settings.demoRows, log, progress: process.stderr.isTTY ?? false });
         }
       }
+      // A bootstrapped demo store knows the ids that wrote its metrics, so MQL works without
+      // indexer_mappings there; anywhere else the request must send them.
+      const demoStore = args.includes("--bootstrap") && (await hasDemoData(columnstore.client));
       const server = await startServer({
         host: settings.host,
         port: settings.port,
         definitions: registry,
         columnstore,
         statsInResponse: settings.statsInResponse,
+        ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
         backend: {
           policyOverrides: settings.policyOverrides,
           cacheTtlMs: settings.cacheTtlMs,

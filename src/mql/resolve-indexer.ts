@@ -4,7 +4,6 @@
  * ids, and, for the legacy `metrics` dataset whose tag values are indexed too, tag values.
  * Anything missing is an `invalid_query` naming it, never a silently empty result.
  */
-import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import type { IndexerMappings } from "./mql-context.js";
 import type { MetricName } from "./mql-ast.js";
@@ -16,9 +15,19 @@ const MRI = /^([^:]+):([^/]+)\/([^@]+)@(.+)$/;
 export class IndexerResolver {
   private readonly mappings: IndexerMappings;
 
-  /** Without mappings from the caller, the server's own indexer answers: the demo data's ids. */
-  constructor(mappings: IndexerMappings | null) {
-    this.mappings = mappings ?? DEMO_INDEXER_MAPPINGS;
+  /**
+   * `mappings` come from the request; without them, from the store (`storeMappings`: a server over
+   * the demo data knows the ids that wrote it). With neither, nothing can be resolved: Snuba
+   * requires the field, and guessing ids would answer with another metric's data.
+   */
+  constructor(mappings: IndexerMappings | null, storeMappings: IndexerMappings | null = null) {
+    const chosen = mappings ?? storeMappings;
+    if (!chosen) {
+      throw invalidQuery(
+        "'mql_context.indexer_mappings' is required: map each MRI and tag key to its indexer id, e.g. {\"d:transactions/duration@millisecond\": 101, \"transaction\": 212}",
+      );
+    }
+    this.mappings = chosen;
   }
 
   has(text: string): boolean {

@@ -17,7 +17,7 @@ import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition, FunctionMapper, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
-import type { MqlContext } from "./mql-context.js";
+import type { IndexerMappings, MqlContext } from "./mql-context.js";
 import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
 import { IndexerResolver, metricType } from "./resolve-indexer.js";
 
@@ -414,7 +414,14 @@ function joinedCore(expression: MqlExpression, leaves: readonly Leaf[], keys: re
   };
 }
 
-export function translateMql(expression: MqlExpression, context: MqlContext, dataset: string, definitions: DefinitionLookup): TranslatedMql {
+/** `storeMappings`: the store's own indexer ids, used when the request sends none. */
+export function translateMql(
+  expression: MqlExpression,
+  context: MqlContext,
+  dataset: string,
+  definitions: DefinitionLookup,
+  storeMappings: IndexerMappings | null = null,
+): TranslatedMql {
   const series = timeseriesOf(expression);
   if (series.length === 0) throw invalidQuery("the MQL query has no timeseries: aggregate a metric, e.g. sum(c:custom/page_views@none)");
   if (series.length > MAX_FORMULA_TIMESERIES) {
@@ -422,7 +429,7 @@ export function translateMql(expression: MqlExpression, context: MqlContext, dat
   }
   const keys = groupKeysOf(series);
   const unresolved = new Set<string>();
-  const translator = new LeafTranslator(context, new IndexerResolver(context.indexerMappings), unresolved);
+  const translator = new LeafTranslator(context, new IndexerResolver(context.indexerMappings, storeMappings), unresolved);
   const leaves = series.map((s) => translator.leaf(s, dataset, definitions));
   if (unresolved.size > 0) {
     throw invalidQuery(`Tag keys (${[...unresolved].join(", ")}) not resolved: add them to mql_context.indexer_mappings`);

@@ -3,7 +3,7 @@
  * names through the indexer mappings, translate to one SQL query; then the shared back end runs
  * it like any SnQL query.
  */
-import type { MqlContext } from "../mql/mql-context.js";
+import type { IndexerMappings, MqlContext } from "../mql/mql-context.js";
 import { parseMql } from "../mql/parse-mql.js";
 import { popTotalsRow } from "../mql/totals-row.js";
 import { translateMql, type TranslatedMql } from "../mql/translate-mql.js";
@@ -33,8 +33,14 @@ function toPrepared(translated: TranslatedMql): PreparedQuery {
 }
 
 /** Everything up to the SQL, in one call (what the bench measures). */
-export function prepareMqlQuery(definitions: DefinitionLookup, dataset: string, query: string, context: MqlContext): PreparedQuery {
-  return toPrepared(translateMql(parseMql(query), context, dataset, definitions));
+export function prepareMqlQuery(
+  definitions: DefinitionLookup,
+  dataset: string,
+  query: string,
+  context: MqlContext,
+  storeMappings: IndexerMappings | null = null,
+): PreparedQuery {
+  return toPrepared(translateMql(parseMql(query), context, dataset, definitions, storeMappings));
 }
 
 export async function runMqlQuery(context: PipelineContext, request: MqlQueryRequest): Promise<QueryResult> {
@@ -45,7 +51,7 @@ export async function runMqlQuery(context: PipelineContext, request: MqlQueryReq
   }
   const expression = parseMql(request.query);
   timer.mark("validate_schema");
-  const prepared = toPrepared(translateMql(expression, request.mqlContext, request.dataset, context.definitions));
+  const prepared = toPrepared(translateMql(expression, request.mqlContext, request.dataset, context.definitions, context.storeIndexerMappings ?? null));
   timer.mark("prepare_query");
   return popTotalsRow(await runPreparedQuery(context, request, prepared, timer));
 }

@@ -30,6 +30,11 @@ export interface PipelineContext {
   readonly statsInResponse: boolean;
   /** Policies, cache, query log, metrics; a context without one gets a private default (no query log). */
   readonly backend?: QueryBackend;
+  /**
+   * Indexer ids of the data this store holds (the demo data's, on a demo store), for MQL requests
+   * that send no `indexer_mappings`; absent: such requests are refused.
+   */
+  readonly storeIndexerMappings?: Readonly<Record<string, number | string>>;
 }
 
 /** Snuba's `sql` for a query refused before it ran. */

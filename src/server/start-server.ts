@@ -19,6 +19,8 @@ export interface ServerOptions {
   readonly healthTimeoutMs?: number;
   /** Policy overrides, cache, limits and query-log options; defaults are production's. */
   readonly backend?: BackendOptions;
+  /** The store's own indexer ids (a demo store's), for MQL requests without indexer_mappings. */
+  readonly storeIndexerMappings?: Readonly<Record<string, number | string>>;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -40,6 +42,7 @@ export function buildServiceContext(options: ServerOptions): ServiceContext {
     columnstore: options.columnstore,
     statsInResponse: options.statsInResponse ?? false,
     backend: new QueryBackend(options.columnstore, options.backend),
+    ...(options.storeIndexerMappings ? { storeIndexerMappings: options.storeIndexerMappings } : {}),
     async checkHealth() {
       const name = `clickhouse (${options.columnstore.kind})`;
       try {

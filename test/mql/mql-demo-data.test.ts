@@ -33,7 +33,7 @@ beforeAll(async () => {
   const registry = defaultRegistry();
   await runMigrations(store.client, registry);
   await loadDemoData(store.client, { rows: 40_000, log: () => {}, progress: false, now: NOW });
-  server = await startServer({ host: "127.0.0.1", port: 0, definitions: registry, columnstore: store });
+  server = await startServer({ host: "127.0.0.1", port: 0, definitions: registry, columnstore: store, storeIndexerMappings: DEMO_INDEXER_MAPPINGS });
   baseUrl = `http://127.0.0.1:${server.port}`;
 });
 afterAll(async () => {
@@ -105,7 +105,7 @@ describe("figures against hand-written SQL", () => {
     expect(json.data.length).toBe(7);
   });
 
-  it("answers the same over Connect", async () => {
+  it("answers the same over Connect, resolving names through the demo store's own ids when the request sends none", async () => {
     const client = createClient(QueryService, createConnectTransport({ baseUrl, httpVersion: "1.1" }));
     const response = await client.mql({
       dataset: "metrics",

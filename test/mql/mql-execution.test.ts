@@ -270,9 +270,11 @@ describe("request shapes and wires", () => {
     expect(json.timing.marks_ms).toHaveProperty("validate_schema");
   });
 
-  it("resolves through the server's indexer when indexer_mappings is left out", async () => {
+  it("refuses a request without indexer_mappings when the store has no ids of its own", async () => {
     const { indexer_mappings: _omit, ...withoutMappings } = context();
-    expect((await mql(`sum(${PAGE_VIEWS})`, withoutMappings)).data).toEqual([{ aggregate_value: 17 }]);
+    const error = await mqlError(`sum(${PAGE_VIEWS})`, withoutMappings);
+    expect(error).toMatchObject({ status: 400, type: "invalid_query" });
+    expect(error.message).toContain("'mql_context.indexer_mappings' is required");
   });
 
   it("answers the same rows over Connect and gRPC", async () => {

@@ -1,6 +1,7 @@
 /** Golden SQL per construct: what each MQL shape becomes on the metrics storages. */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
+import { DEMO_INDEXER_MAPPINGS } from "../../src/demo-data/demo-indexer-mappings.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { readMqlContext } from "../../src/mql/mql-context.js";
 import { prepareMqlQuery } from "../../src/pipeline/run-mql-query.js";
@@ -15,7 +16,7 @@ const BASE = {
 };
 
 function sql(dataset: string, mql: string, context: object): string {
-  return prepareMqlQuery(registry, dataset, mql, readMqlContext({ ...BASE, ...context })).sql;
+  return prepareMqlQuery(registry, dataset, mql, readMqlContext({ ...BASE, ...context }), DEMO_INDEXER_MAPPINGS).sql;
 }
 
 /** The scope, rollup and window conditions every timeseries gets. */
