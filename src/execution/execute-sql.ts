@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { columnstoreError } from "../clickhouse/clickhouse-error.js";
 import { quoteString } from "../clickhouse/escaping.js";
+import { parseJsonCompact } from "./parse-json-compact.js";
 import { converterFor, type ResultValue } from "./result-values.js";
 
 export type ResultRow = Record<string, ResultValue>;
@@ -65,7 +66,7 @@ export async function executeSql(client: ClickHouseClient, sql: string, options:
       query_id: queryId,
       clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
     });
-    result = (await resultSet.json()) as JsonCompactResult;
+    result = parseJsonCompact(await resultSet.text()) as JsonCompactResult;
   } catch (reason) {
     throw columnstoreError(reason, options.errorExtra ?? {});
   }
