@@ -289,16 +289,19 @@ class SnqlParser extends EmbeddedActionsParser {
     }));
   });
 
-  private expressionList = this.RULE("expressionList", (): Expression[] => {
-    const items: Expression[] = [];
+  private expressionList = this.RULE("expressionList", (): Expression[] => this.commaSeparated(() => this.SUBRULE(this.additive)));
+
+  /** `item, item, ...` (at least one) inside the calling rule. */
+  private commaSeparated<T>(item: () => T): T[] {
+    const items: T[] = [];
     this.AT_LEAST_ONE_SEP({
       SEP: t.Comma,
       DEF: () => {
-        items.push(this.SUBRULE(this.additive));
+        items.push(item());
       },
     });
     return items;
-  });
+  }
 
   private integer = this.RULE("integer", (): number => {
     let negative = false;
@@ -313,16 +316,7 @@ class SnqlParser extends EmbeddedActionsParser {
     });
   });
 
-  private selectList = this.RULE("selectList", (): SelectedExpression[] => {
-    const items: SelectedExpression[] = [];
-    this.AT_LEAST_ONE_SEP({
-      SEP: t.Comma,
-      DEF: () => {
-        items.push(this.SUBRULE(this.selectItem));
-      },
-    });
-    return items;
-  });
+  private selectList = this.RULE("selectList", (): SelectedExpression[] => this.commaSeparated(() => this.SUBRULE(this.selectItem)));
 
   private selectItem = this.RULE("selectItem", (): SelectedExpression => {
     const first = this.LA(1);
