@@ -39,6 +39,9 @@ export function quoteIdentifier(name: string): string {
   return PLAIN_IDENTIFIER.test(name) ? name : backQuote(name);
 }
 
+const MAX_REMEMBERED_ALIASES = 4096;
+const rememberedAliases = new Map<string, string>();
+
 function backQuote(name: string): string {
   return `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
 }
@@ -50,8 +53,15 @@ const PLAIN_ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * back-quoted when it holds a dot (`_snuba_e.project_id` is not a column of table `_snuba_e`).
  */
 export function resultAlias(name: string): string {
-  const alias = `_snuba_${name}`;
-  return PLAIN_ALIAS.test(alias) ? alias : backQuote(alias);
+  // Output names repeat from query to query; remembering a few thousand spares the regex.
+  let alias = rememberedAliases.get(name);
+  if (alias === undefined) {
+    const prefixed = `_snuba_${name}`;
+    alias = PLAIN_ALIAS.test(prefixed) ? prefixed : backQuote(prefixed);
+    if (rememberedAliases.size >= MAX_REMEMBERED_ALIASES) rememberedAliases.clear();
+    rememberedAliases.set(name, alias);
+  }
+  return alias;
 }
 
 export function formatNumber(value: number): string {

@@ -114,7 +114,9 @@ export class ExpressionPrinter {
   }
 
   private list(nodes: readonly Expression[]): string {
-    return nodes.map((node) => this.expression(node)).join(", ");
+    let text = "";
+    for (let i = 0; i < nodes.length; i++) text += i === 0 ? this.expression(nodes[i]!) : `, ${this.expression(nodes[i]!)}`;
+    return text;
   }
 
   literal(value: LiteralValue): string {
