@@ -7,6 +7,7 @@ import { buildJoinSql } from "../clickhouse/join-sql.js";
 import { buildSql, type BuiltSql, type SqlBuildOptions } from "../clickhouse/sql-builder.js";
 import { buildSubquerySql } from "../clickhouse/subquery-sql.js";
 import { applyGranularityCondition } from "./granularity-condition.js";
+import { applyArrayColumnConditions } from "./snql-array-conditions.js";
 import type { ValidatedSnql } from "./snql-validation.js";
 
 /** Snuba's turbo sampling rate. */
@@ -25,13 +26,16 @@ export function translateSnql(validated: ValidatedSnql, options: TranslationOpti
   };
   switch (validated.kind) {
     case "entity": {
-      const processed = applyGranularityCondition(validated.query, validated.entity);
-      return buildSql(processed, validated.entity, validated.storage, validated.aliases, build);
+      const entity = validated.entity;
+      const processed = applyGranularityCondition(applyArrayColumnConditions(validated.query, () => entity), entity);
+      return buildSql(processed, entity, validated.storage, validated.aliases, build);
     }
     case "storage":
       return buildSql(validated.query, validated.entity, validated.storage, validated.aliases, { ...build, basicFunctions: false });
-    case "join":
-      return buildJoinSql(validated, build);
+    case "join": {
+      const query = applyArrayColumnConditions(validated.query, (alias) => (alias === undefined ? undefined : validated.entities.get(alias)));
+      return buildJoinSql({ ...validated, query }, build);
+    }
     case "subquery":
       return buildSubquerySql(validated.query, translateSnql(validated.inner, options), validated.aliases);
   }

@@ -58,6 +58,16 @@ describe("golden SQL per construct", () => {
     );
   });
 
+  it("conditions on array and Nested columns compare elements, except ARRAY JOINed ones", () => {
+    expect(sqlOf(`MATCH (events) SELECT count() AS c WHERE ${W} AND exception_stacks.type = 'ValueError' AND tags.value != 'Chrome'`)).toBe(
+      `SELECT count() AS _snuba_c FROM errors_local WHERE and(equals(deleted, 0), and(and(and(and(${SQL_RANGE}), equals(project_id, 1)), ` +
+        "arrayExists((x) -> assumeNotNull(equals(x, 'ValueError')), exception_stacks.type)), arrayAll((x) -> assumeNotNull(notEquals(x, 'Chrome')), tags.value))) LIMIT 1000 OFFSET 0",
+    );
+    expect(sqlOf(`MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE ${W} AND tags.key = 'browser'`)).toContain(
+      "equals(project_id, 1)), equals(tags.key, 'browser')))",
+    );
+  });
+
   it("TOTALS", () => {
     expect(sqlOf(`MATCH (events) SELECT count() AS c BY project_id WHERE ${W} TOTALS true`)).toBe(
       `SELECT project_id AS _snuba_project_id, count() AS _snuba_c FROM errors_local ${SQL_W} GROUP BY project_id WITH TOTALS LIMIT 1000 OFFSET 0`,

@@ -120,6 +120,13 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(repeated.meta.map((m: { name: string }) => m.name)).toEqual(["project_id", "c"]);
   });
 
+  it("conditions on array columns hold for any element (positive) or every element (negative)", async () => {
+    const any = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND tags.key = 'browser'`);
+    expect(any.data).toEqual([{ c: 3 }]);
+    const every = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND tags.value != 'Chrome'`);
+    expect(every.data).toEqual([{ c: 1 }]);
+  });
+
   it("LIMIT BY, LIMIT and OFFSET", async () => {
     const first = await rows(
       `MATCH (events) SELECT user, project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY timestamp ASC LIMIT 1 BY project_id`,

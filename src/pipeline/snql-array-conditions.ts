@@ -1,0 +1,64 @@
+/**
+ * Snuba's `_array_column_conditions`: a condition on an Array column (or a Nested sub-column,
+ * `exception_stacks.type`, `tags.key`) compares each element. Positive operators hold when any
+ * element matches, `arrayExists(x -> assumeNotNull(op(x, rhs)), col)`; negative ones when every
+ * element does, `arrayAll(...)`. Columns the query ARRAY JOINs are single values and stay as
+ * they are.
+ */
+import type { EntityDefinition } from "../datasets/definition-types.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { mapExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+
+const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
+const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
+const ELEMENT = "x";
+
+/** The entity's Array columns and the sub-columns of its Nested columns. */
+const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const column of entity.columns) {
+    if (/^Array\(/.test(column.type)) names.add(column.name);
+    const nested = /^Nested\((.*)\)$/.exec(column.type);
+    if (nested) {
+      for (const part of nested[1]!.split(",")) {
+        const sub = part.trim().split(/\s+/)[0];
+        if (sub) names.add(`${column.name}.${sub}`);
+      }
+    }
+  }
+  return names;
+});
+
+/**
+ * Rewrites the WHERE and HAVING conditions on array columns. `entityOf` names the entity of a
+ * column (by its entity alias in a join).
+ */
+export function applyArrayColumnConditions(
+  query: LogicalQuery,
+  entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
+): LogicalQuery {
+  const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
+  let changed = false;
+  const rewrite = (condition: Expression): Expression =>
+    mapExpression(condition, (node) => {
+      if (node.kind !== "function") return node;
+      const every = EVERY_ELEMENT.has(node.name);
+      if (!every && !ANY_ELEMENT.has(node.name)) return node;
+      const [column, ...rest] = node.args;
+      if (column?.kind !== "column" || arrayJoined.has(`${column.entityAlias ?? ""}.${column.name}`)) return node;
+      const entity = entityOf(column.entityAlias);
+      if (!entity || !arrayColumns(entity).has(column.name)) return node;
+      changed = true;
+      const element: Expression = { kind: "argument", name: ELEMENT };
+      const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ ...node, args: [element, ...rest] }] };
+      return {
+        kind: "function",
+        name: every ? "arrayAll" : "arrayExists",
+        args: [{ kind: "lambda", params: [ELEMENT], body: test }, column],
+        ...(node.position ? { position: node.position } : {}),
+      };
+    });
+  const where = query.where ? rewrite(query.where) : null;
+  const having = query.having ? rewrite(query.having) : null;
+  return changed ? { ...query, where, having } : query;
+}
