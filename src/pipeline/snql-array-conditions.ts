@@ -3,7 +3,7 @@
  * `exception_stacks.type`, `tags.key`) compares each element. Positive operators hold when any
  * element matches, `arrayExists(x -> assumeNotNull(op(x, rhs)), col)`; negative ones when every
  * element does, `arrayAll(...)`. Columns the query ARRAY JOINs are single values and stay as
- * they are.
+ * they are. Also Snuba's shorthand `arrayExists(col, '<op>', value)` (`_array_join_transformation`).
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
@@ -61,4 +61,32 @@ export function applyArrayColumnConditions(
   const where = query.where ? rewrite(query.where) : null;
   const having = query.having ? rewrite(query.having) : null;
   return changed ? { ...query, where, having } : query;
+}
+
+/** SnQL operators as Snuba's `arrayExists(col, '<op>', value)` shorthand spells them. */
+const SHORTHAND_OPERATORS: ReadonlyMap<string, string> = new Map([
+  ["=", "equals"], ["!=", "notEquals"], ["<", "less"], ["<=", "lessOrEquals"], [">", "greater"], [">=", "greaterOrEquals"],
+  ["IN", "in"], ["NOT IN", "notIn"], ["LIKE", "like"], ["NOT LIKE", "notLike"], ["IS NULL", "isNull"], ["IS NOT NULL", "isNotNull"],
+]);
+
+/** `arrayExists(col, '=', 'v')` -> `arrayExists(x -> assumeNotNull(equals(x, 'v')), col)`; same for arrayAll. */
+function expandShorthand(node: Expression): Expression {
+  if (node.kind !== "function" || (node.name !== "arrayExists" && node.name !== "arrayAll") || node.args.length < 2 || node.args.length > 3) return node;
+  const [column, operator, value] = node.args;
+  if (operator?.kind !== "literal" || typeof operator.value !== "string" || column?.kind === "lambda") return node;
+  const name = SHORTHAND_OPERATORS.get(operator.value);
+  if (!name || (value === undefined) !== name.startsWith("is")) return node;
+  const element: Expression = { kind: "argument", name: ELEMENT };
+  const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ kind: "function", name, args: value ? [element, value] : [element] }] };
+  return { ...node, args: [{ kind: "lambda", params: [ELEMENT], body: test }, column!] };
+}
+
+export function applyArrayShorthand(query: LogicalQuery): LogicalQuery {
+  const expand = (expression: Expression) => mapExpression(expression, expandShorthand);
+  return {
+    ...query,
+    selected: query.selected.map((item) => ({ ...item, expression: expand(item.expression) })),
+    where: query.where ? expand(query.where) : null,
+    having: query.having ? expand(query.having) : null,
+  };
 }

@@ -68,6 +68,13 @@ describe("golden SQL per construct", () => {
     );
   });
 
+  it("Snuba's arrayExists(col, '<op>', value) shorthand", () => {
+    expect(sqlOf(`MATCH (events) SELECT arrayAll(tags.key, 'IS NOT NULL') AS all_set WHERE ${W} AND arrayExists(tags.value, 'LIKE', 'Chr%') = 1`)).toBe(
+      "SELECT arrayAll((x) -> assumeNotNull(isNotNull(x)), tags.key) AS _snuba_all_set FROM errors_local " +
+        `WHERE and(equals(deleted, 0), and(and(and(${SQL_RANGE}), equals(project_id, 1)), equals(arrayExists((x) -> assumeNotNull(like(x, 'Chr%')), tags.value), 1))) LIMIT 1000 OFFSET 0`,
+    );
+  });
+
   it("TOTALS", () => {
     expect(sqlOf(`MATCH (events) SELECT count() AS c BY project_id WHERE ${W} TOTALS true`)).toBe(
       `SELECT project_id AS _snuba_project_id, count() AS _snuba_c FROM errors_local ${SQL_W} GROUP BY project_id WITH TOTALS LIMIT 1000 OFFSET 0`,

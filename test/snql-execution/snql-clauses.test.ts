@@ -125,6 +125,8 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(any.data).toEqual([{ c: 3 }]);
     const every = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND tags.value != 'Chrome'`);
     expect(every.data).toEqual([{ c: 1 }]);
+    const shorthand = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND arrayExists(tags.value, '=', 'Chrome') = 1`);
+    expect(shorthand.data).toEqual([{ c: 2 }]);
   });
 
   it("LIMIT BY, LIMIT and OFFSET", async () => {
