@@ -7,7 +7,16 @@
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
-import { mapExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+
+/** Whether any node of the expression satisfies `test`. */
+function some(expression: Expression, test: (node: Expression) => boolean): boolean {
+  let found = false;
+  visitExpression(expression, (node) => {
+    found ||= test(node);
+  });
+  return found;
+}
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
 const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
@@ -37,6 +46,16 @@ export function applyArrayColumnConditions(
   query: LogicalQuery,
   entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
 ): LogicalQuery {
+  // Most queries have no array condition: look before rebuilding any tree.
+  const isArrayColumn = (node: Expression | undefined) => {
+    if (node?.kind !== "column") return false;
+    const entity = entityOf(node.entityAlias);
+    return entity !== undefined && arrayColumns(entity).has(node.name);
+  };
+  const mentionsArrays = [query.where, query.having].some(
+    (condition) => condition !== null && some(condition, (node) => node.kind === "function" && isArrayColumn(node.args[0])),
+  );
+  if (!mentionsArrays) return query;
   const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   let changed = false;
   const rewrite = (condition: Expression): Expression =>
@@ -82,6 +101,8 @@ function expandShorthand(node: Expression): Expression {
 }
 
 export function applyArrayShorthand(query: LogicalQuery): LogicalQuery {
+  const isShorthand = (node: Expression) => node.kind === "function" && (node.name === "arrayExists" || node.name === "arrayAll") && node.args[0]?.kind !== "lambda";
+  if (!queryExpressions(query).some((expression) => some(expression, isShorthand))) return query;
   const expand = (expression: Expression) => mapExpression(expression, expandShorthand);
   return {
     ...query,
