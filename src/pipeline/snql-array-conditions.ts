@@ -9,14 +9,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
-/** Whether any node of the expression satisfies `test`. */
-function some(expression: Expression, test: (node: Expression) => boolean): boolean {
-  let found = false;
-  visitExpression(expression, (node) => {
-    found ||= test(node);
-  });
-  return found;
-}
+
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
 const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
@@ -42,20 +35,10 @@ const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySe
  * Rewrites the WHERE and HAVING conditions on array columns. `entityOf` names the entity of a
  * column (by its entity alias in a join).
  */
-export function applyArrayColumnConditions(
+function applyArrayColumnConditions(
   query: LogicalQuery,
   entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
 ): LogicalQuery {
-  // Most queries have no array condition: look before rebuilding any tree.
-  const isArrayColumn = (node: Expression | undefined) => {
-    if (node?.kind !== "column") return false;
-    const entity = entityOf(node.entityAlias);
-    return entity !== undefined && arrayColumns(entity).has(node.name);
-  };
-  const mentionsArrays = [query.where, query.having].some(
-    (condition) => condition !== null && some(condition, (node) => node.kind === "function" && isArrayColumn(node.args[0])),
-  );
-  if (!mentionsArrays) return query;
   const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   let changed = false;
   const rewrite = (condition: Expression): Expression =>
@@ -100,9 +83,7 @@ function expandShorthand(node: Expression): Expression {
   return { ...node, args: [{ kind: "lambda", params: [ELEMENT], body: test }, column!] };
 }
 
-export function applyArrayShorthand(query: LogicalQuery): LogicalQuery {
-  const isShorthand = (node: Expression) => node.kind === "function" && (node.name === "arrayExists" || node.name === "arrayAll") && node.args[0]?.kind !== "lambda";
-  if (!queryExpressions(query).some((expression) => some(expression, isShorthand))) return query;
+function applyArrayShorthand(query: LogicalQuery): LogicalQuery {
   const expand = (expression: Expression) => mapExpression(expression, expandShorthand);
   return {
     ...query,
@@ -110,4 +91,29 @@ export function applyArrayShorthand(query: LogicalQuery): LogicalQuery {
     where: query.where ? expand(query.where) : null,
     having: query.having ? expand(query.having) : null,
   };
+}
+
+/**
+ * Both rewrites, each only when the query needs it: one look over the query decides, since
+ * most queries need neither and rebuilding their trees would be wasted work.
+ */
+export function applyArrayRewrites(
+  query: LogicalQuery,
+  entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
+): LogicalQuery {
+  let shorthand = false;
+  let conditions = false;
+  for (const expression of queryExpressions(query)) {
+    visitExpression(expression, (node) => {
+      if (node.kind !== "function") return;
+      const first = node.args[0];
+      if ((node.name === "arrayExists" || node.name === "arrayAll") && first?.kind !== "lambda") shorthand = true;
+      if (first?.kind === "column" && (ANY_ELEMENT.has(node.name) || EVERY_ELEMENT.has(node.name))) {
+        const entity = entityOf(first.entityAlias);
+        if (entity && arrayColumns(entity).has(first.name)) conditions = true;
+      }
+    });
+  }
+  const expanded = shorthand ? applyArrayShorthand(query) : query;
+  return conditions ? applyArrayColumnConditions(expanded, entityOf) : expanded;
 }

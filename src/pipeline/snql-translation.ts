@@ -7,7 +7,7 @@ import { buildJoinSql } from "../clickhouse/join-sql.js";
 import { buildSql, type BuiltSql, type SqlBuildOptions } from "../clickhouse/sql-builder.js";
 import { buildSubquerySql } from "../clickhouse/subquery-sql.js";
 import { applyGranularityCondition } from "./granularity-condition.js";
-import { applyArrayColumnConditions, applyArrayShorthand } from "./snql-array-conditions.js";
+import { applyArrayRewrites } from "./snql-array-conditions.js";
 import type { ValidatedSnql } from "./snql-validation.js";
 
 /** Snuba's turbo sampling rate. */
@@ -27,13 +27,13 @@ export function translateSnql(validated: ValidatedSnql, options: TranslationOpti
   switch (validated.kind) {
     case "entity": {
       const entity = validated.entity;
-      const processed = applyGranularityCondition(applyArrayColumnConditions(applyArrayShorthand(validated.query), () => entity), entity);
+      const processed = applyGranularityCondition(applyArrayRewrites(validated.query, () => entity), entity);
       return buildSql(processed, entity, validated.storage, validated.aliases, build);
     }
     case "storage":
       return buildSql(validated.query, validated.entity, validated.storage, validated.aliases, { ...build, basicFunctions: false });
     case "join": {
-      const query = applyArrayColumnConditions(applyArrayShorthand(validated.query), (alias) => (alias === undefined ? undefined : validated.entities.get(alias)));
+      const query = applyArrayRewrites(validated.query, (alias) => (alias === undefined ? undefined : validated.entities.get(alias)));
       return buildJoinSql({ ...validated, query }, build);
     }
     case "subquery":
