@@ -1,6 +1,7 @@
 /**
- * Loads the demo data: errors, transactions, metrics (generic and legacy) and EAP trace items
- * for organization 1, projects 1-3, over the 14 days before `now`.
+ * Loads the demo data: errors (and the issue tables derived from them), transactions, metrics
+ * (generic and legacy) and EAP trace items for organization 1, projects 1-3, over the 14 days
+ * before `now`.
  *
  * Determinism rule: the rows are a pure function of (`rows`, `now` truncated to its UTC hour,
  * DEMO_SEED). Loading again with the same `rows` within the same hour writes identical rows.
@@ -16,6 +17,7 @@ import { splitDemoRows } from "./demo-row-split.js";
 import { demoTimeWindow } from "./demo-time-window.js";
 import { eapLogsPlan, eapSpansPlan } from "./eap-items-generator.js";
 import { eventsPlan } from "./events-generator.js";
+import { groupTablesSql } from "./groups-generator.js";
 import { runPlan, tableColumns, type GeneratorPlan, type TableColumn } from "./generator-plan.js";
 import { METRIC_GRANULARITIES, metricsBasePlan, metricsRollupSql } from "./metrics-generator.js";
 import { ProgressBar } from "./progress-bar.js";
@@ -105,6 +107,19 @@ export async function loadDemoData(client: ClickHouseClient, options: LoadDemoDa
     planStep(client, { ...eventsPlan(window, split.events), table: tableOf(EVENTS_STORAGE, "errors_local") }),
     planStep(client, { ...transactionsPlan(window, split.transactions), table: tableOf(TRANSACTIONS_STORAGE, "transactions_local") }),
   ];
+  // After the events: the issue tables are derived from them.
+  const groupTables = groupTablesSql(steps[0]!.table, {
+    groupedMessage: tableOf("groupedmessages", "groupedmessage_local"),
+    groupAssignee: tableOf("groupassignees", "groupassignee_local"),
+    groupAttributes: tableOf("group_attributes", "group_attributes_local"),
+  });
+  for (const { table, sql } of groupTables) {
+    const run: Step["run"] = async (_columns, advance) => {
+      await client.command({ query: sql });
+      advance(1);
+    };
+    steps.push({ label: "issues", table, units: 1, run });
+  }
   for (const spec of demoMetricsTables()) {
     const table = tableOf(spec.storage, spec.storage);
     const budget = Math.round((split.metrics * spec.share) / 100);

@@ -37,7 +37,8 @@ const GENERIC_TABLES = [
 ] as const;
 const LEGACY_TABLES = ["metrics_counters_v2_local", "metrics_distributions_v2_local", "metrics_sets_v2_local"] as const;
 const METRICS_TABLES = [...GENERIC_TABLES, ...LEGACY_TABLES];
-const ALL_TABLES = ["errors_local", "transactions_local", ...METRICS_TABLES, "eap_items_1_local"];
+const GROUP_TABLES = ["groupedmessage_local", "groupassignee_local", "group_attributes_local"];
+const ALL_TABLES = ["errors_local", ...GROUP_TABLES, "transactions_local", ...METRICS_TABLES, "eap_items_1_local"];
 
 let store: ColumnstoreClient;
 let dataDir: string;
@@ -101,6 +102,28 @@ describe("loading", () => {
     expect(summary.windowStart).toBe("2026-11-08T10:00:00.000Z");
     expect(summary.windowEnd).toBe("2026-11-22T10:00:00.000Z");
     expect(Math.abs(summary.totalRows - ROWS) / ROWS).toBeLessThan(0.1);
+  });
+
+  it("has one issue row per (project, group) of the events, for the joins", async () => {
+    const issues = await one<{ n: number }>("SELECT count() AS n FROM (SELECT DISTINCT project_id, group_id FROM errors_local)");
+    expect(Number(issues.n)).toBeGreaterThan(10);
+    const grouped = await one<{ n: number; statuses: number; unmatched: number }>(
+      `SELECT count() AS n, uniqExact(status) AS statuses,
+        countIf((project_id, id) NOT IN (SELECT project_id, group_id FROM errors_local)) AS unmatched FROM groupedmessage_local`,
+    );
+    expect(Number(grouped.n)).toBe(Number(issues.n));
+    expect(Number(grouped.statuses)).toBe(3);
+    expect(Number(grouped.unmatched)).toBe(0);
+    const attributes = await one<{ n: number }>("SELECT count() AS n FROM group_attributes_local");
+    expect(Number(attributes.n)).toBe(Number(issues.n));
+    const assigned = await one<{ n: number; mismatched: number }>(
+      `SELECT count() AS n, countIf((project_id, group_id, user_id) NOT IN
+        (SELECT project_id, group_id, assignee_user_id FROM group_attributes_local WHERE assignee_user_id IS NOT NULL)) AS mismatched
+       FROM groupassignee_local`,
+    );
+    expect(Number(assigned.n)).toBeGreaterThan(0);
+    expect(Number(assigned.n)).toBeLessThan(Number(issues.n));
+    expect(Number(assigned.mismatched)).toBe(0);
   });
 
   it("writes the planned rows per table", async () => {
