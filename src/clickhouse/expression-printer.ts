@@ -16,6 +16,20 @@ import { formatDateTime } from "../snql/datetime-literal.js";
 import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "./escaping.js";
 import { fnv1a32 } from "./fnv1a.js";
 
+const MAX_REMEMBERED_DATETIMES = 4096;
+const rememberedDateTimes = new Map<number, string>();
+
+/** A datetime literal in SQL; the same instants recur across queries, so the text is remembered. */
+function dateTimeSql(epochSeconds: number): string {
+  let sql = rememberedDateTimes.get(epochSeconds);
+  if (sql === undefined) {
+    sql = `toDateTime(${quoteString(formatDateTime(epochSeconds))}, 'Universal')`;
+    if (rememberedDateTimes.size >= MAX_REMEMBERED_DATETIMES) rememberedDateTimes.clear();
+    rememberedDateTimes.set(epochSeconds, sql);
+  }
+  return sql;
+}
+
 /** Where a query's columns come from. */
 export type ColumnScope =
   | { readonly kind: "entity"; readonly entity: EntityDefinition }
@@ -41,7 +55,7 @@ export class ExpressionPrinter {
       case "literal":
         return this.literal(node.value);
       case "datetime":
-        return `toDateTime(${quoteString(formatDateTime(node.epochSeconds))}, 'Universal')`;
+        return dateTimeSql(node.epochSeconds);
       case "column":
         return this.column(node.name, node.entityAlias);
       case "subscript":

@@ -8,7 +8,25 @@ import { invalidQuery, type TextPosition } from "../errors/query-service-error.j
 const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/**
+ * Time ranges repeat from query to query (dashboards ask for the same windows): remembering a
+ * few thousand resolved literals spares the regex and Date checks. Only valid texts are kept,
+ * so an invalid one still throws with its position every time.
+ */
+const MAX_REMEMBERED_DATETIMES = 4096;
+const rememberedDateTimes = new Map<string, number>();
+
 export function parseDateTimeLiteral(text: string, position?: TextPosition): number {
+  let epochSeconds = rememberedDateTimes.get(text);
+  if (epochSeconds === undefined) {
+    epochSeconds = resolveDateTimeLiteral(text, position);
+    if (rememberedDateTimes.size >= MAX_REMEMBERED_DATETIMES) rememberedDateTimes.clear();
+    rememberedDateTimes.set(text, epochSeconds);
+  }
+  return epochSeconds;
+}
+
+function resolveDateTimeLiteral(text: string, position: TextPosition | undefined): number {
   const match = ISO_DATETIME.exec(text.trim());
   if (!match) {
     throw invalidQuery(`'${text}' is not a valid datetime: expected ISO 8601 such as 2024-05-16T00:00:00`, position);
