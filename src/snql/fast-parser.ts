@@ -229,7 +229,7 @@ function lex(text: string): void {
           continue;
         }
       }
-      j = i + 1;
+      // The identifier class is a superset of the subscript name's: go on from where that stopped.
       while (j < n && text.charCodeAt(j) < 128 && IDENTIFIER_PART[text.charCodeAt(j)] === 1) j++;
       const length = j - i;
       let kind = IDENTIFIER;
