@@ -61,22 +61,34 @@ export function parseWithChevrotain(text: string): ParsedSnql {
   return parsed;
 }
 
-/** Walks every expression with an explicit stack (no recursion) and refuses one too deep. */
+/**
+ * Walks every expression and refuses one too deep. Recursive, but the walk stops at depth
+ * MAX_EXPRESSION_DEPTH + 1, so the stack stays bounded whatever the text (and no per-node
+ * work list is allocated, as an explicit stack would). Expressions and children are visited
+ * last first, the order of the explicit stack this replaced, so the node an error names is
+ * the same.
+ */
 function checkExpressionDepth(query: LogicalQuery): void {
-  const stack: [Expression, number][] = queryExpressions(query).map((expression) => [expression, 1]);
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > MAX_EXPRESSION_DEPTH) {
+  const expressions = queryExpressions(query);
+  for (let i = expressions.length - 1; i >= 0; i--) checkDepth(expressions[i]!, 1);
+  if (query.from.kind === "subquery") checkExpressionDepth(query.from.query);
+}
+
+function checkDepth(node: Expression, depth: number): void {
+  if (depth > MAX_EXPRESSION_DEPTH) {
       throw invalidQuery(
         `the query nests expressions more than ${MAX_EXPRESSION_DEPTH} levels deep${node.position ? ` at line ${node.position.line}, column ${node.position.column}` : ""} (a chain of that many AND/OR or arithmetic operators); use IN tuple(...) or split the query`,
         node.position ?? { line: 1, column: 1 },
       );
-    }
-    if (node.kind === "function") for (const arg of node.args) stack.push([arg, depth + 1]);
-    else if (node.kind === "curried") for (const arg of [...node.params, ...node.args]) stack.push([arg, depth + 1]);
-    else if (node.kind === "lambda") stack.push([node.body, depth + 1]);
   }
-  if (query.from.kind === "subquery") checkExpressionDepth(query.from.query);
+  if (node.kind === "function") {
+    for (let i = node.args.length - 1; i >= 0; i--) checkDepth(node.args[i]!, depth + 1);
+  } else if (node.kind === "curried") {
+    for (let i = node.args.length - 1; i >= 0; i--) checkDepth(node.args[i]!, depth + 1);
+    for (let i = node.params.length - 1; i >= 0; i--) checkDepth(node.params[i]!, depth + 1);
+  } else if (node.kind === "lambda") {
+    checkDepth(node.body, depth + 1);
+  }
 }
 
 /** Applies Snuba's checks and defaults; only the outermost query gets the default LIMIT. */
@@ -90,24 +102,24 @@ function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
     throw invalidQuery("GRANULARITY must be a positive number of seconds", parsed.granularity.position);
   }
 
-  return {
-    from: toSource(parsed.source),
-    selected: [...parsed.by, ...parsed.select],
-    groupBy: parsed.by.map((item) => item.expression),
-    ...(parsed.arrayJoin.length > 0 ? { arrayJoin: parsed.arrayJoin } : {}),
-    where: parsed.where,
-    having: parsed.having,
-    orderBy: parsed.orderBy,
-    limitBy: parsed.limitBy ? { limit: parsed.limitBy.limit.value, columns: parsed.limitBy.columns } : null,
-    limit: parsed.limit?.value ?? (outermost ? DEFAULT_LIMIT : null),
-    offset: parsed.offset?.value ?? 0,
-    granularity: parsed.granularity?.value ?? null,
-    totals: parsed.totals?.value ?? false,
-    position: {
-      ...(parsed.granularity ? { granularity: parsed.granularity.position } : {}),
-      ...(parsed.totals ? { totals: parsed.totals.position } : {}),
-    },
-  };
+  // Built without object spreads (conditional `...{}` parts are slow in V8); the optional keys
+  // are added in the same order, and only when present, as before.
+  const position: { granularity?: TextPosition; totals?: TextPosition } = {};
+  if (parsed.granularity) position.granularity = parsed.granularity.position;
+  if (parsed.totals) position.totals = parsed.totals.position;
+  const from = toSource(parsed.source);
+  const selected = parsed.by.length === 0 ? parsed.select.slice() : parsed.by.concat(parsed.select);
+  const groupBy = parsed.by.map((item) => item.expression);
+  const limitBy = parsed.limitBy ? { limit: parsed.limitBy.limit.value, columns: parsed.limitBy.columns } : null;
+  const limit = parsed.limit?.value ?? (outermost ? DEFAULT_LIMIT : null);
+  const offset = parsed.offset?.value ?? 0;
+  const granularity = parsed.granularity?.value ?? null;
+  const totals = parsed.totals?.value ?? false;
+  if (parsed.arrayJoin.length > 0) {
+    const arrayJoin = parsed.arrayJoin;
+    return { from, selected, groupBy, arrayJoin, where: parsed.where, having: parsed.having, orderBy: parsed.orderBy, limitBy, limit, offset, granularity, totals, position };
+  }
+  return { from, selected, groupBy, where: parsed.where, having: parsed.having, orderBy: parsed.orderBy, limitBy, limit, offset, granularity, totals, position };
 }
 
 /** Snuba accepts only a positive float literal: `SAMPLE 0.1` (a rate) or `SAMPLE 1000.0` (rows). */
