@@ -243,13 +243,15 @@ export function mapExpression(expression: Expression, map: (node: Expression) =>
 
 /** Every expression of one query level, in clause order (not those of a subquery). */
 export function queryExpressions(query: LogicalQuery): Expression[] {
-  return [
-    ...query.selected.map((s) => s.expression),
-    ...query.groupBy,
-    ...(query.arrayJoin ?? []),
-    ...(query.where ? [query.where] : []),
-    ...(query.having ? [query.having] : []),
-    ...query.orderBy.map((o) => o.expression),
-    ...(query.limitBy?.columns ?? []),
-  ];
+  // Pushed one by one: validation asks for this list several times per query, and the spread
+  // form allocated an intermediate array per clause.
+  const expressions: Expression[] = [];
+  for (const item of query.selected) expressions.push(item.expression);
+  for (const expression of query.groupBy) expressions.push(expression);
+  if (query.arrayJoin) for (const expression of query.arrayJoin) expressions.push(expression);
+  if (query.where) expressions.push(query.where);
+  if (query.having) expressions.push(query.having);
+  for (const item of query.orderBy) expressions.push(item.expression);
+  if (query.limitBy) for (const expression of query.limitBy.columns) expressions.push(expression);
+  return expressions;
 }
