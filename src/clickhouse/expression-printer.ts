@@ -8,10 +8,10 @@
  * entities of a join (columns qualified by their entity alias), and the outer level of a
  * subquery (columns are the inner query's output aliases).
  */
-import type { EntityDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
+import type { ColumnMapper, EntityDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
 import { invalidQuery } from "../errors/query-service-error.js";
 import type { Expression, LiteralValue } from "../query/ast.js";
-import { ownProperty } from "../query/own-property.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { formatDateTime } from "../snql/datetime-literal.js";
 import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "./escaping.js";
 import { fnv1a32 } from "./fnv1a.js";
@@ -42,7 +42,32 @@ export interface ExpressionPrinterOptions {
   readonly basicFunctions: boolean;
 }
 
+/** An entity's column lookups as Maps, built once per definition (every printed column asks). */
+interface EntityLookups {
+  readonly timeBucketColumns: ReadonlyMap<string, string>;
+  readonly columnMappers: ReadonlyMap<string, ColumnMapper>;
+  readonly subscriptables: ReadonlyMap<string, SubscriptableDefinition>;
+}
+
+/** Own keys only, as `ownProperty` reads them: a name such as `constructor` finds nothing. */
+const entityLookups = memoizePerDefinition(
+  (entity: EntityDefinition): EntityLookups => ({
+    timeBucketColumns: new Map(Object.entries(entity.timeBucketColumns)),
+    columnMappers: new Map(Object.entries(entity.columnMappers)),
+    subscriptables: new Map(Object.entries(entity.subscriptables)),
+  }),
+);
+
+interface ColumnSource {
+  readonly entity: EntityDefinition;
+  readonly lookups: EntityLookups;
+  readonly qualifier: string;
+}
+
 export class ExpressionPrinter {
+  /** The column source of each entity alias ("" for a single entity), made once per printer. */
+  private readonly sources = new Map<string, ColumnSource>();
+
   constructor(
     private readonly scope: ColumnScope,
     private readonly aliases: ReadonlySet<string>,
@@ -96,14 +121,25 @@ export class ExpressionPrinter {
     }
   }
 
-  private entityOf(entityAlias: string | undefined): { entity: EntityDefinition; qualifier: string } | null {
+  private entityOf(entityAlias: string | undefined): ColumnSource | null {
     switch (this.scope.kind) {
-      case "entity":
-        return { entity: this.scope.entity, qualifier: "" };
+      case "entity": {
+        let source = this.sources.get("");
+        if (source === undefined) {
+          source = { entity: this.scope.entity, lookups: entityLookups(this.scope.entity), qualifier: "" };
+          this.sources.set("", source);
+        }
+        return source;
+      }
       case "join": {
         const entity = entityAlias === undefined ? undefined : this.scope.entities.get(entityAlias);
         if (!entity) throw invalidQuery(`column must be qualified by an entity alias of the join (${[...this.scope.entities.keys()].join(", ")})`);
-        return { entity, qualifier: `${entityAlias}.` };
+        let source = this.sources.get(entityAlias!);
+        if (source === undefined) {
+          source = { entity, lookups: entityLookups(entity), qualifier: `${entityAlias}.` };
+          this.sources.set(entityAlias!, source);
+        }
+        return source;
       }
       case "subquery":
         return null;
@@ -144,10 +180,10 @@ export class ExpressionPrinter {
     if (entityAlias === undefined && this.aliases.has(name)) return resultAlias(name);
     const source = this.entityOf(entityAlias);
     if (!source) return resultAlias(name);
-    const { entity, qualifier } = source;
-    const bucketed = ownProperty(entity.timeBucketColumns, name);
+    const { lookups, qualifier } = source;
+    const bucketed = lookups.timeBucketColumns.get(name);
     if (bucketed !== undefined) return this.timeBucket(this.column(bucketed, entityAlias));
-    const mapper = ownProperty(entity.columnMappers, name);
+    const mapper = lookups.columnMappers.get(name);
     if (mapper) {
       switch (mapper.kind) {
         case "column":
@@ -180,8 +216,8 @@ export class ExpressionPrinter {
   subscript(column: string, key: string, entityAlias?: string, forceNullable = false): string {
     const source = this.entityOf(entityAlias);
     if (!source) throw invalidQuery(`'${column}[${key}]' cannot be subscripted in the outer query of a subquery`);
-    const { entity, qualifier } = source;
-    const definition: SubscriptableDefinition | undefined = ownProperty(entity.subscriptables, column);
+    const { entity, lookups, qualifier } = source;
+    const definition: SubscriptableDefinition | undefined = lookups.subscriptables.get(column);
     if (!definition) throw invalidQuery(`'${column}[...]' cannot be subscripted on entity '${entity.name}'`);
     if (definition.kind === "map") {
       const mapColumn = definition.buckets ? `${definition.column}_${fnv1a32(key) % definition.buckets}` : definition.column;
