@@ -8,11 +8,11 @@ import { parseMql } from "../mql/parse-mql.js";
 import { popTotalsRow } from "../mql/totals-row.js";
 import { translateMql, type TranslatedMql } from "../mql/translate-mql.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { QueryServiceError } from "../errors/query-service-error.js";
 import type { PreparedQuery } from "./prepared-query.js";
 import type { QueryRequest } from "./query-request.js";
 import type { QueryResult } from "./query-result.js";
 import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
+import { requireDataset } from "./require-dataset.js";
 import { StageTimer } from "./stage-timer.js";
 
 /** A query request whose `query` is MQL text, with its validated `mql_context`. */
@@ -45,10 +45,7 @@ export function prepareMqlQuery(
 
 export async function runMqlQuery(context: PipelineContext, request: MqlQueryRequest): Promise<QueryResult> {
   const timer = new StageTimer();
-  // Checked here rather than through the SnQL front end, so MQL does not load the SnQL parser.
-  if (!context.definitions.dataset(request.dataset)) {
-    throw new QueryServiceError("invalid_query", `dataset '${request.dataset}' does not exist`, { httpStatus: 404 });
-  }
+  requireDataset(context.definitions, request.dataset);
   const expression = parseMql(request.query);
   timer.mark("validate_schema");
   const prepared = toPrepared(translateMql(expression, request.mqlContext, request.dataset, context.definitions, context.storeIndexerMappings ?? null));

@@ -4,7 +4,6 @@
  */
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { frontEndKey } from "../cache/prepared-query-memo.js";
-import { QueryServiceError } from "../errors/query-service-error.js";
 import { implicitBackend } from "../execution/query-backend.js";
 import { parseSnql } from "../snql/parse-snql.js";
 import type { QueryRequest } from "./query-request.js";
@@ -13,15 +12,10 @@ import type { QueryResult } from "./query-result.js";
 import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
 import { translateSnql } from "./snql-translation.js";
 import { primaryEntityName, primaryStorage, validateSnqlQuery } from "./snql-validation.js";
+import { requireDataset } from "./require-dataset.js";
 import { StageTimer } from "./stage-timer.js";
 
 export { TURBO_SAMPLE_RATE } from "./snql-translation.js";
-
-export function requireDataset(definitions: DefinitionLookup, name: string): void {
-  if (!definitions.dataset(name)) {
-    throw new QueryServiceError("invalid_query", `dataset '${name}' does not exist`, { httpStatus: 404 });
-  }
-}
 
 /** Parse, validate and translate: everything before execution (what `dry_run` and the bench run). */
 export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {

@@ -10,7 +10,7 @@ import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
 import { readMqlBody } from "../request/mql-body-schema.js";
-import { requireDataset } from "../pipeline/run-snql-query.js";
+import { requireDataset } from "../pipeline/require-dataset.js";
 import { renderBrowsableForm } from "./browsable-form.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";

@@ -6,7 +6,8 @@ import { QueryServiceError } from "../errors/query-service-error.js";
 import { observeQuery } from "../metrics/observe-query.js";
 import type { QueryRequest } from "../pipeline/query-request.js";
 import type { QueryResult } from "../pipeline/query-result.js";
-import { requireDataset, runSnqlQuery } from "../pipeline/run-snql-query.js";
+import { requireDataset } from "../pipeline/require-dataset.js";
+import { runSnqlQuery } from "../pipeline/run-snql-query.js";
 import { type MqlQueryRequest, runMqlQuery } from "../pipeline/run-mql-query.js";
 import type { ServiceContext } from "./service-context.js";
 
