@@ -66,6 +66,11 @@ export function unrestrictedSummary(threads: number): QuotaSummary {
   };
 }
 
+/** The allowance of a query no policy saw (a dry run): the pass-through, in the response's shape. */
+export function passthroughQuotaAllowance(storageKey: string, maxThreads: number): QuotaAllowanceBody {
+  return { details: { PassthroughPolicy: passthroughAllowance(storageKey, maxThreads) }, summary: unrestrictedSummary(maxThreads) };
+}
+
 export function admitQuery(policies: readonly AllocationPolicy[], tenants: TenantIds, nowMs: number): Admission {
   const tickets: { policy: AllocationPolicy; ticket: PolicyTicket }[] = [];
   const details: Record<string, PolicyAllowance> = {};

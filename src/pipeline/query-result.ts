@@ -1,6 +1,6 @@
 /** What every query returns before it is written to a wire (JSON route or protobuf). */
 import type { ColumnMetaEntry, ResultRow } from "../execution/execute-sql.js";
-import type { QuotaAllowanceBody } from "../execution/quota-allowance.js";
+import type { QuotaAllowanceBody } from "../allocation-policies/admit-query.js";
 import type { Timing } from "./stage-timer.js";
 
 export interface QueryStats {

@@ -7,7 +7,8 @@
  * then the response is built and one query-log row is queued (never awaited). Front ends call
  * this with the timer they started, so `timing.marks_ms` covers the whole request.
  */
-import { admitFromCache, admitQuery, type Admission } from "../allocation-policies/admit-query.js";
+import { admitFromCache, admitQuery, passthroughQuotaAllowance, type Admission } from "../allocation-policies/admit-query.js";
+import { DEFAULT_POLICY_MAX_THREADS } from "../allocation-policies/policy-base.js";
 import { cacheKey } from "../cache/cache-key.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
@@ -15,7 +16,6 @@ import { QueryServiceError } from "../errors/query-service-error.js";
 import { executeSql, type ExecutionResult } from "../execution/execute-sql.js";
 import { executionSettings } from "../execution/execution-limits.js";
 import { implicitBackend, type QueryBackend } from "../execution/query-backend.js";
-import { DEFAULT_MAX_THREADS, passthroughAllowance } from "../execution/quota-allowance.js";
 import { markImmutable } from "../execution/result-values.js";
 import { buildQueryLogRow, markRecorded, type QueryLogFacts } from "../query-log/build-query-log-row.js";
 import type { PreparedQuery } from "./prepared-query.js";
@@ -53,8 +53,8 @@ export async function runPreparedQuery(
 ): Promise<QueryResult> {
   const { storage } = prepared;
   if (request.dryRun) {
-    const maxThreads = request.consistent ? 1 : DEFAULT_MAX_THREADS;
-    return { data: [], meta: [], timing: timer.toTiming(), quota_allowance: passthroughAllowance(storage.name, maxThreads), sql: prepared.sql };
+    const maxThreads = request.consistent ? 1 : DEFAULT_POLICY_MAX_THREADS;
+    return { data: [], meta: [], timing: timer.toTiming(), quota_allowance: passthroughQuotaAllowance(storage.name, maxThreads), sql: prepared.sql };
   }
   const backend = context.backend ?? implicitBackend(context.columnstore);
   const { metrics } = backend;
@@ -85,7 +85,7 @@ export async function runPreparedQuery(
   const policies = backend.policies.forStorage(storage);
   let admission: Admission;
   try {
-    admission = cached ? admitFromCache(policies, DEFAULT_MAX_THREADS) : admitQuery(policies, request.tenantIds, Date.now());
+    admission = cached ? admitFromCache(policies, DEFAULT_POLICY_MAX_THREADS) : admitQuery(policies, request.tenantIds, Date.now());
   } catch (reason) {
     timer.mark("rate_limit");
     const error = QueryServiceError.from(reason);
