@@ -494,11 +494,12 @@ function printQuery(core: QueryCore, keys: readonly string[], context: MqlContex
 }
 
 /**
- * The totals row as a marked UNION ALL branch rather than WITH TOTALS: the embedded engine
- * garbles the output of an empty WITH TOTALS result, and a branch without GROUP BY always
- * yields its one row. It is the formula over each timeseries aggregated across the whole window
- * (every group and bucket, before limit and offset); the group and time columns hold their
- * type's default, as ClickHouse's totals row does.
+ * The totals row as a marked UNION ALL branch rather than WITH TOTALS: it is the formula over
+ * each timeseries aggregated across the whole window (every group and bucket, independent of
+ * the group page that limit and offset select, which WITH TOTALS would only see), and a branch
+ * without GROUP BY always yields its one row, even over no data. The group and time columns
+ * hold their type's default, as ClickHouse's totals row does. (chDB's garbled JSON for an empty
+ * WITH TOTALS answer is repaired for every query in src/execution/parse-json-compact.ts.)
  */
 function withTotalsRow(sql: string, core: QueryCore, orderBy: readonly string[]): string {
   const select = [`${core.value} AS ${resultAlias(AGGREGATE_ALIAS)}`, ...core.totals.defaults, `1 AS ${resultAlias(TOTALS_MARKER)}`];
