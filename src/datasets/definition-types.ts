@@ -69,6 +69,12 @@ export interface SubscriptionSupport {
   readonly maxAggregations: number;
   readonly allowGroupBy: boolean;
   readonly allowHavingAndOrderBy: boolean;
+  /** The Kafka topic results are published to (Snuba's result topic of the entity's storage). */
+  readonly resultTopic: string;
+  /** How many partitions the entity's subscriptions are spread over: crc32(project id) % partitions. */
+  readonly partitions: number;
+  /** Seconds after a window's end before it runs, so that late data has landed. */
+  readonly delaySeconds: number;
   /**
    * Every GROUP BY column needs a top-level `= <int>` / `IN (...)` condition (metrics entities);
    * absent or false: grouping is free (events).

@@ -77,6 +77,9 @@ interface RawEntity {
     max_aggregations: number;
     allow_group_by: boolean;
     allow_having_and_order_by: boolean;
+    result_topic: string;
+    partitions: number;
+    delay_seconds: number;
     group_by_requires_condition?: boolean;
     organization_column?: string;
   } | null;
@@ -202,6 +205,9 @@ function toEntity(file: string, raw: RawEntity): EntityDefinition {
         maxAggregations: raw.subscriptions.max_aggregations,
         allowGroupBy: raw.subscriptions.allow_group_by,
         allowHavingAndOrderBy: raw.subscriptions.allow_having_and_order_by,
+        resultTopic: raw.subscriptions.result_topic,
+        partitions: raw.subscriptions.partitions,
+        delaySeconds: raw.subscriptions.delay_seconds,
         ...(raw.subscriptions.group_by_requires_condition ? { groupByRequiresCondition: true } : {}),
         ...(raw.subscriptions.organization_column ? { organizationColumn: raw.subscriptions.organization_column } : {}),
       }

@@ -30,6 +30,8 @@ export interface QueryServiceErrorOptions {
   extra?: Record<string, unknown>;
   /** Overrides the HTTP status derived from the type. */
   httpStatus?: number;
+  /** The request field at fault (subscription errors name it: `time_window`, `project_id`, ...). */
+  field?: string;
   cause?: unknown;
 }
 
@@ -51,6 +53,7 @@ export class QueryServiceError extends Error {
   readonly code: number | undefined;
   readonly extra: Record<string, unknown>;
   readonly httpStatus: number;
+  readonly field: string | undefined;
 
   constructor(type: ErrorType, message: string, options: QueryServiceErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +63,7 @@ export class QueryServiceError extends Error {
     this.code = options.code;
     this.extra = options.extra ?? {};
     this.httpStatus = options.httpStatus ?? STATUS_BY_TYPE[type];
+    this.field = options.field;
   }
 
   /** Normalises anything thrown into a QueryServiceError, keeping typed errors as they are. */
@@ -73,6 +77,7 @@ export class QueryServiceError extends Error {
   toErrorBody(): Record<string, unknown> {
     const body: Record<string, unknown> = { type: this.type, message: this.message };
     if (this.code !== undefined) body.code = this.code;
+    if (this.field !== undefined) body.field = this.field;
     if (this.position) {
       body.line = this.position.line;
       body.column = this.position.column;
@@ -83,4 +88,9 @@ export class QueryServiceError extends Error {
 
 export function invalidQuery(message: string, position?: TextPosition): QueryServiceError {
   return new QueryServiceError("invalid_query", message, { position });
+}
+
+/** A `subscription` error (spec §7) about one request field. */
+export function subscriptionError(message: string, field?: string): QueryServiceError {
+  return new QueryServiceError("subscription", message, field === undefined ? {} : { field });
 }

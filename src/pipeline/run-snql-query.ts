@@ -11,7 +11,7 @@ import type { PreparedQuery } from "./prepared-query.js";
 import type { QueryResult } from "./query-result.js";
 import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
 import { translateSnql } from "./snql-translation.js";
-import { primaryEntityName, primaryStorage, validateSnqlQuery } from "./snql-validation.js";
+import { primaryEntityName, primaryStorage, validateSnqlQuery, type ValidatedSnql } from "./snql-validation.js";
 import { requireDataset } from "./require-dataset.js";
 import { StageTimer } from "./stage-timer.js";
 
@@ -21,8 +21,14 @@ export { TURBO_SAMPLE_RATE } from "./snql-translation.js";
 export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {
   const validated = validateSnqlQuery(parseSnql(text), definitions);
   timer?.mark("validate_schema");
-  const built = translateSnql(validated, { turbo });
+  const prepared = prepareValidatedSnql(validated, turbo);
   timer?.mark("prepare_query");
+  return prepared;
+}
+
+/** Translation of an already validated query (subscriptions validate once and translate per window). */
+export function prepareValidatedSnql(validated: ValidatedSnql, turbo: boolean): PreparedQuery {
+  const built = translateSnql(validated, { turbo });
   // Spelled out rather than `{ ...built, ... }`: entity, join and subquery SQL come from
   // different object literals, and spreading such a polymorphic object takes V8's slow path.
   return {

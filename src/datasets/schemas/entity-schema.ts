@@ -81,10 +81,17 @@ const JOIN_RELATIONSHIP: SchemaObject = {
 
 const SUBSCRIPTIONS: SchemaObject = {
   type: "object",
-  required: ["max_aggregations", "allow_group_by", "allow_having_and_order_by"],
+  required: ["max_aggregations", "allow_group_by", "allow_having_and_order_by", "result_topic", "partitions", "delay_seconds"],
   additionalProperties: false,
   properties: {
     max_aggregations: { type: "integer", minimum: 1 },
+    // Kafka topic the results go to (Snuba's per-storage result topic); QUARRY_SUBSCRIPTION_TOPICS overrides it.
+    result_topic: { type: "string", pattern: "^[A-Za-z0-9._-]{1,249}$" },
+    // Subscriptions are spread over this many partitions (crc32 of the project id), the unit a
+    // scheduler node owns and checkpoints.
+    partitions: { type: "integer", minimum: 1, maximum: 1024 },
+    // Seconds a window waits after its end before it runs, so late data lands first.
+    delay_seconds: { type: "integer", minimum: 0, maximum: 3600 },
     allow_group_by: { type: "boolean" },
     allow_having_and_order_by: { type: "boolean" },
     group_by_requires_condition: { type: "boolean" },

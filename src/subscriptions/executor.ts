@@ -1,0 +1,69 @@
+/**
+ * Runs one window of a subscription. The executor is where a scheduler meets the query engine:
+ * in-process through the normal pipeline (allocation policies, cache, query log), as here, or —
+ * for scheduler nodes without the engine — through a query node's API.
+ */
+import type { ColumnMetaEntry, ResultRow } from "../execution/execute-sql.js";
+import type { PipelineContext } from "../pipeline/run-prepared-query.js";
+import { runPreparedQuery } from "../pipeline/run-prepared-query.js";
+import type { QueryRequest } from "../pipeline/query-request.js";
+import { StageTimer } from "../pipeline/stage-timer.js";
+import { ConcurrencyLimiter } from "./concurrency-limiter.js";
+import { prepareWindow, type CompiledSubscription } from "./subscription-query.js";
+
+/** Snuba's referrers: scheduled runs, and the test run at creation. */
+export const EXECUTOR_REFERRER = "subscriptions_executor";
+export const CREATION_REFERRER = "subscription";
+
+export interface WindowResult {
+  readonly data: ResultRow[];
+  readonly meta: ColumnMetaEntry[];
+}
+
+export interface SubscriptionExecutor {
+  /** Runs the window [windowEnd − time_window, windowEnd); rejects with a QueryServiceError. */
+  run(compiled: CompiledSubscription, windowEnd: number, referrer?: string): Promise<WindowResult>;
+  /** Runs in progress and runs waiting for a slot. */
+  readonly inFlight: number;
+}
+
+/** The request a window runs as (and, minus the window, the `request` of the result message). */
+export function windowRequest(compiled: CompiledSubscription, referrer: string): QueryRequest {
+  const { subscription } = compiled;
+  return {
+    dataset: subscription.dataset,
+    query: subscription.query,
+    tenantIds: { organization_id: subscription.organizationId, referrer },
+    debug: false,
+    // Snuba runs subscriptions `consistent`; Quarry lets identical windows of different
+    // subscriptions share one execution through the cache (the window is in the past).
+    consistent: false,
+    turbo: false,
+    dryRun: false,
+  };
+}
+
+export class PipelineExecutor implements SubscriptionExecutor {
+  private readonly limiter: ConcurrencyLimiter;
+
+  constructor(
+    private readonly context: PipelineContext,
+    maxConcurrentRuns: number,
+  ) {
+    this.limiter = new ConcurrencyLimiter(maxConcurrentRuns);
+  }
+
+  get inFlight(): number {
+    return this.limiter.active + this.limiter.queued;
+  }
+
+  run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER): Promise<WindowResult> {
+    return this.limiter.run(async () => {
+      const timer = new StageTimer();
+      const prepared = prepareWindow(compiled, windowEnd);
+      timer.mark("prepare_query");
+      const result = await runPreparedQuery(this.context, windowRequest(compiled, referrer), prepared, timer);
+      return { data: result.data, meta: result.meta };
+    });
+  }
+}

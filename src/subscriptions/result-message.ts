@@ -1,0 +1,53 @@
+/**
+ * Snuba's subscription result message, version 3 (facts B6.4), exactly: key = the subscription
+ * id, value = {"version": 3, "payload": {subscription_id, request, result, timestamp, entity}},
+ * `timestamp` the window end T as a naive ISO datetime, `request` the stored query with the
+ * executor's tenant ids. Consumers written for Snuba read it unchanged.
+ */
+import { stringifyResponse } from "../execution/result-values.js";
+import { EXECUTOR_REFERRER, type WindowResult } from "./executor.js";
+import type { Subscription } from "./subscription.js";
+
+/** A result ready to publish, with what the publishers and the status book need to know of it. */
+export interface PublishableResult {
+  readonly topic: string;
+  /** The subscription id (UTF-8). */
+  readonly key: string;
+  /** The JSON message. */
+  readonly value: string;
+  readonly entity: string;
+  readonly projectId: number;
+  /** The window end T (Unix seconds). */
+  readonly windowEnd: number;
+  readonly resultRows: number;
+}
+
+/** `2024-05-01T12:01:00`: no fraction, no offset (Snuba's `datetime.isoformat()` of a naive UTC time). */
+export function naiveIsoTimestamp(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 19);
+}
+
+export function resultPayload(subscription: Subscription, windowEnd: number, result: WindowResult): Record<string, unknown> {
+  return {
+    version: 3,
+    payload: {
+      subscription_id: subscription.id,
+      request: { query: subscription.query, tenant_ids: { referrer: EXECUTOR_REFERRER, organization_id: subscription.organizationId } },
+      result: { data: result.data, meta: result.meta },
+      timestamp: naiveIsoTimestamp(windowEnd),
+      entity: subscription.entity,
+    },
+  };
+}
+
+export function encodeResult(subscription: Subscription, windowEnd: number, result: WindowResult, topic: string): PublishableResult {
+  return {
+    topic,
+    key: subscription.id,
+    value: stringifyResponse(resultPayload(subscription, windowEnd, result)),
+    entity: subscription.entity,
+    projectId: subscription.projectId,
+    windowEnd,
+    resultRows: result.data.length,
+  };
+}

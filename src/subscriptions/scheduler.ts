@@ -1,0 +1,454 @@
+/**
+ * The subscription scheduler: it walks time forward per owned partition and runs every window
+ * that comes due, through the executor, into the publisher.
+ *
+ * Per partition it keeps `scheduledTo`, the first firing second it has not yet looked at, and the
+ * firing seconds of the runs still in progress. The partition's checkpoint is the earliest of
+ * those, so it never passes a window whose result is not yet published (or counted as failed or
+ * skipped). A restart resumes from the saved checkpoint: nothing is skipped, and after a clean
+ * stop nothing runs twice. A window older than the stale threshold is not run: it is counted,
+ * logged and recorded on the subscription. A failed run is retried with exponential backoff until
+ * it would be stale; then it is counted as failed, logged and recorded.
+ *
+ * Time comes from a Clock, and `tick()` does one round, so tests can drive a simulated day.
+ */
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { QueryServiceError } from "../errors/query-service-error.js";
+import { partitionKey, type Checkpoint, type CheckpointStore } from "./checkpoint-store.js";
+import type { Clock } from "./clock.js";
+import type { SubscriptionExecutor } from "./executor.js";
+import type { OwnedPartition, PartitionAssignment } from "./partition-assignment.js";
+import { encodeResult, naiveIsoTimestamp, type PublishableResult } from "./result-message.js";
+import type { ResultPublisher } from "./result-publisher.js";
+import { countWindows, dueWindows, jitterSeconds, type DueWindow } from "./schedule.js";
+import type { SubscriptionMetrics } from "./subscription-metrics.js";
+import { compileSubscription, type CompiledSubscription } from "./subscription-query.js";
+import type { SubscriptionStatusBook } from "./subscription-status.js";
+import type { SubscriptionStore } from "./subscription-store.js";
+import type { Subscription } from "./subscription.js";
+
+export interface SchedulerOptions {
+  readonly definitions: DefinitionLookup;
+  readonly store: SubscriptionStore;
+  readonly checkpoints: CheckpointStore;
+  readonly assignment: PartitionAssignment;
+  readonly executor: SubscriptionExecutor;
+  readonly publisher: ResultPublisher;
+  readonly status: SubscriptionStatusBook;
+  readonly metrics: SubscriptionMetrics;
+  readonly clock: Clock;
+  /** The topic of an entity's results. */
+  readonly topicFor: (entity: string) => string;
+  /** Seconds after T before a window runs (late data); defaults to the entity's `delay_seconds`. */
+  readonly delayFor?: (entity: string) => number;
+  /** A window whose end is older than this (seconds) is not run, or no longer retried. */
+  readonly staleThresholdSeconds: number;
+  /** Runs in progress at most before the scheduler stops looking further ahead. */
+  readonly maxPendingRuns?: number;
+  readonly retryInitialMs?: number;
+  readonly retryMaxMs?: number;
+  /** How often the subscription list is re-read from the store (besides `subscriptionsChanged`). */
+  readonly refreshIntervalMs?: number;
+  /** How often changed checkpoints and statuses are written. */
+  readonly checkpointIntervalMs?: number;
+  readonly statusIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+interface LoadedSubscription {
+  readonly subscription: Subscription;
+  readonly jitter: number;
+  /** null when the stored query no longer compiles (definitions changed): its windows fail. */
+  readonly compiled: CompiledSubscription | null;
+  readonly compileError: string | null;
+}
+
+interface PartitionState {
+  readonly entity: string;
+  readonly partition: number;
+  readonly key: string;
+  /** The first firing second not yet scheduled. */
+  scheduledTo: number;
+  /** Firing second -> runs of that second still in progress. */
+  readonly pending: Map<number, number>;
+  saved: number | null;
+}
+
+interface SkipRun {
+  readonly subscription: Subscription;
+  count: number;
+  first: number;
+  last: number;
+}
+
+/** Errors worth retrying: the engine, a policy or the publisher may answer differently later. */
+export function isRetryable(error: QueryServiceError): boolean {
+  switch (error.type) {
+    case "rate-limited":
+    case "internal_server_error":
+    case "storage-not-available":
+      return true;
+    case "columnstore":
+      return error.httpStatus >= 500;
+    default:
+      return false;
+  }
+}
+
+/** Seconds of schedule looked at per step, so a backlog is taken in slices. */
+const STEP_SECONDS = 60;
+
+export class SubscriptionScheduler {
+  private readonly partitions = new Map<string, PartitionState>();
+  private readonly subscriptions = new Map<string, Map<string, LoadedSubscription>>();
+  private readonly savedCheckpoints = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly skips = new Map<string, SkipRun>();
+  private readonly abort = new AbortController();
+  private pendingRuns = 0;
+  private idleWaiters: (() => void)[] = [];
+  private ticking: Promise<void> | null = null;
+  private refreshRequested = true;
+  private lastRefreshAt = -Infinity;
+  private lastCheckpointAt = -Infinity;
+  private lastStatusAt = -Infinity;
+  private lastTickAt: number | null = null;
+  private lastTickError: string | null = null;
+  private loop: NodeJS.Timeout | null = null;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly options: SchedulerOptions) {
+    options.metrics.gauge("quarry_subscriptions", "Subscriptions loaded by this scheduler.", () => this.subscriptionCount);
+    options.metrics.gauge("quarry_subscription_runs_in_progress", "Subscription windows running, retrying or waiting to publish.", () => this.pendingRuns);
+    options.metrics.gauge("quarry_subscription_checkpoint_lag_seconds", "Now minus the oldest partition checkpoint of this scheduler.", () => this.checkpointLagSeconds());
+  }
+
+  private get log(): (line: string) => void {
+    return this.options.log ?? (() => {});
+  }
+
+  private nowSecond(): number {
+    return Math.floor(this.options.clock.now() / 1000);
+  }
+
+  private delay(entity: string): number {
+    return this.options.delayFor?.(entity) ?? this.options.definitions.entity(entity)?.subscriptions?.delaySeconds ?? 0;
+  }
+
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const partition of this.subscriptions.values()) count += partition.size;
+    return count;
+  }
+
+  get inProgress(): number {
+    return this.pendingRuns;
+  }
+
+  /** Loads statuses, checkpoints and subscriptions; with `loop`, ticks every second of real time. */
+  async start(options: { loop?: boolean } = {}): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.options.status.load();
+    for (const checkpoint of await this.options.checkpoints.load()) {
+      this.savedCheckpoints.set(partitionKey(checkpoint.entity, checkpoint.partition), checkpoint.nextSecond);
+    }
+    await this.tick();
+    if (options.loop ?? true) {
+      const next = () => {
+        this.loop = setTimeout(() => {
+          void this.tick().finally(() => {
+            if (!this.stopped) next();
+          });
+        }, 1000);
+      };
+      next();
+    }
+  }
+
+  /** The store changed here (a create or delete): re-read it on the next tick. */
+  subscriptionsChanged(): void {
+    this.refreshRequested = true;
+  }
+
+  /** One round: refresh the subscriptions if due, schedule what came due, save progress. */
+  tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.ticking ??= this.round().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private async round(): Promise<void> {
+    const now = this.options.clock.now();
+    try {
+      if (this.refreshRequested || now - this.lastRefreshAt >= (this.options.refreshIntervalMs ?? 10_000)) await this.refresh();
+      for (const owned of this.options.assignment.owned()) this.schedulePartition(this.partitionState(owned));
+      this.reportSkips();
+      if (now - this.lastCheckpointAt >= (this.options.checkpointIntervalMs ?? 1000)) await this.saveCheckpoints();
+      if (now - this.lastStatusAt >= (this.options.statusIntervalMs ?? 5000)) {
+        this.lastStatusAt = now;
+        await this.options.status.flush();
+      }
+      this.lastTickError = null;
+    } catch (reason) {
+      this.lastTickError = reason instanceof Error ? reason.message : String(reason);
+      this.log(`subscription scheduler: round failed (retried next second): ${this.lastTickError}`);
+    }
+    this.lastTickAt = this.options.clock.now();
+  }
+
+  private async refresh(): Promise<void> {
+    this.refreshRequested = false;
+    const listed = await this.options.store.list();
+    this.lastRefreshAt = this.options.clock.now();
+    const seen = new Set<string>();
+    for (const subscription of listed) {
+      const key = partitionKey(subscription.entity, subscription.partition);
+      seen.add(`${key}/${subscription.uuid}`);
+      let partition = this.subscriptions.get(key);
+      if (!partition) this.subscriptions.set(key, (partition = new Map()));
+      if (partition.has(subscription.uuid)) continue;
+      const loaded = this.load(subscription);
+      partition.set(subscription.uuid, loaded);
+      // Created after this partition's schedule already passed its first firing (it reached the
+      // store between two refreshes): run what it missed.
+      const state = this.partitions.get(key);
+      if (state) this.scheduleRange(state, loaded, Math.ceil(subscription.createdAt / 1000), state.scheduledTo);
+    }
+    for (const [key, partition] of this.subscriptions) {
+      for (const uuid of partition.keys()) if (!seen.has(`${key}/${uuid}`)) partition.delete(uuid);
+    }
+  }
+
+  private load(subscription: Subscription): LoadedSubscription {
+    const jitter = jitterSeconds(subscription);
+    try {
+      const compiled = compileSubscription(this.options.definitions, subscription, this.nowSecond());
+      return { subscription, jitter, compiled, compileError: null };
+    } catch (reason) {
+      const message = QueryServiceError.from(reason).message;
+      this.log(`subscription ${subscription.id} (${subscription.entity}): its query no longer compiles, its windows will fail: ${message}`);
+      return { subscription, jitter, compiled: null, compileError: message };
+    }
+  }
+
+  private partitionState(owned: OwnedPartition): PartitionState {
+    const key = partitionKey(owned.entity, owned.partition);
+    let state = this.partitions.get(key);
+    if (state) return state;
+    const horizon = this.nowSecond() - this.delay(owned.entity);
+    let start = this.savedCheckpoints.get(key);
+    if (start === undefined) {
+      // Never scheduled: start at the first firing of its oldest subscription, if that is earlier.
+      start = horizon;
+      for (const loaded of this.subscriptions.get(key)?.values() ?? []) start = Math.min(start, Math.ceil(loaded.subscription.createdAt / 1000));
+    }
+    state = { entity: owned.entity, partition: owned.partition, key, scheduledTo: start, pending: new Map(), saved: this.savedCheckpoints.get(key) ?? null };
+    this.partitions.set(key, state);
+    return state;
+  }
+
+  private schedulePartition(state: PartitionState): void {
+    const nowSecond = this.nowSecond();
+    const horizon = nowSecond - this.delay(state.entity);
+    const staleBefore = nowSecond - this.options.staleThresholdSeconds;
+    const maxPending = this.options.maxPendingRuns ?? 10_000;
+    const loaded = [...(this.subscriptions.get(state.key)?.values() ?? [])];
+    while (state.scheduledTo < horizon && this.pendingRuns < maxPending) {
+      // A stretch that is all stale is taken in one step (it is only counted).
+      const end = Math.min(horizon, Math.max(state.scheduledTo + STEP_SECONDS, staleBefore));
+      for (const subscription of loaded) this.scheduleRange(state, subscription, state.scheduledTo, end);
+      state.scheduledTo = end;
+    }
+  }
+
+  /** Schedules the windows of one subscription that fire in [from, to). */
+  private scheduleRange(state: PartitionState, loaded: LoadedSubscription, from: number, to: number): void {
+    if (from >= to) return;
+    const { subscription, jitter } = loaded;
+    const staleBefore = this.nowSecond() - this.options.staleThresholdSeconds;
+    // Windows firing before staleBefore end before it too: count them without listing them.
+    const split = Math.min(to, Math.max(from, staleBefore));
+    if (split > from) {
+      const count = countWindows(subscription, from, split, jitter);
+      if (count > 0) {
+        const first = dueWindows(subscription, from, split, jitter, 1)[0]!;
+        this.skipStale(subscription, count, first.windowEnd, lastWindowBefore(subscription, split, jitter));
+      }
+    }
+    for (const window of dueWindows(subscription, split, to, jitter)) {
+      if (window.windowEnd < staleBefore) this.skipStale(subscription, 1, window.windowEnd, window.windowEnd);
+      else this.launch(state, loaded, window);
+    }
+  }
+
+  private skipStale(subscription: Subscription, count: number, first: number, last: number): void {
+    this.options.metrics.scheduled.inc([subscription.entity], count);
+    this.options.metrics.skippedStale.inc([subscription.entity], count);
+    this.options.status.skippedStale(subscription, count);
+    const skip = this.skips.get(subscription.id);
+    if (skip) {
+      skip.count += count;
+      skip.first = Math.min(skip.first, first);
+      skip.last = Math.max(skip.last, last);
+    } else {
+      this.skips.set(subscription.id, { subscription, count, first, last });
+    }
+  }
+
+  /** One log line per subscription and round for its stale windows, not one per window. */
+  private reportSkips(): void {
+    for (const skip of this.skips.values()) {
+      this.log(
+        `subscription ${skip.subscription.id} (${skip.subscription.entity}): skipped ${skip.count} stale window(s) ending ` +
+          `${naiveIsoTimestamp(skip.first)} .. ${naiveIsoTimestamp(skip.last)}: older than the stale threshold of ${this.options.staleThresholdSeconds} s`,
+      );
+    }
+    this.skips.clear();
+  }
+
+  private launch(state: PartitionState, loaded: LoadedSubscription, window: DueWindow): void {
+    this.options.metrics.scheduled.inc([loaded.subscription.entity]);
+    state.pending.set(window.firesAt, (state.pending.get(window.firesAt) ?? 0) + 1);
+    this.pendingRuns += 1;
+    const run = this.runWindow(loaded, window).then((finished) => {
+      this.running.delete(run);
+      // An interrupted run (stop during a backoff) stays pending: the checkpoint stays before it.
+      if (!finished) return;
+      const left = (state.pending.get(window.firesAt) ?? 1) - 1;
+      if (left > 0) state.pending.set(window.firesAt, left);
+      else state.pending.delete(window.firesAt);
+      this.pendingRuns -= 1;
+      if (this.pendingRuns === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        waiters.forEach((resolve) => resolve());
+      }
+    });
+    this.running.add(run);
+  }
+
+  /** Runs and publishes one window, retrying; false when interrupted by `stop`. */
+  private async runWindow(loaded: LoadedSubscription, window: DueWindow): Promise<boolean> {
+    const { subscription, compiled } = loaded;
+    const { metrics, status, clock } = this.options;
+    const entity = subscription.entity;
+    let backoff = this.options.retryInitialMs ?? 1000;
+    let result: PublishableResult | null = null;
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      try {
+        if (!compiled) throw new QueryServiceError("invalid_query", loaded.compileError ?? "the query does not compile");
+        if (!result) {
+          const output = await this.options.executor.run(compiled, window.windowEnd);
+          metrics.executed.inc([entity]);
+          result = encodeResult(subscription, window.windowEnd, output, this.options.topicFor(entity));
+        }
+        await this.options.publisher.publish(result);
+        metrics.published.inc([entity]);
+        metrics.lag.observe([entity], clock.now() / 1000 - window.windowEnd);
+        status.published(subscription, window.windowEnd);
+        return true;
+      } catch (reason) {
+        const error = QueryServiceError.from(reason);
+        const what = `${error.type}: ${error.message}`;
+        const staleAt = (window.windowEnd + this.options.staleThresholdSeconds) * 1000;
+        if (this.stopped) return false;
+        if (!isRetryable(error) || clock.now() + backoff >= staleAt) {
+          metrics.failed.inc([entity, error.type]);
+          status.failed(subscription, window.windowEnd, what);
+          this.log(
+            `subscription ${subscription.id} (${entity}): window ending ${naiveIsoTimestamp(window.windowEnd)} failed after ${attempts} attempt(s)` +
+              `${isRetryable(error) ? " (retried until stale)" : ""}: ${what}`,
+          );
+          return true;
+        }
+        metrics.retried.inc([entity, error.type]);
+        status.retrying(subscription, what);
+        try {
+          await clock.sleep(backoff, this.abort.signal);
+        } catch {
+          return false;
+        }
+        backoff = Math.min(backoff * 2, this.options.retryMaxMs ?? 30_000);
+      }
+    }
+  }
+
+  private checkpointOf(state: PartitionState): number {
+    let checkpoint = state.scheduledTo;
+    for (const second of state.pending.keys()) if (second < checkpoint) checkpoint = second;
+    return checkpoint;
+  }
+
+  private async saveCheckpoints(): Promise<void> {
+    this.lastCheckpointAt = this.options.clock.now();
+    const changed: Checkpoint[] = [];
+    for (const state of this.partitions.values()) {
+      const nextSecond = this.checkpointOf(state);
+      if (nextSecond !== state.saved) changed.push({ entity: state.entity, partition: state.partition, nextSecond });
+    }
+    if (changed.length === 0) return;
+    await this.options.checkpoints.save(changed);
+    for (const checkpoint of changed) this.partitions.get(partitionKey(checkpoint.entity, checkpoint.partition))!.saved = checkpoint.nextSecond;
+  }
+
+  private checkpointLagSeconds(): number {
+    let oldest = Infinity;
+    for (const state of this.partitions.values()) oldest = Math.min(oldest, this.checkpointOf(state));
+    return oldest === Infinity ? 0 : Math.max(0, this.nowSecond() - oldest);
+  }
+
+  /** Resolves when no run is in progress (tests and benches). */
+  idle(): Promise<void> {
+    if (this.pendingRuns === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** The checkpoint each partition would save now. */
+  checkpoints(): Checkpoint[] {
+    return [...this.partitions.values()].map((state) => ({ entity: state.entity, partition: state.partition, nextSecond: this.checkpointOf(state) }));
+  }
+
+  /** "ok", or why the scheduler is not advancing. */
+  health(): string {
+    if (!this.started) return "not started";
+    if (this.stopped) return "stopped";
+    if (this.lastTickError) return `scheduling round failed: ${this.lastTickError}`;
+    const sinceTick = this.lastTickAt === null ? Infinity : this.options.clock.now() - this.lastTickAt;
+    if (sinceTick > 10_000) return `stalled: no scheduling round for ${Math.round(sinceTick / 1000)} s`;
+    return "ok";
+  }
+
+  /**
+   * Stops scheduling, lets runs in progress finish (up to `drainMs`), and saves the checkpoints
+   * and statuses. Runs still unfinished keep the checkpoint before them: they run again.
+   */
+  async stop(drainMs = 10_000): Promise<void> {
+    if (this.stopped) return;
+    if (this.loop) clearTimeout(this.loop);
+    await this.ticking;
+    this.stopped = true;
+    this.abort.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, drainMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.reportSkips();
+    await this.saveCheckpoints();
+    await this.options.status.flush();
+  }
+}
+
+/** The end T of the last window firing before `before`. */
+function lastWindowBefore(subscription: Pick<Subscription, "resolution">, before: number, jitter: number): number {
+  return Math.floor((before - 1 - jitter) / subscription.resolution) * subscription.resolution;
+}

@@ -1,0 +1,71 @@
+/**
+ * A subscription's query, parsed and validated once (at creation and when a scheduler loads it),
+ * then turned into SQL for each window. Each run ANDs Snuba's conditions onto the stored WHERE
+ * (facts B6.4): `project_id = P`, `<time column> >= T − W`, `<time column> < T`, and
+ * `<organization column> = O` on metrics entities. Only the two datetimes change between runs,
+ * so validation is not repeated; translation (microseconds) is.
+ */
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
+import { invalidQuery } from "../errors/query-service-error.js";
+import type { Expression, LogicalQuery } from "../query/ast.js";
+import type { PreparedQuery } from "../pipeline/prepared-query.js";
+import { prepareValidatedSnql } from "../pipeline/run-snql-query.js";
+import { validateSnqlQuery } from "../pipeline/snql-validation.js";
+import { parseSnql } from "../snql/parse-snql.js";
+import type { Subscription } from "./subscription.js";
+import { checkSubscriptionQuery } from "./subscription-rules.js";
+
+export interface CompiledSubscription {
+  readonly subscription: Subscription;
+  readonly entity: EntityDefinition;
+  readonly storage: StorageDefinition;
+  /** The stored query as parsed, without the window. */
+  readonly query: LogicalQuery;
+  readonly aliases: ReadonlySet<string>;
+}
+
+function condition(name: string, lhs: Expression, rhs: Expression): Expression {
+  return { kind: "function", name, args: [lhs, rhs] };
+}
+
+/** The stored query with the window [windowEnd − time_window, windowEnd) and the project (and organization) pinned. */
+function withWindow(query: LogicalQuery, entity: EntityDefinition, subscription: Subscription, windowEnd: number): LogicalQuery {
+  const timeColumn = entity.requiredTimeColumn;
+  const conditions: Expression[] = query.where ? [query.where] : [];
+  conditions.push(condition("equals", { kind: "column", name: "project_id" }, { kind: "literal", value: subscription.projectId }));
+  if (timeColumn) {
+    const column: Expression = { kind: "column", name: timeColumn };
+    conditions.push(condition("greaterOrEquals", column, { kind: "datetime", epochSeconds: windowEnd - subscription.timeWindow }));
+    conditions.push(condition("less", column, { kind: "datetime", epochSeconds: windowEnd }));
+  }
+  const organizationColumn = entity.subscriptions?.organizationColumn;
+  if (organizationColumn) {
+    conditions.push(condition("equals", { kind: "column", name: organizationColumn }, { kind: "literal", value: subscription.organizationId }));
+  }
+  return { ...query, where: conditions.length === 1 ? conditions[0]! : { kind: "function", name: "and", args: conditions } };
+}
+
+/**
+ * Parses the stored SnQL, applies the entity's subscription rules, and validates the query with
+ * the window of `windowEnd` added (any T gives the same verdict). Throws `invalid_query`.
+ */
+export function compileSubscription(definitions: DefinitionLookup, subscription: Subscription, windowEnd: number): CompiledSubscription {
+  const entity = definitions.entity(subscription.entity);
+  if (!entity) throw invalidQuery(`entity '${subscription.entity}' does not exist`);
+  const support = entity.subscriptions;
+  if (!support) throw invalidQuery(`entity ${entity.name} does not support subscriptions`);
+  const query = parseSnql(subscription.query);
+  checkSubscriptionQuery(query, entity, support);
+  const validated = validateSnqlQuery(withWindow(query, entity, subscription, windowEnd), definitions);
+  if (validated.kind !== "entity") throw invalidQuery(`a subscription query reads one entity with MATCH (${entity.name})`);
+  return { subscription, entity, storage: validated.storage, query, aliases: validated.aliases };
+}
+
+/** The SQL of one window, [windowEnd − time_window, windowEnd). */
+export function prepareWindow(compiled: CompiledSubscription, windowEnd: number): PreparedQuery {
+  const { subscription, entity, storage, aliases } = compiled;
+  const query = withWindow(compiled.query, entity, subscription, windowEnd);
+  const timeRange = entity.requiredTimeColumn ? { from: windowEnd - subscription.timeWindow, to: windowEnd } : null;
+  return prepareValidatedSnql({ kind: "entity", query, entity, storage, aliases, timeRange }, false);
+}
