@@ -10,6 +10,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import type { StorageDefinition } from "../datasets/definition-types.js";
 import type { DatasetRegistry } from "../datasets/registry.js";
 import { createTableDdl } from "./table-ddl.js";
+import { utcDateTimeText } from "./utc-datetime-text.js";
 
 export const MIGRATIONS_TABLE = "quarry_migrations";
 
@@ -35,10 +36,6 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}
 ENGINE = MergeTree
 ORDER BY id`;
 
-/** `2024-05-01 12:00:00.123`: the text form every ClickHouse input setting accepts. */
-function utcNow(): string {
-  return new Date().toISOString().replace("T", " ").replace("Z", "");
-}
 
 function checksum(ddl: string): string {
   return createHash("sha256").update(ddl).digest("hex");
@@ -91,7 +88,7 @@ export async function runMigrations(
     await client.command({ query: migration.ddl });
     await client.insert({
       table: MIGRATIONS_TABLE,
-      values: [{ id: migration.id, checksum: migration.checksum, applied_at: utcNow() }],
+      values: [{ id: migration.id, checksum: migration.checksum, applied_at: utcDateTimeText(Date.now()) }],
       format: "JSONEachRow",
     });
     log(`migration ${migration.id}: applied`);

@@ -3,7 +3,9 @@ import type { TenantIds as TenantIdsMessage, QuerySettings } from "../../gen/qua
 import type { MqlContext as MqlContextMessage, MqlRequest } from "../../gen/quarry/v1/query_pb.js";
 import type { MqlQueryRequest } from "../pipeline/run-mql-query.js";
 import { readMqlBody } from "./mql-body-schema.js";
-import { QueryServiceError } from "../errors/query-service-error.js";
+import type { CreateSubscriptionRequest as CreateSubscriptionMessage } from "../../gen/quarry/v1/subscription_pb.js";
+import { QueryServiceError, subscriptionError } from "../errors/query-service-error.js";
+import { readSubscriptionBody, type CreateSubscriptionRequest } from "./subscription-body.js";
 import type { QueryRequest, TenantIds } from "../pipeline/query-request.js";
 
 function fail(message: string): never {
@@ -92,4 +94,25 @@ export function mqlRequestFrom(message: MqlRequest): MqlQueryRequest {
     dryRun: message.settings?.dryRun ?? false,
   };
   return { ...request, ...settings, ...(message.tenantIds ? { tenantIds: tenantIdsFrom(message.tenantIds) } : {}) };
+}
+
+/** A Connect CreateSubscription request -> the same typed request as the JSON route's body. */
+export function createSubscriptionRequestFrom(message: CreateSubscriptionMessage): CreateSubscriptionRequest {
+  const asNumber = (value: bigint, field: string): number => {
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw subscriptionError(`'${field}' is too large`, field);
+    return Number(value);
+  };
+  // proto3 leaves unset scalars at zero: a zero project or window reads as "not sent".
+  const body: Record<string, unknown> = {
+    project_id: message.projectId === 0n ? undefined : asNumber(message.projectId, "project_id"),
+    time_window: message.timeWindow,
+    resolution: message.resolution,
+    tenant_ids: message.tenantIds
+      ? { organization_id: asNumber(message.tenantIds.organizationId, "tenant_ids.organization_id"), referrer: message.tenantIds.referrer || undefined }
+      : undefined,
+    subscription_type: message.subscriptionType || undefined,
+    query: message.query || undefined,
+    organization: message.organization === undefined ? undefined : asNumber(message.organization, "organization"),
+  };
+  return readSubscriptionBody(body, message.dataset, message.entity);
 }

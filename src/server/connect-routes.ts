@@ -3,10 +3,11 @@ import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { CheckResponseSchema, HealthService } from "../../gen/quarry/v1/health_pb.js";
 import { QueryService } from "../../gen/quarry/v1/query_pb.js";
-import { DeleteSubscriptionResponseSchema, SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
-import { mqlRequestFrom, queryRequestFrom } from "../request/from-protobuf.js";
+import { DeleteSubscriptionResponseSchema, ListSubscriptionsResponseSchema, SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
+import { createSubscriptionRequestFrom, mqlRequestFrom, queryRequestFrom } from "../request/from-protobuf.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";
+import { subscriptionMessage } from "./subscription-views.js";
 import { toConnectError, toQueryResponse } from "./to-protobuf.js";
 
 /** Runs a handler and turns any failure into a typed ConnectError. */
@@ -27,12 +28,20 @@ export function connectRoutes(context: ServiceContext) {
     });
     router.service(SubscriptionService, {
       createSubscription: (request) =>
-        typed(async () => ({ subscriptionId: await handleCreateSubscription(context, request.dataset) })),
+        typed(async () => ({ subscriptionId: await handleCreateSubscription(context, createSubscriptionRequestFrom(request)) })),
       deleteSubscription: (request) =>
         typed(async () => {
-          await handleDeleteSubscription(context, request.dataset);
+          await handleDeleteSubscription(context, request.dataset, request.entity, String(request.partition), request.key);
           return create(DeleteSubscriptionResponseSchema, {});
         }),
+      listSubscriptions: (request) =>
+        typed(async () =>
+          create(ListSubscriptionsResponseSchema, {
+            subscriptions: (await context.subscriptions.list(request.dataset, request.entity)).map(subscriptionMessage),
+          }),
+        ),
+      getSubscription: (request) =>
+        typed(async () => subscriptionMessage(await context.subscriptions.get(request.dataset, request.entity, String(request.partition), request.key))),
     });
     router.service(HealthService, {
       check: () =>

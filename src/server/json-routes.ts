@@ -10,6 +10,9 @@ import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
 import { readMqlBody } from "../request/mql-body-schema.js";
+import { readSubscriptionBody } from "../request/subscription-body.js";
+import { requireSubscriptionEntity } from "../subscriptions/subscription-service.js";
+import { subscriptionJson } from "./subscription-views.js";
 import { requireDataset } from "../pipeline/require-dataset.js";
 import { renderBrowsableForm } from "./browsable-form.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
@@ -115,14 +118,27 @@ export function jsonRoutes(context: ServiceContext) {
         return;
       }
       if (parts.length === 3 && parts[2] === "subscriptions") {
-        if (method !== "POST") throw methodNotAllowed("POST");
-        parseJsonObject(await readBody(request));
-        sendJson(response, 202, { subscription_id: await handleCreateSubscription(context, parts[0]!) });
+        const [dataset, entity] = [parts[0]!, parts[1]!];
+        if (method === "GET" || method === "HEAD") {
+          const views = await context.subscriptions.list(dataset, entity);
+          sendJson(response, 200, { data: views.map(subscriptionJson) });
+          return;
+        }
+        if (method !== "POST") throw methodNotAllowed("POST (or GET for the list)");
+        // The pair is checked before the body is read, as Snuba's view does (facts B5.3).
+        requireSubscriptionEntity(context.definitions, dataset, entity);
+        const body = parseJsonObject(await readBody(request));
+        sendJson(response, 202, { subscription_id: await handleCreateSubscription(context, readSubscriptionBody(body, dataset, entity)) });
         return;
       }
       if (parts.length === 5 && parts[2] === "subscriptions") {
-        if (method !== "DELETE") throw methodNotAllowed("DELETE");
-        await handleDeleteSubscription(context, parts[0]!);
+        const [dataset, entity, , partition, key] = parts as [string, string, string, string, string];
+        if (method === "GET" || method === "HEAD") {
+          sendJson(response, 200, subscriptionJson(await context.subscriptions.get(dataset, entity, partition, key)));
+          return;
+        }
+        if (method !== "DELETE") throw methodNotAllowed("DELETE (or GET for the subscription)");
+        await handleDeleteSubscription(context, dataset, entity, partition, key);
         send(response, 202, "ok", "text/plain");
         return;
       }

@@ -2,11 +2,10 @@
  * The handlers behind both wires: the JSON routes and the Connect/gRPC/gRPC-Web services call
  * these with a validated request and get a QueryResult or a QueryServiceError back.
  */
-import { QueryServiceError } from "../errors/query-service-error.js";
 import { observeQuery } from "../metrics/observe-query.js";
 import type { QueryRequest } from "../pipeline/query-request.js";
 import type { QueryResult } from "../pipeline/query-result.js";
-import { requireDataset } from "../pipeline/require-dataset.js";
+import type { CreateSubscriptionRequest } from "../request/subscription-body.js";
 import { runSnqlQuery } from "../pipeline/run-snql-query.js";
 import { type MqlQueryRequest, runMqlQuery } from "../pipeline/run-mql-query.js";
 import type { ServiceContext } from "./service-context.js";
@@ -19,14 +18,12 @@ export function handleMql(context: ServiceContext, request: MqlQueryRequest): Pr
   return observeQuery(context, request, () => runMqlQuery(context, request));
 }
 
-export async function handleCreateSubscription(context: ServiceContext, dataset: string): Promise<string> {
-  requireDataset(context.definitions, dataset);
-  throw new QueryServiceError("not_implemented", "subscriptions are not available yet on this server");
+export function handleCreateSubscription(context: ServiceContext, request: CreateSubscriptionRequest): Promise<string> {
+  return context.subscriptions.create(request);
 }
 
-export async function handleDeleteSubscription(context: ServiceContext, dataset: string): Promise<void> {
-  requireDataset(context.definitions, dataset);
-  throw new QueryServiceError("not_implemented", "subscriptions are not available yet on this server");
+export function handleDeleteSubscription(context: ServiceContext, dataset: string, entity: string, partition: string, key: string): Promise<void> {
+  return context.subscriptions.delete(dataset, entity, partition, key);
 }
 
 export async function handleHealth(context: ServiceContext): Promise<{ healthy: boolean; dependencies: Record<string, string> }> {

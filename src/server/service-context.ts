@@ -1,10 +1,13 @@
 /** Everything a request handler needs, built once at startup. */
 import type { QueryBackend } from "../execution/query-backend.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
+import type { SubscriptionService } from "../subscriptions/subscription-service.js";
 
 export interface ServiceContext extends PipelineContext {
   /** Policies, cache, query log and metrics shared by every request of this server. */
   readonly backend: QueryBackend;
+  /** Create, delete, get and list subscriptions. */
+  readonly subscriptions: SubscriptionService;
   /** Checks each dependency; resolves to name -> "ok" or what failed. */
   checkHealth(): Promise<Record<string, string>>;
 }

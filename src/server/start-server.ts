@@ -4,6 +4,7 @@ import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
+import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { connectRoutes } from "./connect-routes.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
@@ -21,6 +22,8 @@ export interface ServerOptions {
   readonly backend?: BackendOptions;
   /** The store's own indexer ids (a demo store's), for MQL requests without indexer_mappings. */
   readonly storeIndexerMappings?: Readonly<Record<string, number | string>>;
+  /** Scheduler, publisher and their settings; by default the scheduler runs and results go to the results table. */
+  readonly subscriptions?: SubscriptionSettings;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -35,37 +38,48 @@ async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promi
   }
 }
 
-export function buildServiceContext(options: ServerOptions): ServiceContext {
+export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime } {
   const timeoutMs = options.healthTimeoutMs ?? 2000;
-  return {
+  const backend = new QueryBackend(options.columnstore, options.backend);
+  const pipeline = {
     definitions: options.definitions,
     columnstore: options.columnstore,
     statsInResponse: options.statsInResponse ?? false,
-    backend: new QueryBackend(options.columnstore, options.backend),
+    backend,
     ...(options.storeIndexerMappings ? { storeIndexerMappings: options.storeIndexerMappings } : {}),
+  };
+  const subscriptions = buildSubscriptionRuntime(pipeline, options.columnstore, backend.metrics.registry, options.subscriptions);
+  const context: ServiceContext = {
+    ...pipeline,
+    subscriptions: subscriptions.service,
     async checkHealth() {
       const name = `clickhouse (${options.columnstore.kind})`;
+      let clickhouse: string;
       try {
         const result = await withTimeout(
           options.columnstore.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" }).then((r) => r.json()),
           timeoutMs,
           name,
         );
-        return { clickhouse: Array.isArray(result) && result.length === 1 ? "ok" : "unexpected answer to SELECT 1" };
+        clickhouse = Array.isArray(result) && result.length === 1 ? "ok" : "unexpected answer to SELECT 1";
       } catch (reason) {
-        return { clickhouse: reason instanceof Error ? reason.message : String(reason) };
+        clickhouse = reason instanceof Error ? reason.message : String(reason);
       }
+      return { clickhouse, ...subscriptions.health() };
     },
   };
+  return { context, subscriptions };
 }
 
 export interface QuarryServer extends RunningServer {
   /** The server's policies, cache, query log and metrics (tests and benches read them). */
   readonly backend: QueryBackend;
+  /** The subscription scheduler, publisher and API of this server. */
+  readonly subscriptions: SubscriptionRuntime;
 }
 
 export async function startServer(options: ServerOptions): Promise<QuarryServer> {
-  const context = buildServiceContext(options);
+  const { context, subscriptions } = buildServiceContext(options);
   const json = jsonRoutes(context);
   const handler = connectNodeAdapter({
     routes: connectRoutes(context),
@@ -75,12 +89,16 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });
   const running = await listenOnSinglePort(handler as RequestHandler, options.host, options.port);
+  await subscriptions.start();
   return {
     port: running.port,
     host: running.host,
     backend: context.backend,
+    subscriptions,
     async close() {
       await running.close();
+      // Runs in progress finish and the checkpoints are saved while the engine is still there.
+      await subscriptions.stop();
       // After the last request: the query log's remaining rows are written before the client goes.
       await context.backend.close();
     },

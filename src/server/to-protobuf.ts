@@ -120,6 +120,7 @@ export function toConnectError(reason: unknown): ConnectError {
     ...(extra.sql === undefined ? {} : { sql: extra.sql }),
     ...(extra.quota_allowance ? { quotaAllowance: quotaAllowance(extra.quota_allowance) } : {}),
     ...(error.position ? { line: error.position.line, column: error.position.column } : {}),
+    ...(error.field === undefined ? {} : { field: error.field }),
   });
   const code = CODE_BY_STATUS[error.httpStatus] ?? Code.Internal;
   return new ConnectError(`${error.type}: ${error.message}`, code, undefined, [{ desc: ErrorDetailSchema, value: detail }], reason);

@@ -1,5 +1,6 @@
 /** Checkpoints in the embedded ClickHouse (`subscription_checkpoints`, newest version wins). */
 import type { ClickHouseClient } from "@clickhouse/client";
+import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 
 export const CHECKPOINTS_TABLE = "subscription_checkpoints_local";
@@ -21,7 +22,7 @@ export class ClickHouseCheckpointStore implements CheckpointStore {
   async save(checkpoints: readonly Checkpoint[]): Promise<void> {
     if (checkpoints.length === 0) return;
     this.lastVersion = Math.max(Date.now(), this.lastVersion + 1);
-    const updatedAt = new Date().toISOString().replace("T", " ").replace("Z", "");
+    const updatedAt = utcDateTimeText(Date.now());
     await this.client.insert({
       table: CHECKPOINTS_TABLE,
       format: "JSONEachRow",

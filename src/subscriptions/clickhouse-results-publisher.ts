@@ -4,15 +4,12 @@
  * counts as published once the insert returned.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
+import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import type { PublishableResult } from "./result-message.js";
 import type { ResultPublisher } from "./result-publisher.js";
 
 export const RESULTS_TABLE = "subscription_results_local";
-
-function utcText(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace("T", " ").replace("Z", "");
-}
 
 export class ClickHouseResultsPublisher implements ResultPublisher {
   readonly description = `clickhouse table ${RESULTS_TABLE}`;
@@ -31,7 +28,7 @@ export class ClickHouseResultsPublisher implements ResultPublisher {
   }
 
   private async insert(results: PublishableResult[]): Promise<void> {
-    const publishedAt = utcText(this.now());
+    const publishedAt = utcDateTimeText(this.now());
     try {
       await this.client.insert({
         table: RESULTS_TABLE,

@@ -1,5 +1,6 @@
 /** Subscription status in the embedded ClickHouse (`subscription_status`, newest version wins). */
 import type { ClickHouseClient } from "@clickhouse/client";
+import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
 import type { StatusEntry, StatusStore } from "./subscription-status.js";
 
 export const STATUS_TABLE = "subscription_status_local";
@@ -19,7 +20,7 @@ interface Row {
 }
 
 const orNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
-const seconds = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
+const text = (ms: number | null): string | null => (ms === null ? null : utcDateTimeText(ms));
 
 export class ClickHouseStatusStore implements StatusStore {
   private lastVersion = 0;
@@ -62,10 +63,10 @@ export class ClickHouseStatusStore implements StatusStore {
         partition,
         uuid,
         last_window: status.lastWindow,
-        last_run_at: seconds(status.lastRunAt),
-        last_result_at: seconds(status.lastResultAt),
+        last_run_at: text(status.lastRunAt),
+        last_result_at: text(status.lastResultAt),
         last_error: status.lastError,
-        last_error_at: seconds(status.lastErrorAt),
+        last_error_at: text(status.lastErrorAt),
         published: status.published,
         failed: status.failed,
         skipped_stale: status.skippedStale,

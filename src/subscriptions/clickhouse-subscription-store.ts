@@ -5,6 +5,7 @@
  */
 import type { ClickHouseClient } from "@clickhouse/client";
 import { quoteString } from "../clickhouse/escaping.js";
+import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
 import type { DeleteOutcome, SubscriptionStore } from "./subscription-store.js";
 import { formatSubscriptionId, storedJson, type Subscription } from "./subscription.js";
 
@@ -73,7 +74,7 @@ export class ClickHouseSubscriptionStore implements SubscriptionStore {
           query: subscription.query,
           organization_id: subscription.organizationId,
           data: JSON.stringify(storedJson(subscription)),
-          created_at: subscription.createdAt / 1000,
+          created_at: utcDateTimeText(subscription.createdAt),
           deleted: deleted ? 1 : 0,
           version: this.nextVersion(),
         },

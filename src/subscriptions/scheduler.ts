@@ -116,6 +116,7 @@ export class SubscriptionScheduler {
   private lastTickError: string | null = null;
   private loop: NodeJS.Timeout | null = null;
   private started = false;
+  private loaded = false;
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {
@@ -146,14 +147,14 @@ export class SubscriptionScheduler {
     return this.pendingRuns;
   }
 
-  /** Loads statuses, checkpoints and subscriptions; with `loop`, ticks every second of real time. */
+  /**
+   * Starts scheduling: the first round runs now (loading statuses, checkpoints and subscriptions);
+   * with `loop` (the default), a round follows every second of real time. A round that fails (the
+   * store unreachable) is logged, shown by `health()` and tried again a second later.
+   */
   async start(options: { loop?: boolean } = {}): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.options.status.load();
-    for (const checkpoint of await this.options.checkpoints.load()) {
-      this.savedCheckpoints.set(partitionKey(checkpoint.entity, checkpoint.partition), checkpoint.nextSecond);
-    }
     await this.tick();
     if (options.loop ?? true) {
       const next = () => {
@@ -165,6 +166,14 @@ export class SubscriptionScheduler {
       };
       next();
     }
+  }
+
+  private async loadState(): Promise<void> {
+    await this.options.status.load();
+    for (const checkpoint of await this.options.checkpoints.load()) {
+      this.savedCheckpoints.set(partitionKey(checkpoint.entity, checkpoint.partition), checkpoint.nextSecond);
+    }
+    this.loaded = true;
   }
 
   /** The store changed here (a create or delete): re-read it on the next tick. */
@@ -184,6 +193,7 @@ export class SubscriptionScheduler {
   private async round(): Promise<void> {
     const now = this.options.clock.now();
     try {
+      if (!this.loaded) await this.loadState();
       if (this.refreshRequested || now - this.lastRefreshAt >= (this.options.refreshIntervalMs ?? 10_000)) await this.refresh();
       for (const owned of this.options.assignment.owned()) this.schedulePartition(this.partitionState(owned));
       this.reportSkips();
@@ -443,6 +453,7 @@ export class SubscriptionScheduler {
     ]);
     clearTimeout(timer);
     this.reportSkips();
+    if (!this.loaded) return;
     await this.saveCheckpoints();
     await this.options.status.flush();
   }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file quarry/v1/subscription.proto.
  */
 export const file_quarry_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("ChxxdWFycnkvdjEvc3Vic2NyaXB0aW9uLnByb3RvEglxdWFycnkudjEimQIKGUNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QSDwoHZGF0YXNldBgBIAEoCRIOCgZlbnRpdHkYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoBBINCgVxdWVyeRgEIAEoCRITCgt0aW1lX3dpbmRvdxgFIAEoDRISCgpyZXNvbHV0aW9uGAYgASgNEigKCnRlbmFudF9pZHMYByABKAsyFC5xdWFycnkudjEuVGVuYW50SWRzEhkKEXN1YnNjcmlwdGlvbl90eXBlGAggASgJEhQKDHJlcXVlc3RfbmFtZRgJIAEoCRIXCg9yZXF1ZXN0X3ZlcnNpb24YCiABKAkSGwoTdGltZV9zZXJpZXNfcmVxdWVzdBgLIAEoDCI1ChpDcmVhdGVTdWJzY3JpcHRpb25SZXNwb25zZRIXCg9zdWJzY3JpcHRpb25faWQYASABKAkiXAoZRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBIPCgdkYXRhc2V0GAEgASgJEg4KBmVudGl0eRgCIAEoCRIRCglwYXJ0aXRpb24YAyABKA0SCwoDa2V5GAQgASgJIhwKGkRlbGV0ZVN1YnNjcmlwdGlvblJlc3BvbnNlMt8BChNTdWJzY3JpcHRpb25TZXJ2aWNlEmMKEkNyZWF0ZVN1YnNjcmlwdGlvbhIkLnF1YXJyeS52MS5DcmVhdGVTdWJzY3JpcHRpb25SZXF1ZXN0GiUucXVhcnJ5LnYxLkNyZWF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlIgASYwoSRGVsZXRlU3Vic2NyaXB0aW9uEiQucXVhcnJ5LnYxLkRlbGV0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5xdWFycnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiAGIGcHJvdG8z", [file_quarry_v1_common]);
+  fileDesc("ChxxdWFycnkvdjEvc3Vic2NyaXB0aW9uLnByb3RvEglxdWFycnkudjEixQIKGUNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QSDwoHZGF0YXNldBgBIAEoCRIOCgZlbnRpdHkYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoBBINCgVxdWVyeRgEIAEoCRITCgt0aW1lX3dpbmRvdxgFIAEoDRISCgpyZXNvbHV0aW9uGAYgASgNEigKCnRlbmFudF9pZHMYByABKAsyFC5xdWFycnkudjEuVGVuYW50SWRzEhkKEXN1YnNjcmlwdGlvbl90eXBlGAggASgJEhQKDHJlcXVlc3RfbmFtZRgJIAEoCRIXCg9yZXF1ZXN0X3ZlcnNpb24YCiABKAkSGwoTdGltZV9zZXJpZXNfcmVxdWVzdBgLIAEoDBIZCgxvcmdhbml6YXRpb24YDCABKARIAIgBAUIPCg1fb3JnYW5pemF0aW9uIjUKGkNyZWF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlEhcKD3N1YnNjcmlwdGlvbl9pZBgBIAEoCSJcChlEZWxldGVTdWJzY3JpcHRpb25SZXF1ZXN0Eg8KB2RhdGFzZXQYASABKAkSDgoGZW50aXR5GAIgASgJEhEKCXBhcnRpdGlvbhgDIAEoDRILCgNrZXkYBCABKAkiHAoaRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiOwoYTGlzdFN1YnNjcmlwdGlvbnNSZXF1ZXN0Eg8KB2RhdGFzZXQYASABKAkSDgoGZW50aXR5GAIgASgJIksKGUxpc3RTdWJzY3JpcHRpb25zUmVzcG9uc2USLgoNc3Vic2NyaXB0aW9ucxgBIAMoCzIXLnF1YXJyeS52MS5TdWJzY3JpcHRpb24iWQoWR2V0U3Vic2NyaXB0aW9uUmVxdWVzdBIPCgdkYXRhc2V0GAEgASgJEg4KBmVudGl0eRgCIAEoCRIRCglwYXJ0aXRpb24YAyABKA0SCwoDa2V5GAQgASgJIosCCgxTdWJzY3JpcHRpb24SFwoPc3Vic2NyaXB0aW9uX2lkGAEgASgJEg8KB2RhdGFzZXQYAiABKAkSDgoGZW50aXR5GAMgASgJEhIKCnByb2plY3RfaWQYBCABKAQSDQoFcXVlcnkYBSABKAkSEwoLdGltZV93aW5kb3cYBiABKA0SEgoKcmVzb2x1dGlvbhgHIAEoDRIZChFzdWJzY3JpcHRpb25fdHlwZRgIIAEoCRIXCg9vcmdhbml6YXRpb25faWQYCSABKAQSEgoKY3JlYXRlZF9hdBgKIAEoCRItCgZzdGF0dXMYCyABKAsyHS5xdWFycnkudjEuU3Vic2NyaXB0aW9uU3RhdHVzIqgCChJTdWJzY3JpcHRpb25TdGF0dXMSGAoLbGFzdF93aW5kb3cYASABKAlIAIgBARIYCgtsYXN0X3J1bl9hdBgCIAEoCUgBiAEBEhsKDmxhc3RfcmVzdWx0X2F0GAMgASgJSAKIAQESFwoKbGFzdF9lcnJvchgEIAEoCUgDiAEBEhoKDWxhc3RfZXJyb3JfYXQYBSABKAlIBIgBARIRCglwdWJsaXNoZWQYBiABKAQSDgoGZmFpbGVkGAcgASgEEhUKDXNraXBwZWRfc3RhbGUYCCABKARCDgoMX2xhc3Rfd2luZG93Qg4KDF9sYXN0X3J1bl9hdEIRCg9fbGFzdF9yZXN1bHRfYXRCDQoLX2xhc3RfZXJyb3JCEAoOX2xhc3RfZXJyb3JfYXQykgMKE1N1YnNjcmlwdGlvblNlcnZpY2USYwoSQ3JlYXRlU3Vic2NyaXB0aW9uEiQucXVhcnJ5LnYxLkNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5xdWFycnkudjEuQ3JlYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiABJjChJEZWxldGVTdWJzY3JpcHRpb24SJC5xdWFycnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBolLnF1YXJyeS52MS5EZWxldGVTdWJzY3JpcHRpb25SZXNwb25zZSIAEmAKEUxpc3RTdWJzY3JpcHRpb25zEiMucXVhcnJ5LnYxLkxpc3RTdWJzY3JpcHRpb25zUmVxdWVzdBokLnF1YXJyeS52MS5MaXN0U3Vic2NyaXB0aW9uc1Jlc3BvbnNlIgASTwoPR2V0U3Vic2NyaXB0aW9uEiEucXVhcnJ5LnYxLkdldFN1YnNjcmlwdGlvblJlcXVlc3QaFy5xdWFycnkudjEuU3Vic2NyaXB0aW9uIgBiBnByb3RvMw", [file_quarry_v1_common]);
 
 /**
  * @generated from message quarry.v1.CreateSubscriptionRequest
@@ -82,6 +82,13 @@ export type CreateSubscriptionRequest = Message<"quarry.v1.CreateSubscriptionReq
    * @generated from field: bytes time_series_request = 11;
    */
   timeSeriesRequest: Uint8Array;
+
+  /**
+   * The organization metrics entities filter on (org_id); defaults to tenant_ids.organization_id.
+   *
+   * @generated from field: optional uint64 organization = 12;
+   */
+  organization?: bigint | undefined;
 };
 
 /**
@@ -156,7 +163,208 @@ export const DeleteSubscriptionResponseSchema: GenMessage<DeleteSubscriptionResp
   messageDesc(file_quarry_v1_subscription, 3);
 
 /**
- * Stored queries run every `resolution` seconds over a sliding window; results go to Kafka.
+ * @generated from message quarry.v1.ListSubscriptionsRequest
+ */
+export type ListSubscriptionsRequest = Message<"quarry.v1.ListSubscriptionsRequest"> & {
+  /**
+   * @generated from field: string dataset = 1;
+   */
+  dataset: string;
+
+  /**
+   * @generated from field: string entity = 2;
+   */
+  entity: string;
+};
+
+/**
+ * Describes the message quarry.v1.ListSubscriptionsRequest.
+ * Use `create(ListSubscriptionsRequestSchema)` to create a new message.
+ */
+export const ListSubscriptionsRequestSchema: GenMessage<ListSubscriptionsRequest> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 4);
+
+/**
+ * @generated from message quarry.v1.ListSubscriptionsResponse
+ */
+export type ListSubscriptionsResponse = Message<"quarry.v1.ListSubscriptionsResponse"> & {
+  /**
+   * @generated from field: repeated quarry.v1.Subscription subscriptions = 1;
+   */
+  subscriptions: Subscription[];
+};
+
+/**
+ * Describes the message quarry.v1.ListSubscriptionsResponse.
+ * Use `create(ListSubscriptionsResponseSchema)` to create a new message.
+ */
+export const ListSubscriptionsResponseSchema: GenMessage<ListSubscriptionsResponse> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 5);
+
+/**
+ * @generated from message quarry.v1.GetSubscriptionRequest
+ */
+export type GetSubscriptionRequest = Message<"quarry.v1.GetSubscriptionRequest"> & {
+  /**
+   * @generated from field: string dataset = 1;
+   */
+  dataset: string;
+
+  /**
+   * @generated from field: string entity = 2;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: uint32 partition = 3;
+   */
+  partition: number;
+
+  /**
+   * @generated from field: string key = 4;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message quarry.v1.GetSubscriptionRequest.
+ * Use `create(GetSubscriptionRequestSchema)` to create a new message.
+ */
+export const GetSubscriptionRequestSchema: GenMessage<GetSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 6);
+
+/**
+ * A stored subscription and what its scheduler has done with it.
+ *
+ * @generated from message quarry.v1.Subscription
+ */
+export type Subscription = Message<"quarry.v1.Subscription"> & {
+  /**
+   * @generated from field: string subscription_id = 1;
+   */
+  subscriptionId: string;
+
+  /**
+   * @generated from field: string dataset = 2;
+   */
+  dataset: string;
+
+  /**
+   * @generated from field: string entity = 3;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: uint64 project_id = 4;
+   */
+  projectId: bigint;
+
+  /**
+   * @generated from field: string query = 5;
+   */
+  query: string;
+
+  /**
+   * @generated from field: uint32 time_window = 6;
+   */
+  timeWindow: number;
+
+  /**
+   * @generated from field: uint32 resolution = 7;
+   */
+  resolution: number;
+
+  /**
+   * @generated from field: string subscription_type = 8;
+   */
+  subscriptionType: string;
+
+  /**
+   * The organization its runs are attributed to.
+   *
+   * @generated from field: uint64 organization_id = 9;
+   */
+  organizationId: bigint;
+
+  /**
+   * ISO 8601, UTC.
+   *
+   * @generated from field: string created_at = 10;
+   */
+  createdAt: string;
+
+  /**
+   * @generated from field: quarry.v1.SubscriptionStatus status = 11;
+   */
+  status?: SubscriptionStatus | undefined;
+};
+
+/**
+ * Describes the message quarry.v1.Subscription.
+ * Use `create(SubscriptionSchema)` to create a new message.
+ */
+export const SubscriptionSchema: GenMessage<Subscription> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 7);
+
+/**
+ * @generated from message quarry.v1.SubscriptionStatus
+ */
+export type SubscriptionStatus = Message<"quarry.v1.SubscriptionStatus"> & {
+  /**
+   * The window end T of the last run that ended (published or failed), ISO 8601 UTC.
+   *
+   * @generated from field: optional string last_window = 1;
+   */
+  lastWindow?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_run_at = 2;
+   */
+  lastRunAt?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_result_at = 3;
+   */
+  lastResultAt?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_error = 4;
+   */
+  lastError?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_error_at = 5;
+   */
+  lastErrorAt?: string | undefined;
+
+  /**
+   * @generated from field: uint64 published = 6;
+   */
+  published: bigint;
+
+  /**
+   * @generated from field: uint64 failed = 7;
+   */
+  failed: bigint;
+
+  /**
+   * @generated from field: uint64 skipped_stale = 8;
+   */
+  skippedStale: bigint;
+};
+
+/**
+ * Describes the message quarry.v1.SubscriptionStatus.
+ * Use `create(SubscriptionStatusSchema)` to create a new message.
+ */
+export const SubscriptionStatusSchema: GenMessage<SubscriptionStatus> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 8);
+
+/**
+ * Stored queries run every `resolution` seconds over a sliding window; results go to Kafka (or,
+ * without Kafka, to the subscription_results storage). The JSON routes are
+ * `POST|GET /{dataset}/{entity}/subscriptions` and
+ * `GET|DELETE /{dataset}/{entity}/subscriptions/{partition}/{key}`.
  *
  * @generated from service quarry.v1.SubscriptionService
  */
@@ -176,6 +384,24 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof DeleteSubscriptionRequestSchema;
     output: typeof DeleteSubscriptionResponseSchema;
+  },
+  /**
+   * The live subscriptions of an entity, each with its last run, result and error.
+   *
+   * @generated from rpc quarry.v1.SubscriptionService.ListSubscriptions
+   */
+  listSubscriptions: {
+    methodKind: "unary";
+    input: typeof ListSubscriptionsRequestSchema;
+    output: typeof ListSubscriptionsResponseSchema;
+  },
+  /**
+   * @generated from rpc quarry.v1.SubscriptionService.GetSubscription
+   */
+  getSubscription: {
+    methodKind: "unary";
+    input: typeof GetSubscriptionRequestSchema;
+    output: typeof SubscriptionSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_quarry_v1_subscription, 0);
