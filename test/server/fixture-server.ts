@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
-import { defaultRegistry } from "../../src/datasets/registry.js";
+import { defaultRegistry, type DatasetRegistry } from "../../src/datasets/registry.js";
 import type { BackendOptions, QueryBackend } from "../../src/execution/query-backend.js";
 import { startServer } from "../../src/server/start-server.js";
+import type { SubscriptionRuntime, SubscriptionSettings } from "../../src/subscriptions/subscriptions-runtime.js";
 
 export const DAY_START = "2024-01-01T00:00:00";
 export const DAY_END = "2024-01-02T00:00:00";
@@ -17,8 +18,11 @@ export const RANGE = `timestamp >= toDateTime('${DAY_START}') AND timestamp < to
 
 export interface FixtureServer {
   readonly baseUrl: string;
+  readonly dataDir: string;
   readonly columnstore: ColumnstoreClient;
   readonly backend: QueryBackend;
+  readonly subscriptions: SubscriptionRuntime;
+  readonly definitions: DatasetRegistry;
   close(): Promise<void>;
 }
 
@@ -98,12 +102,22 @@ async function insertKnownRows(columnstore: ColumnstoreClient): Promise<void> {
   });
 }
 
-export async function startFixtureServer(backend: BackendOptions = {}): Promise<FixtureServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "quarry-server-test-"));
+export interface FixtureOptions {
+  /** Subscription scheduler and publisher settings (a test clock, no scheduler, Kafka...). */
+  readonly subscriptions?: SubscriptionSettings;
+  /**
+   * Reuse this data directory (a restart): the known rows are not inserted again and the
+   * directory is kept at close. Without it, a fresh directory is made and removed.
+   */
+  readonly dataDir?: string;
+}
+
+export async function startFixtureServer(backend: BackendOptions = {}, options: FixtureOptions = {}): Promise<FixtureServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "quarry-server-test-"));
   const columnstore = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
   const registry = defaultRegistry();
   await runMigrations(columnstore.client, registry);
-  await insertKnownRows(columnstore);
+  if (!options.dataDir) await insertKnownRows(columnstore);
   const server = await startServer({
     host: "127.0.0.1",
     port: 0,
@@ -111,15 +125,20 @@ export async function startFixtureServer(backend: BackendOptions = {}): Promise<
     columnstore,
     // No stored results unless a test asks (cache tests do): other suites expect every query to execute.
     backend: { queryLogFlushIntervalMs: 50, cacheTtlMs: 0, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
+    // Other suites must not see a scheduler's background queries unless they ask for one.
+    subscriptions: options.subscriptions ?? { scheduler: false },
   });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
+    dataDir,
     columnstore,
     backend: server.backend,
+    subscriptions: server.subscriptions,
+    definitions: registry,
     close: async () => {
       await server.close();
       await columnstore.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
