@@ -118,16 +118,24 @@ export async function startFixtureServer(backend: BackendOptions = {}, options: 
   const registry = defaultRegistry();
   await runMigrations(columnstore.client, registry);
   if (!options.dataDir) await insertKnownRows(columnstore);
-  const server = await startServer({
-    host: "127.0.0.1",
-    port: 0,
-    definitions: registry,
-    columnstore,
-    // No stored results unless a test asks (cache tests do): other suites expect every query to execute.
-    backend: { queryLogFlushIntervalMs: 50, cacheTtlMs: 0, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
-    // Other suites must not see a scheduler's background queries unless they ask for one.
-    subscriptions: options.subscriptions ?? { scheduler: false },
-  });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      definitions: registry,
+      columnstore,
+      // No stored results unless a test asks (cache tests do): other suites expect every query to execute.
+      backend: { queryLogFlushIntervalMs: 50, cacheTtlMs: 0, ...backend, policyOverrides: { ...GENEROUS_POLICY_LIMITS, ...backend.policyOverrides } },
+      // Other suites must not see a scheduler's background queries unless they ask for one.
+      subscriptions: options.subscriptions ?? { scheduler: false },
+    });
+  } catch (reason) {
+    // One chDB data directory per process: a failed start must not keep this one open.
+    await columnstore.close();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw reason;
+  }
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
     dataDir,
