@@ -106,6 +106,7 @@ export class SubscriptionScheduler {
   private readonly skips = new Map<string, SkipRun>();
   private readonly abort = new AbortController();
   private pendingRuns = 0;
+  private backingOff = 0;
   private idleWaiters: (() => void)[] = [];
   private ticking: Promise<void> | null = null;
   private refreshRequested = true;
@@ -122,6 +123,7 @@ export class SubscriptionScheduler {
   constructor(private readonly options: SchedulerOptions) {
     options.metrics.gauge("quarry_subscriptions", "Subscriptions loaded by this scheduler.", () => this.subscriptionCount);
     options.metrics.gauge("quarry_subscription_runs_in_progress", "Subscription windows running, retrying or waiting to publish.", () => this.pendingRuns);
+    options.metrics.gauge("quarry_subscription_runs_backing_off", "Subscription windows waiting out a backoff before their next attempt.", () => this.backingOff);
     options.metrics.gauge("quarry_subscription_checkpoint_lag_seconds", "Now minus the oldest partition checkpoint of this scheduler.", () => this.checkpointLagSeconds());
   }
 
@@ -145,6 +147,11 @@ export class SubscriptionScheduler {
 
   get inProgress(): number {
     return this.pendingRuns;
+  }
+
+  /** Runs waiting out a backoff before their next attempt. */
+  get waitingToRetry(): number {
+    return this.backingOff;
   }
 
   /**
@@ -379,10 +386,13 @@ export class SubscriptionScheduler {
         }
         metrics.retried.inc([entity, error.type]);
         status.retrying(subscription, what);
+        this.backingOff += 1;
         try {
           await clock.sleep(backoff, this.abort.signal);
         } catch {
           return false;
+        } finally {
+          this.backingOff -= 1;
         }
         backoff = Math.min(backoff * 2, this.options.retryMaxMs ?? 30_000);
       }
