@@ -31,6 +31,18 @@ export interface Settings {
   /** Policy name -> args merged over every storage's YAML args (QUARRY_POLICY_OVERRIDES, JSON). */
   readonly policyOverrides: PolicyArgOverrides;
   readonly queryLogFlushIntervalMs: number;
+  /** Whether `serve` runs the subscription scheduler (QUARRY_SCHEDULER, default on). */
+  readonly scheduler: boolean;
+  /** Windows older than this (seconds) are skipped, and failing ones no longer retried. */
+  readonly subscriptionStaleSeconds: number;
+  /** Subscription windows run at once by this node's executor. */
+  readonly subscriptionConcurrency: number;
+  /** Seconds every window waits after its end; null: each entity's `delay_seconds`. */
+  readonly subscriptionDelaySeconds: number | null;
+  /** Entity -> result topic, over the entities' `result_topic`. */
+  readonly subscriptionTopics: Readonly<Record<string, string>>;
+  /** A query node's base URL, for roles without the engine (`subscriptions tail`). */
+  readonly queryUrl: string;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -54,6 +66,22 @@ function jsonObject(env: NodeJS.ProcessEnv, name: string): Record<string, Record
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`setting ${name} must be a JSON object`);
   return parsed as Record<string, Record<string, unknown>>;
+}
+
+function stringMap(env: NodeJS.ProcessEnv, name: string): Record<string, string> {
+  const parsed = jsonObject(env, name) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== "string" || value === "") throw new Error(`setting ${name}: the value of '${key}' must be a non-empty string`);
+  }
+  return parsed as Record<string, string>;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? "").toLowerCase();
+  if (raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new Error(`setting ${name} must be on or off, got '${env[name]}'`);
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -86,5 +114,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     policyOverrides: jsonObject(env, "QUARRY_POLICY_OVERRIDES"),
     queryLogFlushIntervalMs: Math.max(1, integer(env, "QUARRY_QUERYLOG_FLUSH_MS", 1000)),
+    scheduler: onOff(env, "QUARRY_SCHEDULER", true),
+    subscriptionStaleSeconds: Math.max(1, integer(env, "QUARRY_SUBSCRIPTION_STALE_SECONDS", 900)),
+    subscriptionConcurrency: Math.max(1, integer(env, "QUARRY_SUBSCRIPTION_CONCURRENCY", 8)),
+    subscriptionDelaySeconds: env.QUARRY_SUBSCRIPTION_DELAY_SECONDS ? integer(env, "QUARRY_SUBSCRIPTION_DELAY_SECONDS", 0) : null,
+    subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
+    queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
   };
 }
