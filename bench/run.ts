@@ -9,9 +9,10 @@ import type { BenchRow, BenchSection } from "./bench-row.js";
 import { mqlFrontendBench } from "./mql/mql-frontend-bench.js";
 import { serviceBench } from "./service/service-bench.js";
 import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
+import { subscriptionBench } from "./subscriptions/subscription-bench.js";
 
 /** Each section is one file under bench/<stage>/; add new ones here. */
-const SECTIONS: readonly BenchSection[] = [snqlFrontendBench, mqlFrontendBench, serviceBench];
+const SECTIONS: readonly BenchSection[] = [snqlFrontendBench, mqlFrontendBench, serviceBench, subscriptionBench];
 
 const quick = process.argv.includes("--quick");
 const rows: BenchRow[] = [];

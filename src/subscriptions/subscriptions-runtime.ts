@@ -32,6 +32,8 @@ export interface SubscriptionSettings {
   /** Seconds every window waits after its end; absent: each entity's `delay_seconds`. */
   readonly delaySeconds?: number;
   readonly clock?: Clock;
+  /** false: no timer loop; the caller drives `scheduler.tick()` (tests and benches on a ManualClock). */
+  readonly loop?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -97,7 +99,7 @@ export function buildSubscriptionRuntime(
     scheduler,
     publisher,
     async start() {
-      if (scheduler) await scheduler.start();
+      if (scheduler) await scheduler.start({ loop: settings.loop ?? true });
       else await status.load();
     },
     health() {
