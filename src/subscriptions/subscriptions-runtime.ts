@@ -46,7 +46,7 @@ export interface SubscriptionRuntime {
   readonly publisher: ResultPublisher;
   /** Starts the scheduler's loop (when there is one). */
   start(): Promise<void>;
-  /** Dependency name -> "ok" or what is wrong, for /health. */
+  /** Dependency name -> "ok" or what is wrong, for /health (nothing when no scheduler runs here). */
   health(): Record<string, string>;
   /** Stops scheduling, drains runs, saves checkpoints, closes the publisher. */
   stop(): Promise<void>;
@@ -103,7 +103,8 @@ export function buildSubscriptionRuntime(
       else await status.load();
     },
     health() {
-      return { scheduler: scheduler ? scheduler.health() : "ok (not run by this process)", publisher: publisher.health() };
+      // A node that runs no scheduler publishes nothing: neither is its dependency.
+      return scheduler ? { scheduler: scheduler.health(), publisher: publisher.health() } : {};
     },
     async stop() {
       await scheduler?.stop();

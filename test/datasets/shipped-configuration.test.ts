@@ -118,7 +118,14 @@ describe("the shipped configuration", () => {
       columns: [["project_id", "project_id"], ["group_id", "id"]],
     });
     expect(events.joinRelationships.attributes?.joinType).toBe("left");
-    expect(events.subscriptions).toEqual({ maxAggregations: 10, allowGroupBy: true, allowHavingAndOrderBy: false });
+    expect(events.subscriptions).toEqual({
+      maxAggregations: 10,
+      allowGroupBy: true,
+      allowHavingAndOrderBy: false,
+      resultTopic: "events-subscription-results",
+      partitions: 16,
+      delaySeconds: 30,
+    });
 
     const errors = registry.storage("errors");
     expect(errors?.writable).toBe(true);
@@ -135,7 +142,14 @@ describe("the shipped configuration", () => {
     expect(transactions.columnMappers.timestamp).toEqual({ kind: "column", column: "finish_ts" });
     expect(transactions.columnMappers.type).toEqual({ kind: "literal", value: "transaction" });
     expect(transactions.subscriptables.measurements).toMatchObject({ kind: "nested", nullable: true });
-    expect(transactions.subscriptions).toEqual({ maxAggregations: 1, allowGroupBy: false, allowHavingAndOrderBy: false });
+    expect(transactions.subscriptions).toEqual({
+      maxAggregations: 1,
+      allowGroupBy: false,
+      allowHavingAndOrderBy: false,
+      resultTopic: "transactions-subscription-results",
+      partitions: 16,
+      delaySeconds: 30,
+    });
     expect(registry.storage("transactions")?.sampleBy).toBe("cityHash64(span_id)");
     expect(registry.storage("transactions")?.notDeletedColumn).toBeNull();
   });
@@ -166,6 +180,9 @@ describe("the shipped configuration", () => {
       maxAggregations: 3,
       allowGroupBy: true,
       allowHavingAndOrderBy: false,
+      resultTopic: "metrics-subscription-results",
+      partitions: 16,
+      delaySeconds: 60,
       groupByRequiresCondition: true,
       organizationColumn: "org_id",
     });

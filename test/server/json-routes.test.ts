@@ -172,13 +172,14 @@ describe("bad input", () => {
     expect(json.timing.marks_ms).toHaveProperty("execute");
   });
 
-  it("answers typed errors for capabilities not built yet and for unknown routes", async () => {
+  it("answers typed errors for bodies that are not complete and for unknown routes", async () => {
     const mql = await post("/generic_metrics/mql", { query: "sum(c:custom/x@none)", tenant_ids: TENANTS });
     expect(mql.status).toBe(400);
     expect(mql.json.error.type).toBe("invalid_query");
     expect(mql.json.error.message).toContain("'mql_context' is required");
     const subscription = await post("/events/events/subscriptions", { project_id: 1 });
-    expect(subscription.status).toBe(501);
+    expect(subscription.status).toBe(400);
+    expect(subscription.json.error).toMatchObject({ type: "subscription", field: "tenant_ids" });
     const unknown = await fetch(`${server.baseUrl}/nope`);
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.type).toBe("not_found");

@@ -6,7 +6,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { describe, expect, it } from "vitest";
+import { HealthService } from "../../gen/quarry/v1/health_pb.js";
 import { startFixtureServer } from "../server/fixture-server.js";
 
 const VALID = {
@@ -56,6 +59,23 @@ describe("durability", () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("health", () => {
+  it("reports the scheduler and the publisher when this server runs the scheduler, and a scheduler that stopped", async () => {
+    const server = await startFixtureServer({}, { subscriptions: { scheduler: true } });
+    try {
+      const health = createClient(HealthService, createConnectTransport({ baseUrl: server.baseUrl, httpVersion: "1.1" }));
+      expect((await health.check({})).dependencies).toEqual({ clickhouse: "ok", scheduler: "ok", publisher: "ok" });
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+      await server.subscriptions.scheduler!.stop();
+      const down = await fetch(`${server.baseUrl}/health`);
+      expect(down.status).toBe(502);
+      expect(await down.json()).toEqual({ status: "down", clickhouse: "ok", scheduler: "stopped", publisher: "ok" });
+    } finally {
+      await server.close();
     }
   });
 });
