@@ -6,6 +6,7 @@
 import { ensureJava, ensureKafkaJars, KAFKA_VERSION, startKafka, type RunningKafka } from "./kafka-broker.js";
 import { log } from "./log.js";
 import { ensureNatsServer, natsServerVersion, startNats, type RunningNats } from "./nats-server.js";
+import { ensureSentryKafkaSchemas } from "./sentry-kafka-schemas.js";
 
 export { KAFKA_VERSION } from "./kafka-broker.js";
 
@@ -14,6 +15,8 @@ export interface TestServices {
   natsUrl: string;
   /** e.g. `["127.0.0.1:40125"]` */
   kafkaBrokers: string[];
+  /** The installed `sentry_kafka_schemas` Python package (schemas and examples of Sentry's topics). */
+  sentryKafkaSchemasDir: string;
   /** Stops both servers and removes their temp dirs. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -22,6 +25,7 @@ export interface InstalledTools {
   natsServer: string;
   java: string;
   kafkaLibs: string;
+  sentryKafkaSchemas: string;
 }
 
 /** Installs / caches everything the services need, without starting them. */
@@ -33,7 +37,9 @@ export async function installTestServices(): Promise<InstalledTools> {
   const java = await ensureJava();
   const kafkaLibs = await ensureKafkaJars();
   log(`kafka ${KAFKA_VERSION}: ${kafkaLibs}`);
-  return { natsServer, java, kafkaLibs };
+  const sentryKafkaSchemas = await ensureSentryKafkaSchemas();
+  log(`sentry-kafka-schemas: ${sentryKafkaSchemas}`);
+  return { natsServer, java, kafkaLibs, sentryKafkaSchemas };
 }
 
 /**
@@ -60,6 +66,7 @@ export async function startTestServices(): Promise<TestServices> {
   return {
     natsUrl: nats.value.url,
     kafkaBrokers: kafka.value.brokers,
+    sentryKafkaSchemasDir: tools.sentryKafkaSchemas,
     stop() {
       stopping ??= (async () => {
         const results = await Promise.allSettled([nats.value.stop(), kafka.value.stop()]);

@@ -102,7 +102,7 @@ export function buildSubscriptionRuntime(
       if (scheduler) await scheduler.start({ loop: settings.loop ?? true });
       else await status.load();
     },
-    health() {
+    health(): Record<string, string> {
       // A node that runs no scheduler publishes nothing: neither is its dependency.
       return scheduler ? { scheduler: scheduler.health(), publisher: publisher.health() } : {};
     },

@@ -11,11 +11,14 @@
  */
 import type { TestProject } from "vitest/node";
 import { startTestServices } from "../../scripts/test-services/index.js";
+import { ensureSentryKafkaSchemas } from "../../scripts/test-services/sentry-kafka-schemas.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
     natsUrl: string;
     kafkaBrokers: string[];
+    /** The installed sentry_kafka_schemas package: Sentry's topic schemas and examples. */
+    sentryKafkaSchemasDir: string;
   }
 }
 
@@ -25,6 +28,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const kafkaBrokers = process.env.KAFKA_BROKERS;
     if (natsUrl) project.provide("natsUrl", natsUrl);
     if (kafkaBrokers) project.provide("kafkaBrokers", kafkaBrokers.split(","));
+    // No server needed: the schemas are files of a Python package.
+    project.provide("sentryKafkaSchemasDir", await ensureSentryKafkaSchemas());
     return undefined;
   }
 
@@ -33,5 +38,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   process.env.KAFKA_BROKERS = services.kafkaBrokers.join(",");
   project.provide("natsUrl", services.natsUrl);
   project.provide("kafkaBrokers", services.kafkaBrokers);
+  project.provide("sentryKafkaSchemasDir", services.sentryKafkaSchemasDir);
   return () => services.stop();
 }

@@ -1,0 +1,55 @@
+/**
+ * Validators built from Sentry's own topic definitions (the sentry-kafka-schemas package the test
+ * setup installs): a topic's YAML names its JSON schema and its example messages.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { parse } from "yaml";
+
+interface TopicDefinition {
+  schemas: { version: number; type: string; resource: string; examples?: string[] }[];
+}
+
+function topicDefinition(packageDir: string, topic: string): TopicDefinition {
+  return parse(readFileSync(join(packageDir, "topics", `${topic}.yaml`), "utf8")) as TopicDefinition;
+}
+
+function latestJsonSchema(definition: TopicDefinition, topic: string) {
+  const schema = definition.schemas.filter((s) => s.type === "json").sort((a, b) => b.version - a.version)[0];
+  if (!schema) throw new Error(`topic ${topic} has no JSON schema`);
+  return schema;
+}
+
+export interface MessageValidator {
+  /** Throws an Error listing what the schema refused. */
+  validate(message: unknown): void;
+}
+
+export function loadTopicSchema(packageDir: string, topic: string): MessageValidator {
+  const schema = latestJsonSchema(topicDefinition(packageDir, topic), topic);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const check = ajv.compile(JSON.parse(readFileSync(join(packageDir, "schemas", schema.resource), "utf8")) as object);
+  return {
+    validate(message) {
+      if (check(message)) return;
+      const problems = (check.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? ""}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+      throw new Error(`not a valid ${topic} message (${schema.resource}): ${problems.join("; ")}`);
+    },
+  };
+}
+
+/** Sentry's example messages of a topic's latest JSON schema. */
+export function topicExamples(packageDir: string, topic: string): unknown[] {
+  const schema = latestJsonSchema(topicDefinition(packageDir, topic), topic);
+  return (schema.examples ?? []).flatMap((folder) => {
+    const dir = join(packageDir, "examples", folder);
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as unknown);
+  });
+}
+
+export function subscriptionResultsValidator(packageDir: string, topic = "events-subscription-results"): MessageValidator {
+  return loadTopicSchema(packageDir, topic);
+}
