@@ -450,9 +450,10 @@ export class SubscriptionScheduler {
    */
   async stop(drainMs = 10_000): Promise<void> {
     if (this.stopped) return;
+    // First: no new round starts, and a failing run stops retrying (it stays before the checkpoint).
+    this.stopped = true;
     if (this.loop) clearTimeout(this.loop);
     await this.ticking;
-    this.stopped = true;
     this.abort.abort();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
