@@ -115,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
           cacheMaxBytes: settings.cacheMaxBytes,
           limits: settings.executionLimits,
           queryLogFlushIntervalMs: settings.queryLogFlushIntervalMs,
+          log,
         },
         subscriptions: {
           scheduler: settings.scheduler,

@@ -23,6 +23,9 @@ export interface BackendOptions {
   readonly queryLogFlushIntervalMs?: number;
   readonly queryLogBatchSize?: number;
   readonly queryLogMaxBufferedRows?: number;
+  readonly queryLogMaxBufferedChars?: number;
+  /** Where the query log says why it dropped rows or backs off (the server's log). */
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_CACHE_TTL_MS = 1000;
@@ -55,17 +58,21 @@ export class QueryBackend {
       options.queryLog === false
         ? null
         : new QueryLogWriter(columnstore.client, {
+            ...DEFAULT_QUERY_LOG_OPTIONS,
             table: QUERY_LOG_TABLE,
-            batchSize: options.queryLogBatchSize ?? DEFAULT_QUERY_LOG_OPTIONS.batchSize,
+            batchRows: options.queryLogBatchSize ?? DEFAULT_QUERY_LOG_OPTIONS.batchRows,
             flushIntervalMs: options.queryLogFlushIntervalMs ?? DEFAULT_QUERY_LOG_OPTIONS.flushIntervalMs,
             maxBufferedRows: options.queryLogMaxBufferedRows ?? DEFAULT_QUERY_LOG_OPTIONS.maxBufferedRows,
+            maxBufferedChars: options.queryLogMaxBufferedChars ?? DEFAULT_QUERY_LOG_OPTIONS.maxBufferedChars,
             onWritten: (rows) => this.metrics.queryLogWritten.inc([], rows),
-            onDropped: (rows) => this.metrics.queryLogDropped.inc([], rows),
+            onDropped: (rows, reason) => this.metrics.queryLogDropped.inc([reason], rows),
             onFailure: () => this.metrics.queryLogFailures.inc(),
+            ...(options.log ? { log: options.log } : {}),
           });
     this.metrics.addGauge("quarry_cache_bytes", "Bytes held by the result cache.", () => this.cache.bytes);
     this.metrics.addGauge("quarry_cache_entries", "Entries in the result cache.", () => this.cache.entries);
     this.metrics.addGauge("quarry_querylog_buffered_rows", "Query-log rows waiting to be written.", () => this.queryLog?.buffered ?? 0);
+    this.metrics.addGauge("quarry_querylog_buffered_chars", "Characters of encoded query-log rows waiting to be written.", () => this.queryLog?.bufferedChars ?? 0);
   }
 
   /** Flushes the query log; call before closing the ClickHouse client. */

@@ -18,9 +18,15 @@ export class ServiceMetrics {
   readonly clickhouseErrors = this.registry.register(new Counter("quarry_clickhouse_errors_total", "ClickHouse failures by error code (-1: transport).", ["code"]));
   readonly queryLogWritten = this.registry.register(new Counter("quarry_querylog_rows_written_total", "Query-log rows written to ClickHouse."));
   readonly queryLogDropped = this.registry.register(
-    new Counter("quarry_querylog_rows_dropped_total", "Query-log rows dropped because the buffer was full (ClickHouse unreachable for long)."),
+    new Counter(
+      "quarry_querylog_rows_dropped_total",
+      "Query-log rows given up on: buffer_full (ClickHouse failing for long, or left at shutdown) or refused (ClickHouse rejected the row; logged with its reason).",
+      ["reason"],
+    ),
   );
-  readonly queryLogFailures = this.registry.register(new Counter("quarry_querylog_flush_failures_total", "Query-log batches that failed to write (kept for retry)."));
+  readonly queryLogFailures = this.registry.register(
+    new Counter("quarry_querylog_flush_failures_total", "Query-log INSERTs that failed (retried with backoff, or split to isolate a refused row)."),
+  );
 
   /** Gauges read live values of components built after the metrics. */
   addGauge(name: string, help: string, read: () => number): void {

@@ -1,91 +1,212 @@
 /**
- * Writes query-log rows to ClickHouse in the background: `record` only appends to a buffer; a
- * flush (every `flushIntervalMs`, or as soon as `batchSize` rows wait) inserts the batch with
- * JSONEachRow. A query never waits for, or fails because of, the log. When ClickHouse is down the
- * rows stay buffered for the next flush, up to `maxBufferedRows`; past that the oldest are dropped
- * and counted. `close()` flushes what is left, so a clean shutdown loses nothing.
+ * Writes query-log rows to ClickHouse in the background, so that the log can never hurt serving:
+ *
+ * - `record` encodes the row once (a JSONEachRow line) and appends it: O(1), no I/O, no waiting.
+ * - The buffer is bounded in rows and in characters; past either bound the oldest rows are
+ *   dropped, counted and logged (ClickHouse has been failing for a while).
+ * - A flush sends at most `batchRows` rows and `batchChars` characters in one INSERT, built from
+ *   the lines encoded at record time (nothing is re-encoded), then the next batch.
+ * - A batch ClickHouse refuses because of its data is split in halves until the row it refuses is
+ *   alone; that row is dropped, counted and logged with ClickHouse's reason, the rest is written.
+ * - Any other failure (ClickHouse down, table missing) backs off exponentially; the batch stays at
+ *   the head of the buffer.
+ * - `close()` writes what it can within a deadline: a clean shutdown loses nothing unless
+ *   ClickHouse is failing.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
+import { clickHouseCodeOf } from "../clickhouse/clickhouse-error.js";
 import type { QueryLogRow } from "./query-log-row.js";
 
 export interface QueryLogOptions {
   readonly table: string;
-  readonly batchSize: number;
   readonly flushIntervalMs: number;
+  /** Rows per INSERT at most. */
+  readonly batchRows: number;
+  /** Characters of encoded rows per INSERT at most (a row longer than this goes alone). */
+  readonly batchChars: number;
   readonly maxBufferedRows: number;
+  readonly maxBufferedChars: number;
+  /** First wait after a failed write; doubles up to `retryMaxMs`. */
+  readonly retryInitialMs?: number;
+  readonly retryMaxMs?: number;
   readonly onWritten?: (rows: number) => void;
-  readonly onDropped?: (rows: number) => void;
+  /** Rows given up on; `reason` is `buffer_full` or `refused`. */
+  readonly onDropped?: (rows: number, reason: "buffer_full" | "refused") => void;
   readonly onFailure?: (reason: unknown) => void;
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_QUERY_LOG_OPTIONS: Omit<QueryLogOptions, "table"> = {
-  batchSize: 1000,
   flushIntervalMs: 1000,
+  batchRows: 1000,
+  batchChars: 4 * 1024 * 1024,
   maxBufferedRows: 100_000,
+  maxBufferedChars: 32 * 1024 * 1024,
 };
 
+/** ClickHouse codes that blame the data of an INSERT (parse and type errors), not the server. */
+const DATA_ERROR_CODES = new Set([6, 26, 27, 32, 38, 41, 53, 69, 70, 72, 117, 131, 173, 241]);
+
+/** Seconds between two log lines about the same kind of trouble. */
+const LOG_EVERY_MS = 10_000;
+
+function describe(reason: unknown): string {
+  return reason instanceof Error ? reason.message.split("\n")[0]!.slice(0, 500) : String(reason);
+}
+
 export class QueryLogWriter {
-  private buffer: QueryLogRow[] = [];
+  private lines: string[] = [];
+  /** Index of the first line still buffered (lines before it were taken): no O(n) shifts. */
+  private head = 0;
+  private chars = 0;
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  private retryAt = 0;
+  private backoffMs: number;
+  private readonly lastLogAt = new Map<string, number>();
 
   constructor(
     private readonly client: ClickHouseClient,
     private readonly options: QueryLogOptions,
   ) {
+    this.backoffMs = options.retryInitialMs ?? 1000;
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     // The log must not keep a finished process alive.
     this.timer.unref();
   }
 
+  /** Rows waiting to be written. */
   get buffered(): number {
-    return this.buffer.length;
+    return this.lines.length - this.head;
+  }
+
+  /** Characters of encoded rows waiting to be written. */
+  get bufferedChars(): number {
+    return this.chars;
   }
 
   record(row: QueryLogRow): void {
-    this.buffer.push(row);
-    const overflow = this.buffer.length - this.options.maxBufferedRows;
-    if (overflow > 0) {
-      this.buffer.splice(0, overflow);
-      this.options.onDropped?.(overflow);
+    if (this.closed) return;
+    const line = `${JSON.stringify(row)}\n`;
+    this.lines.push(line);
+    this.chars += line.length;
+    let dropped = 0;
+    while (this.buffered > this.options.maxBufferedRows || (this.chars > this.options.maxBufferedChars && this.buffered > 1)) {
+      this.chars -= this.lines[this.head]!.length;
+      this.head += 1;
+      dropped += 1;
     }
-    if (this.buffer.length >= this.options.batchSize && !this.closed) void this.flush();
+    if (dropped > 0) {
+      this.options.onDropped?.(dropped, "buffer_full");
+      this.logThrottled("buffer_full", `query log: buffer full (${this.options.maxBufferedRows} rows / ${this.options.maxBufferedChars} characters), dropped the oldest rows`);
+    }
+    this.compact();
+    if (this.buffered >= this.options.batchRows && Date.now() >= this.retryAt) void this.flush();
   }
 
-  /** Writes everything buffered so far; resolves when written (or failed and re-buffered). */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer;
-    this.buffer = [];
-    this.flushing = this.write(batch).finally(() => {
+  /** Drops taken lines from the array once they are the larger part of it. */
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Writes what is buffered, batch by batch, until empty or a write fails. */
+  flush(): Promise<void> {
+    this.flushing ??= this.drain().finally(() => {
       this.flushing = null;
     });
-    await this.flushing;
+    return this.flushing;
   }
 
-  private async write(batch: QueryLogRow[]): Promise<void> {
-    try {
-      await this.client.insert({ table: this.options.table, format: "JSONEachRow", values: batch });
-      this.options.onWritten?.(batch.length);
-    } catch (reason) {
-      this.options.onFailure?.(reason);
-      // Put the batch back in front of what arrived meanwhile, for the next flush.
-      this.buffer = batch.concat(this.buffer);
-      const overflow = this.buffer.length - this.options.maxBufferedRows;
-      if (overflow > 0) {
-        this.buffer.splice(0, overflow);
-        this.options.onDropped?.(overflow);
-      }
+  private async drain(): Promise<void> {
+    while (this.buffered > 0 && Date.now() >= this.retryAt) {
+      const count = this.nextBatchSize();
+      const batch = this.lines.slice(this.head, this.head + count);
+      const ok = await this.writeIsolating(batch);
+      if (!ok) return;
+      // Taken only now: rows dropped from the head for space while the write ran are not lost twice.
+      const taken = Math.min(count, this.buffered);
+      for (let i = 0; i < taken; i++) this.chars -= this.lines[this.head + i]!.length;
+      this.head += taken;
+      this.compact();
     }
   }
 
-  /** Stops the timer and writes what is left (one attempt). */
-  async close(): Promise<void> {
+  private nextBatchSize(): number {
+    let count = 0;
+    let chars = 0;
+    const available = this.buffered;
+    while (count < available && count < this.options.batchRows) {
+      const length = this.lines[this.head + count]!.length;
+      if (count > 0 && chars + length > this.options.batchChars) break;
+      chars += length;
+      count += 1;
+    }
+    return count;
+  }
+
+  /**
+   * Writes a batch; a data error splits it until the refused rows are alone and dropped. False
+   * when the failure was not the data's (the batch stays buffered and the writer backs off).
+   */
+  private async writeIsolating(batch: string[]): Promise<boolean> {
+    try {
+      await this.client.command({ query: `INSERT INTO ${this.options.table} FORMAT JSONEachRow\n${batch.join("")}` });
+      this.options.onWritten?.(batch.length);
+      this.backoffMs = this.options.retryInitialMs ?? 1000;
+      return true;
+    } catch (reason) {
+      this.options.onFailure?.(reason);
+      if (!isDataError(reason)) {
+        this.retryAt = Date.now() + this.backoffMs;
+        this.logThrottled("failing", `query log: writing ${batch.length} row(s) failed, retrying in ${this.backoffMs} ms (${this.buffered} rows buffered): ${describe(reason)}`);
+        this.backoffMs = Math.min(this.backoffMs * 2, this.options.retryMaxMs ?? 30_000);
+        return false;
+      }
+      if (batch.length === 1) {
+        this.options.onDropped?.(1, "refused");
+        this.options.log?.(`query log: ClickHouse refused a row, dropped it: ${describe(reason)}; row: ${batch[0]!.slice(0, 300)}`);
+        return true;
+      }
+      const middle = Math.ceil(batch.length / 2);
+      // Both halves are tried; a non-data failure in either stops the split (retried as a whole).
+      return (await this.writeIsolating(batch.slice(0, middle))) && (await this.writeIsolating(batch.slice(middle)));
+    }
+  }
+
+  private logThrottled(kind: string, line: string): void {
+    const now = Date.now();
+    if (now - (this.lastLogAt.get(kind) ?? 0) < LOG_EVERY_MS) return;
+    this.lastLogAt.set(kind, now);
+    this.options.log?.(line);
+  }
+
+  /** Stops the timer and writes what is left, giving up after `deadlineMs`. */
+  async close(deadlineMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
-    await this.flush();
+    this.retryAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.flush(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, deadlineMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    if (this.buffered > 0) {
+      this.options.log?.(`query log: ${this.buffered} row(s) not written at shutdown`);
+      this.options.onDropped?.(this.buffered, "buffer_full");
+    }
   }
+}
+
+/** True when ClickHouse refused the INSERT because of what it contained. */
+function isDataError(reason: unknown): boolean {
+  return DATA_ERROR_CODES.has(clickHouseCodeOf(reason));
 }
