@@ -55,8 +55,9 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
       FROM numbers(${rows})`,
   });
 
-  // (a) Throughput on the driven clock: subscriptions created 15 minutes ago, then 10 minutes of windows at once.
-  const clock = new ManualClock((nowSecond - 900) * 1000);
+  // (a) Throughput on the driven clock: subscriptions created 11 minutes ago, then 10 minutes of
+  // windows at once (which leaves one minute for the live phase to catch up).
+  const clock = new ManualClock((nowSecond - 660) * 1000);
   const driven = await startServer({
     host: "127.0.0.1",
     port: 0,
@@ -94,9 +95,9 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
   await driven.close();
 
   // (b) Lag on the real clock: a fresh server resumes from the driven checkpoints (so it first
-  // catches up the last five minutes, which are not measured), then runs every window as it
-  // comes due; the windows ending after it started are measured.
-  const lagSeconds = quick ? 75 : 150;
+  // catches up the last minute or so, which is not measured), then runs every window as it comes
+  // due; windows ending a minute or more after it started are measured.
+  const lagSeconds = quick ? 130 : 180;
   const realStart = Math.floor(Date.now() / 1000);
   const live = await startServer({
     host: "127.0.0.1",
@@ -110,7 +111,7 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
   await live.close();
   const measured = await columnstore.client.query({
     query: `SELECT splitByChar('/', subscription_id)[2] AS uuid, toUnixTimestamp(timestamp) AS t, toUnixTimestamp64Milli(published_at) AS published_ms
-      FROM subscription_results_local WHERE timestamp >= toDateTime(${realStart})`,
+      FROM subscription_results_local WHERE timestamp >= toDateTime(${realStart + 60})`,
     format: "JSONEachRow",
   });
   const samples = await measured.json<{ uuid: string; t: number | string; published_ms: number | string }>();
@@ -137,7 +138,7 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
     {
       bench: `Subscription scheduling lag on the real clock, ${subscriptionCount.toLocaleString("en")} subscriptions, delay 0, ${lagSeconds} s`,
       figure: steady,
-      target: "late p99 ≤ 1 s",
+      target: "late p99 ≤ 2 s (the scheduler looks every second)",
     },
   ];
 };

@@ -135,6 +135,14 @@ export class SubscriptionScheduler {
     return Math.floor(this.options.clock.now() / 1000);
   }
 
+  /**
+   * The first firing second not yet due: a window firing at second t is due once the clock
+   * reaches t + delay.
+   */
+  private horizon(entity: string): number {
+    return this.nowSecond() - this.delay(entity) + 1;
+  }
+
   private delay(entity: string): number {
     return this.options.delayFor?.(entity) ?? this.options.definitions.entity(entity)?.subscriptions?.delaySeconds ?? 0;
   }
@@ -164,12 +172,16 @@ export class SubscriptionScheduler {
     this.started = true;
     await this.tick();
     if (options.loop ?? true) {
+      // Rounds start just after each whole second of real time, when a new second falls due.
       const next = () => {
-        this.loop = setTimeout(() => {
-          void this.tick().finally(() => {
-            if (!this.stopped) next();
-          });
-        }, 1000);
+        this.loop = setTimeout(
+          () => {
+            void this.tick().finally(() => {
+              if (!this.stopped) next();
+            });
+          },
+          1000 - (Date.now() % 1000) + 5,
+        );
       };
       next();
     }
@@ -256,7 +268,7 @@ export class SubscriptionScheduler {
     const key = partitionKey(owned.entity, owned.partition);
     let state = this.partitions.get(key);
     if (state) return state;
-    const horizon = this.nowSecond() - this.delay(owned.entity);
+    const horizon = this.horizon(owned.entity);
     let start = this.savedCheckpoints.get(key);
     if (start === undefined) {
       // Never scheduled: start at the first firing of its oldest subscription, if that is earlier.
@@ -270,7 +282,7 @@ export class SubscriptionScheduler {
 
   private schedulePartition(state: PartitionState): void {
     const nowSecond = this.nowSecond();
-    const horizon = nowSecond - this.delay(state.entity);
+    const horizon = this.horizon(state.entity);
     const staleBefore = nowSecond - this.options.staleThresholdSeconds;
     const maxPending = this.options.maxPendingRuns ?? 10_000;
     const loaded = [...(this.subscriptions.get(state.key)?.values() ?? [])];

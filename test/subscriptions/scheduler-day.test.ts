@@ -80,7 +80,7 @@ describe("a day of subscriptions on the driven clock", () => {
     while (clock.now() < END) {
       await clock.advance(STEP_MS);
       if (clock.now() >= DELETE_AT && !horizonBeforeDelete) {
-        horizonBeforeDelete = Math.floor((clock.now() - STEP_MS) / 1000) - DELAY_SECONDS;
+        horizonBeforeDelete = Math.floor((clock.now() - STEP_MS) / 1000) - DELAY_SECONDS + 1;
         const [partition, key] = ids.deletedAtSix!.split("/");
         const response = await fetch(`${server.baseUrl}/events/events/subscriptions/${partition}/${key}`, { method: "DELETE" });
         expect(response.status).toBe(202);
@@ -98,7 +98,7 @@ describe("a day of subscriptions on the driven clock", () => {
       }
       await active.scheduler.idle();
     }
-    finalHorizon = Math.floor(clock.now() / 1000) - DELAY_SECONDS;
+    finalHorizon = Math.floor(clock.now() / 1000) - DELAY_SECONDS + 1;
     await second.scheduler.stop();
   }, 600_000);
 
