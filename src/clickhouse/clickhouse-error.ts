@@ -18,6 +18,8 @@ const CLIENT_FAULT_CODES = new Set([
   184, // ILLEGAL_AGGREGATION
   215, // NOT_AN_AGGREGATE
   386, // NO_COMMON_TYPE
+  396, // TOO_MANY_ROWS_OR_BYTES (max_result_rows / max_result_bytes)
+  41, // CANNOT_PARSE_DATETIME (a literal the query compares with a DateTime)
 ]);
 
 export function httpStatusForClickHouseCode(code: number): number {

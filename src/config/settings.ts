@@ -43,6 +43,8 @@ export interface Settings {
   readonly subscriptionTopics: Readonly<Record<string, string>>;
   /** A query node's base URL, for roles without the engine (`subscriptions tail`). */
   readonly queryUrl: string;
+  /** How long SIGTERM waits for requests, subscription runs and the query log before exiting. */
+  readonly shutdownTimeoutMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -110,6 +112,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     executionLimits: {
       maxExecutionTimeSeconds: integer(env, "QUARRY_MAX_EXECUTION_TIME", DEFAULT_EXECUTION_LIMITS.maxExecutionTimeSeconds),
       maxMemoryUsageBytes: integer(env, "QUARRY_MAX_MEMORY_USAGE", DEFAULT_EXECUTION_LIMITS.maxMemoryUsageBytes),
+      maxResultRows: integer(env, "QUARRY_MAX_RESULT_ROWS", DEFAULT_EXECUTION_LIMITS.maxResultRows),
+      maxResultBytes: integer(env, "QUARRY_MAX_RESULT_BYTES", DEFAULT_EXECUTION_LIMITS.maxResultBytes),
       byReferrer: env.QUARRY_LIMITS_BY_REFERRER ? parseReferrerLimits("setting QUARRY_LIMITS_BY_REFERRER", env.QUARRY_LIMITS_BY_REFERRER) : {},
     },
     policyOverrides: jsonObject(env, "QUARRY_POLICY_OVERRIDES"),
@@ -119,6 +123,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionConcurrency: Math.max(1, integer(env, "QUARRY_SUBSCRIPTION_CONCURRENCY", 8)),
     subscriptionDelaySeconds: env.QUARRY_SUBSCRIPTION_DELAY_SECONDS ? integer(env, "QUARRY_SUBSCRIPTION_DELAY_SECONDS", 0) : null,
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
+    shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
   };
 }

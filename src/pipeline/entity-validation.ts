@@ -78,7 +78,7 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
   checkClauses(query, aliases);
-  checkUuidLiterals(query, () => entity);
+  checkLiteralTypes(query, () => entity);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
   requireColumns(query, entity, undefined, query.from.position);
   return { query, entity, aliases, timeRange };
@@ -138,26 +138,65 @@ export function checkExpressions(query: LogicalQuery, checkColumn: (node: Column
 }
 
 const UUID_TEXT = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-const UUID_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
+const EQUALITY_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
+const ORDER_COMPARISONS = new Set([...EQUALITY_COMPARISONS, "less", "greater", "lessOrEquals", "greaterOrEquals"]);
+
+/** The text ClickHouse reads as a DateTime in a comparison: a date, or a date and a time (UTC or with an offset). */
+const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+const dateTimeColumns = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> =>
+    new Set(entity.columns.filter((c) => /^(Nullable\()?(DateTime|DateTime64|Date|Date32)(\(.*\))?\)?$/.test(c.type)).map((c) => c.name)),
+);
+
+interface LiteralRule {
+  readonly comparisons: ReadonlySet<string>;
+  readonly columns: (entity: EntityDefinition) => ReadonlySet<string>;
+  readonly valid: RegExp;
+  readonly message: (value: string, column: string) => string;
+}
 
 /**
  * A string compared with a UUID column must be a UUID (32 hex digits, with or without dashes):
  * as Snuba's UUIDColumnProcessor, refuse anything else before ClickHouse fails on it.
  */
-export function checkUuidLiterals(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): void {
+const UUID_LITERALS: LiteralRule = {
+  comparisons: EQUALITY_COMPARISONS,
+  columns: uuidColumns,
+  valid: UUID_TEXT,
+  message: (value, column) => `Not a valid UUID string: '${value}' for column ${column}`,
+};
+
+/** A string compared with a date or time column must be a datetime ClickHouse can read (else its code 41, a 500). */
+const DATETIME_LITERALS: LiteralRule = {
+  comparisons: ORDER_COMPARISONS,
+  columns: dateTimeColumns,
+  valid: DATETIME_TEXT,
+  message: (value, column) =>
+    `'${value.length > 60 ? `${value.slice(0, 60)}…` : value}' is not a datetime, and column ${column} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`,
+};
+
+/** String literals compared with UUID and date/time columns must be of that type. */
+export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): void {
+  checkLiterals(query, entityOf, UUID_LITERALS);
+  checkLiterals(query, entityOf, DATETIME_LITERALS);
+}
+
+/** Refuses, with its position, a string literal compared with a column whose type cannot hold it. */
+function checkLiterals(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined, rule: LiteralRule): void {
   for (const condition of [query.where, query.having]) {
     if (!condition) continue;
     visitExpression(condition, (node) => {
-      if (node.kind !== "function" || !UUID_COMPARISONS.has(node.name)) return;
+      if (node.kind !== "function" || !rule.comparisons.has(node.name)) return;
       const [lhs, rhs] = node.args;
       if (lhs?.kind !== "column") return;
       const entity = entityOf(lhs.entityAlias);
-      if (!entity || !uuidColumns(entity).has(lhs.name)) return;
+      if (!entity || !rule.columns(entity).has(lhs.name)) return;
       const values = rhs?.kind === "function" && (rhs.name === "tuple" || rhs.name === "array") ? rhs.args : rhs ? [rhs] : [];
       for (const value of values) {
-        if (value.kind === "literal" && typeof value.value === "string" && !UUID_TEXT.test(value.value)) {
+        if (value.kind === "literal" && typeof value.value === "string" && !rule.valid.test(value.value)) {
           const position = value.position ?? node.position;
-          throw invalidQuery(`Not a valid UUID string: '${value.value}' for column ${lhs.name}${at(position)}`, position);
+          throw invalidQuery(`${rule.message(value.value, lhs.name)}${at(position)}`, position);
         }
       }
     });

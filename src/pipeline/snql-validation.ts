@@ -21,7 +21,7 @@ import {
   checkClauses,
   checkExpressions,
   checkSubscriptable,
-  checkUuidLiterals,
+  checkLiteralTypes,
   collectAliases,
   knownColumnNames,
   requireColumns,
@@ -177,7 +177,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
     }
   });
   checkClauses(query, declaredAliases);
-  checkUuidLiterals(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
+  checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(query, entity, "entity", alias, position);

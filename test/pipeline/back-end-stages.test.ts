@@ -1,7 +1,7 @@
 /**
  * The back end on a real server: the stages each query passes through (as `marks_ms`), a
  * ClickHouse failure mapped end to end (code, status, sql, stats, timing), and execution limits
- * per referrer (memory limit 241 -> 400; time limit 159 -> 500, logged as a timeout).
+ * per referrer (memory limit 241 -> 400; result size 396 -> 400; time limit 159 -> 500, logged as a timeout).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEAVY_PROJECT, insertHeavyRows } from "../allocation-policies/heavy-rows.js";
@@ -15,7 +15,9 @@ beforeAll(async () => {
     limits: {
       maxExecutionTimeSeconds: 30,
       maxMemoryUsageBytes: 0,
-      byReferrer: { "test.tiny-memory": { max_memory_usage: 100_000 }, "test.no-time": { max_execution_time: 0.001 } },
+      maxResultRows: 0,
+      maxResultBytes: 0,
+      byReferrer: { "test.tiny-memory": { max_memory_usage: 100_000 }, "test.small-results": { max_result_rows: 5 }, "test.no-time": { max_execution_time: 0.001 } },
     },
   });
   await insertHeavyRows(server.columnstore, 300_000);
@@ -95,6 +97,17 @@ describe("ClickHouse errors end to end", () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ type: "columnstore", code: 241 });
+  });
+
+  it("applies a result-size limit: TOO_MANY_ROWS_OR_BYTES (396) is the query's fault, 400, and the server goes on", async () => {
+    const query = `MATCH (events) SELECT count() AS n BY group_id WHERE ${RANGE} AND project_id = ${HEAVY_PROJECT} LIMIT 100`;
+    const answer = await post({ query, tenant_ids: { organization_id: 1, referrer: "test.small-results" } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: "columnstore", code: 396 });
+    expect(answer.body.error.message).toMatch(/[Ll]imit for result exceeded/);
+    const unlimited = await post({ query, tenant_ids: { organization_id: 1, referrer: "test.other" } });
+    expect(unlimited.status).toBe(200);
+    expect(unlimited.body.data.length).toBeGreaterThan(5);
   });
 
   it("applies a referrer's time limit: TIMEOUT_EXCEEDED (159) is a 500, logged as a timeout", async () => {

@@ -1,13 +1,25 @@
 /** Execution limits and back-end settings from the environment: precedence, and bad values refused by name. */
 import { describe, expect, it } from "vitest";
 import { readSettings } from "../../src/config/settings.js";
-import { DEFAULT_EXECUTION_LIMITS, executionSettings } from "../../src/execution/execution-limits.js";
+import { totalmem } from "node:os";
+import { DEFAULT_EXECUTION_LIMITS, defaultMaxMemoryUsage, executionSettings } from "../../src/execution/execution-limits.js";
 
 describe("execution limits", () => {
   it("stack defaults, then the storage's settings, then the referrer's", () => {
-    const limits = { ...DEFAULT_EXECUTION_LIMITS, maxMemoryUsageBytes: 1000, byReferrer: { slow: { max_execution_time: 120 } } };
-    expect(executionSettings(limits, { max_execution_time: 25 }, "api")).toEqual({ max_execution_time: 25, max_memory_usage: 1000 });
-    expect(executionSettings(limits, { max_execution_time: 25 }, "slow")).toEqual({ max_execution_time: 120, max_memory_usage: 1000 });
+    const limits = { ...DEFAULT_EXECUTION_LIMITS, maxMemoryUsageBytes: 1000, maxResultRows: 50, maxResultBytes: 0, byReferrer: { slow: { max_execution_time: 120 } } };
+    expect(executionSettings(limits, { max_execution_time: 25 }, "api")).toEqual({ max_execution_time: 25, max_memory_usage: 1000, max_result_rows: 50 });
+    expect(executionSettings(limits, { max_execution_time: 25 }, "slow")).toEqual({ max_execution_time: 120, max_memory_usage: 1000, max_result_rows: 50 });
+  });
+
+  it("limit memory to a quarter of the machine and results to a million rows and 256 MiB by default", () => {
+    expect(defaultMaxMemoryUsage(24 * 2 ** 30)).toBe(6 * 2 ** 30);
+    expect(DEFAULT_EXECUTION_LIMITS.maxMemoryUsageBytes).toBe(Math.floor(totalmem() / 4));
+    expect(executionSettings(DEFAULT_EXECUTION_LIMITS, {}, "api")).toEqual({
+      max_execution_time: 30,
+      max_memory_usage: Math.floor(totalmem() / 4),
+      max_result_rows: 1_000_000,
+      max_result_bytes: 256 * 1024 * 1024,
+    });
   });
 
   it("are read from the environment", () => {
@@ -16,8 +28,16 @@ describe("execution limits", () => {
       QUARRY_LIMITS_BY_REFERRER: '{"api.export": {"max_memory_usage": 8000000000}}',
       QUARRY_POLICY_OVERRIDES: '{"PerSecondRateLimitAllocationPolicy": {"per_second_limit": 200}}',
       QUARRY_CACHE_TTL_MS: "0",
+      QUARRY_MAX_MEMORY_USAGE: "0",
+      QUARRY_MAX_RESULT_ROWS: "5000",
     });
-    expect(settings.executionLimits).toEqual({ maxExecutionTimeSeconds: 10, maxMemoryUsageBytes: 0, byReferrer: { "api.export": { max_memory_usage: 8e9 } } });
+    expect(settings.executionLimits).toEqual({
+      maxExecutionTimeSeconds: 10,
+      maxMemoryUsageBytes: 0,
+      maxResultRows: 5000,
+      maxResultBytes: 256 * 1024 * 1024,
+      byReferrer: { "api.export": { max_memory_usage: 8e9 } },
+    });
     expect(settings.policyOverrides).toEqual({ PerSecondRateLimitAllocationPolicy: { per_second_limit: 200 } });
     expect(settings.cacheTtlMs).toBe(0);
   });

@@ -33,6 +33,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_counters) SELECT sum(value) BY tags[abc] WHERE ${METRICS}`, "Expected a string key containing an integer", 1, 47],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND event_id = 'not-a-uuid'`, "Not a valid UUID string: 'not-a-uuid' for column event_id at line 1, column 168", 1, 168],
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > 'yesterday'`, "'yesterday' is not a datetime, and column received holds datetimes", 1, 168],
+  [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND start_ts IN tuple('2024-01-01', '01/02/2024')`, "'01/02/2024' is not a datetime", 1, 195],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND count() > 1`, "Aggregate function found in WHERE clause of query: 'count'", 1, 157],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND c > 0`, "Aggregate function found in WHERE clause of query: 'count' at line 1, column 162", 1, 162],
