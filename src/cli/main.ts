@@ -28,6 +28,18 @@ commands:
                           or from the result topics when KAFKA_BROKERS is set
 `;
 
+/** The engine, or an error that says why the data directory could not be opened. */
+function openColumnstore(settings: ReturnType<typeof readSettings>): ReturnType<typeof createColumnstoreClient> {
+  try {
+    return createColumnstoreClient(settings);
+  } catch (reason) {
+    const detail = reason instanceof Error ? reason.message : String(reason);
+    throw new Error(
+      `cannot open the embedded ClickHouse in ${settings.dataDir} (${detail}): another quarry process may be using it (one process owns a data directory); stop it, or set QUARRY_DATA_DIR`,
+    );
+  }
+}
+
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
@@ -45,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case "migrate": {
-      const columnstore = createColumnstoreClient(settings);
+      const columnstore = openColumnstore(settings);
       const { applied, skipped } = await runMigrations(columnstore.client, registry, log);
       log(`migrations: ${applied.length} applied, ${skipped.length} already applied`);
       await columnstore.close();
@@ -58,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
         log(`--rows must be a positive integer, got '${rowsText}'`);
         return 2;
       }
-      const columnstore = createColumnstoreClient(settings);
+      const columnstore = openColumnstore(settings);
       await runMigrations(columnstore.client, registry, log);
       await loadDemoData(columnstore.client, { rows, log, progress: process.stderr.isTTY ?? false });
       await columnstore.close();
@@ -91,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "serve": {
-      const columnstore = createColumnstoreClient(settings);
+      const columnstore = openColumnstore(settings);
       if (args.includes("--bootstrap")) {
         await runMigrations(columnstore.client, registry, log);
         if (!(await hasDemoData(columnstore.client))) {
@@ -102,49 +114,75 @@ async function main(argv: string[]): Promise<number> {
       // A bootstrapped demo store knows the ids that wrote its metrics, so MQL works without
       // indexer_mappings there; anywhere else the request must send them.
       const demoStore = args.includes("--bootstrap") && (await hasDemoData(columnstore.client));
-      const server = await startServer({
-        host: settings.host,
-        port: settings.port,
-        definitions: registry,
-        columnstore,
-        statsInResponse: settings.statsInResponse,
-        ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
-        backend: {
-          policyOverrides: settings.policyOverrides,
-          cacheTtlMs: settings.cacheTtlMs,
-          cacheMaxBytes: settings.cacheMaxBytes,
-          limits: settings.executionLimits,
-          queryLogFlushIntervalMs: settings.queryLogFlushIntervalMs,
-          log,
-        },
-        subscriptions: {
-          scheduler: settings.scheduler,
-          kafkaBrokers: settings.kafkaBrokers,
-          topics: settings.subscriptionTopics,
-          staleThresholdSeconds: settings.subscriptionStaleSeconds,
-          maxConcurrentRuns: settings.subscriptionConcurrency,
-          ...(settings.subscriptionDelaySeconds === null ? {} : { delaySeconds: settings.subscriptionDelaySeconds }),
-          log,
-        },
-      });
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        server = await startServer({
+          host: settings.host,
+          port: settings.port,
+          definitions: registry,
+          columnstore,
+          statsInResponse: settings.statsInResponse,
+          ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
+          backend: {
+            policyOverrides: settings.policyOverrides,
+            cacheTtlMs: settings.cacheTtlMs,
+            cacheMaxBytes: settings.cacheMaxBytes,
+            limits: settings.executionLimits,
+            queryLogFlushIntervalMs: settings.queryLogFlushIntervalMs,
+            log,
+          },
+          subscriptions: {
+            scheduler: settings.scheduler,
+            kafkaBrokers: settings.kafkaBrokers,
+            topics: settings.subscriptionTopics,
+            staleThresholdSeconds: settings.subscriptionStaleSeconds,
+            maxConcurrentRuns: settings.subscriptionConcurrency,
+            ...(settings.subscriptionDelaySeconds === null ? {} : { delaySeconds: settings.subscriptionDelaySeconds }),
+            log,
+          },
+        });
+      } catch (reason) {
+        await columnstore.close();
+        const code = (reason as { code?: unknown }).code;
+        if (code === "EADDRINUSE") throw new Error(`port ${settings.port} on ${settings.host} is in use: another server listens there; set PORT to a free port`);
+        if (code === "EACCES") throw new Error(`port ${settings.port} on ${settings.host} is not allowed for this user; set PORT above 1023`);
+        throw reason;
+      }
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
       log(
         settings.scheduler
           ? `subscriptions: scheduler running, results to ${server.subscriptions.publisher.description}`
           : "subscriptions: scheduler off (QUARRY_SCHEDULER=off); the API stores and lists subscriptions",
       );
+      // SIGTERM/SIGINT: stop accepting, let requests, subscription runs and the query log finish
+      // within the deadline, exit 0. A second signal, or a shutdown past its deadline, exits at once.
       let stopping = false;
-      const stop = async () => {
-        if (stopping) return;
+      const stop = (signal: string) => {
+        if (stopping) {
+          log(`${signal} again: exiting now`);
+          process.exit(130);
+        }
         stopping = true;
-        log("shutting down: finishing requests and subscription runs, saving checkpoints, writing the query log");
-        // server.close() flushes the query log before the ClickHouse client is closed.
-        await server.close();
-        await columnstore.close();
-        process.exit(0);
+        const deadline = settings.shutdownTimeoutMs;
+        log(`${signal}: shutting down within ${deadline} ms: finishing requests and subscription runs, saving checkpoints, writing the query log`);
+        const late = setTimeout(() => {
+          log(`shutdown did not finish within ${deadline} ms: exiting`);
+          process.exit(1);
+        }, deadline + 2000);
+        late.unref();
+        server
+          .close(deadline)
+          .then(() => columnstore.close())
+          .then(
+            () => process.exit(0),
+            (reason: unknown) => {
+              log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+              process.exit(1);
+            },
+          );
       };
-      process.once("SIGINT", () => void stop());
-      process.once("SIGTERM", () => void stop());
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
       return -1;
     }
     default:

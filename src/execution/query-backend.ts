@@ -75,9 +75,9 @@ export class QueryBackend {
     this.metrics.addGauge("quarry_querylog_buffered_chars", "Characters of encoded query-log rows waiting to be written.", () => this.queryLog?.bufferedChars ?? 0);
   }
 
-  /** Flushes the query log; call before closing the ClickHouse client. */
-  async close(): Promise<void> {
-    await this.queryLog?.close();
+  /** Flushes the query log (for up to `deadlineMs`); call before closing the ClickHouse client. */
+  async close(deadlineMs?: number): Promise<void> {
+    await this.queryLog?.close(deadlineMs);
   }
 }
 

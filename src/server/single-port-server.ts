@@ -4,7 +4,7 @@
  * the http1 server. Both run the same Connect handler, whose fallback is the JSON routes.
  */
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from "node:http2";
 import { createServer as createTcpServer, type Socket } from "node:net";
 
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
@@ -14,13 +14,48 @@ export type RequestHandler = (request: IncomingMessage | Http2ServerRequest, res
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
-  close(): Promise<void>;
+  /** Requests being answered now. */
+  readonly activeRequests: number;
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in progress finish for up to
+   * `deadlineMs` (closing each connection as its last answer goes out), then cuts what is left.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 export async function listenOnSinglePort(handler: RequestHandler, host: string, port: number): Promise<RunningServer> {
-  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, handler as (req: IncomingMessage, res: ServerResponse) => void);
-  const http2 = createHttp2Server({}, handler as (req: Http2ServerRequest, res: Http2ServerResponse) => void);
+  let active = 0;
+  let draining = false;
+  let drained: (() => void) | null = null;
+  // Requests in progress per HTTP/1.1 connection: a draining server closes a connection as soon
+  // as it has none (node's own idle tracking only covers connections a server accepted itself).
+  const http1Sockets = new Map<Socket, number>();
+  const closeIdleHttp1 = () => {
+    for (const [socket, requests] of http1Sockets) if (requests === 0) socket.destroy();
+  };
+  const tracked: RequestHandler = (request, response) => {
+    active += 1;
+    const socket = request.httpVersionMajor === 1 ? (request.socket as Socket) : null;
+    if (socket && http1Sockets.has(socket)) http1Sockets.set(socket, http1Sockets.get(socket)! + 1);
+    response.once("close", () => {
+      active -= 1;
+      if (socket && http1Sockets.has(socket)) http1Sockets.set(socket, http1Sockets.get(socket)! - 1);
+      if (draining) {
+        // The answer is out: its keep-alive connection is idle now, and goes.
+        closeIdleHttp1();
+        if (active === 0) drained?.();
+      }
+    });
+    handler(request, response);
+  };
+  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, tracked as (req: IncomingMessage, res: ServerResponse) => void);
+  const http2 = createHttp2Server({}, tracked as (req: Http2ServerRequest, res: Http2ServerResponse) => void);
   const sockets = new Set<Socket>();
+  const sessions = new Set<ServerHttp2Session>();
+  http2.on("session", (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
 
   const route = (socket: Socket, head: Buffer) => {
     socket.pause();
@@ -32,6 +67,8 @@ export async function listenOnSinglePort(handler: RequestHandler, host: string, 
       // The http2 session reads from the socket itself; resuming it here would lose the preface.
       http2.emit("connection", socket);
     } else {
+      http1Sockets.set(socket, 0);
+      socket.once("close", () => http1Sockets.delete(socket));
       http1.emit("connection", socket);
       socket.resume();
     }
@@ -67,11 +104,25 @@ export async function listenOnSinglePort(handler: RequestHandler, host: string, 
   return {
     port: boundPort,
     host,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        tcp.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
+    get activeRequests() {
+      return active;
+    },
+    close: async (deadlineMs = 0) => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+      closeIdleHttp1();
+      // GOAWAY: the client opens no new stream here; streams in progress finish.
+      for (const session of sessions) session.close();
+      if (active > 0 && deadlineMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, deadlineMs);
+        });
+        clearTimeout(timer);
+      }
+      for (const socket of sockets) socket.destroy();
+      await closed;
       http1.close();
       http2.close();
     },

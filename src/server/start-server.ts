@@ -93,14 +93,24 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
   return {
     port: running.port,
     host: running.host,
+    get activeRequests() {
+      return running.activeRequests;
+    },
     backend: context.backend,
     subscriptions,
-    async close() {
-      await running.close();
+    /**
+     * Without a deadline: connections are cut at once, subscription runs and the query log get
+     * their own default time. With one: requests in progress, then subscription runs, then the
+     * query log share it.
+     */
+    async close(deadlineMs?: number) {
+      const started = Date.now();
+      const left = () => (deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started)));
+      await running.close(deadlineMs ?? 0);
       // Runs in progress finish and the checkpoints are saved while the engine is still there.
-      await subscriptions.stop();
+      await subscriptions.stop(left());
       // After the last request: the query log's remaining rows are written before the client goes.
-      await context.backend.close();
+      await context.backend.close(left());
     },
   };
 }

@@ -48,8 +48,8 @@ export interface SubscriptionRuntime {
   start(): Promise<void>;
   /** Dependency name -> "ok" or what is wrong, for /health (nothing when no scheduler runs here). */
   health(): Record<string, string>;
-  /** Stops scheduling, drains runs, saves checkpoints, closes the publisher. */
-  stop(): Promise<void>;
+  /** Stops scheduling, drains runs (for up to `drainMs`), saves checkpoints, closes the publisher. */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export function buildSubscriptionRuntime(
@@ -106,8 +106,8 @@ export function buildSubscriptionRuntime(
       // A node that runs no scheduler publishes nothing: neither is its dependency.
       return scheduler ? { scheduler: scheduler.health(), publisher: publisher.health() } : {};
     },
-    async stop() {
-      await scheduler?.stop();
+    async stop(drainMs) {
+      await scheduler?.stop(drainMs);
       await publisher.close();
     },
   };
