@@ -138,7 +138,7 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
     {
       bench: `Subscription scheduling lag on the real clock, ${subscriptionCount.toLocaleString("en")} subscriptions, delay 0, ${lagSeconds} s`,
       figure: steady,
-      target: "late p99 ≤ 2 s (the scheduler looks every second)",
+      target: "late p99 ≤ 1 s",
     },
   ];
 };
