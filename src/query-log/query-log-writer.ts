@@ -44,8 +44,11 @@ export const DEFAULT_QUERY_LOG_OPTIONS: Omit<QueryLogOptions, "table"> = {
   maxBufferedChars: 32 * 1024 * 1024,
 };
 
-/** ClickHouse codes that blame the data of an INSERT (parse and type errors), not the server. */
-const DATA_ERROR_CODES = new Set([6, 26, 27, 32, 38, 41, 53, 69, 70, 72, 117, 131, 173, 241]);
+/**
+ * ClickHouse codes of failures that may pass if tried again later: the connection, the table or
+ * the server's state. Any other code blames what the INSERT carried, so the batch is split.
+ */
+const TRANSIENT_CODES = new Set([-1, 3, 60, 81, 159, 160, 164, 202, 203, 209, 210, 236, 241, 242, 252, 394, 425, 999]);
 
 /** Seconds between two log lines about the same kind of trouble. */
 const LOG_EVERY_MS = 10_000;
@@ -88,7 +91,7 @@ export class QueryLogWriter {
 
   record(row: QueryLogRow): void {
     if (this.closed) return;
-    const line = `${JSON.stringify(row)}\n`;
+    const line = `${JSON.stringify(row, wellFormed)}\n`;
     this.lines.push(line);
     this.chars += line.length;
     let dropped = 0;
@@ -208,5 +211,14 @@ export class QueryLogWriter {
 
 /** True when ClickHouse refused the INSERT because of what it contained. */
 function isDataError(reason: unknown): boolean {
-  return DATA_ERROR_CODES.has(clickHouseCodeOf(reason));
+  return !TRANSIENT_CODES.has(clickHouseCodeOf(reason));
 }
+
+/** Text ClickHouse accepts: a lone UTF-16 surrogate (from a client's bad input) becomes U+FFFD. */
+function wellFormed(_key: string, value: unknown): unknown {
+  if (typeof value !== "string" || !SURROGATE.test(value)) return value;
+  return value.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

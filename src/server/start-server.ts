@@ -5,6 +5,7 @@ import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
+import { guardConnectRequest } from "./connect-request-guard.js";
 import { connectRoutes } from "./connect-routes.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
@@ -88,7 +89,10 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     // connect-node narrows `write` on its response type; the object is a plain Node response.
     fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });
-  const running = await listenOnSinglePort(handler as RequestHandler, options.host, options.port);
+  const guarded: RequestHandler = (request, response) => {
+    if (!guardConnectRequest(request, response)) (handler as RequestHandler)(request, response);
+  };
+  const running = await listenOnSinglePort(guarded, options.host, options.port);
   await subscriptions.start();
   return {
     port: running.port,

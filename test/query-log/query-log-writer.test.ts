@@ -157,3 +157,17 @@ describe("QueryLogWriter on the embedded engine", () => {
     await writer.close();
   });
 });
+
+describe("QueryLogWriter and odd text", () => {
+  it("writes a query text with a lone UTF-16 surrogate (a client's bad input) as U+FFFD", async () => {
+    await engine.client.command({ query: "TRUNCATE TABLE querylog_local" });
+    const { writer, counts } = writerOn(engine);
+    writer.record(row(1, "bad \uD800 surrogate"));
+    writer.record(row(2, "pair \uD83D\uDE00 kept"));
+    await writer.flush();
+    expect(counts.written).toBe(2);
+    expect(counts.dropped).toEqual({});
+    expect(await loggedQueries()).toEqual(["bad \uFFFD surrogate", "pair \uD83D\uDE00 kept"]);
+    await writer.close();
+  });
+});

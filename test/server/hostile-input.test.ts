@@ -71,3 +71,36 @@ describe("hostile input", () => {
     expect(JSON.parse(after.text).data).toEqual([{ c: 2 }]);
   });
 });
+
+describe("hostile input on the Connect paths", () => {
+  const path = "/quarry.v1.QueryService/Snql";
+
+  it("answers protobuf bytes that are not a request with 400 invalid_argument, not a 500", async () => {
+    for (const bytes of [Buffer.from('{"query": 1}'), Buffer.from([0xff, 0xff, 0xff]), Buffer.from([0x0a, 0x50, 0x01])]) {
+      const response = await fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/proto" }, body: bytes });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { code: string; message: string };
+      expect(body.code).toBe("invalid_argument");
+      expect(body.message).toMatch(/^parse binary/);
+    }
+  });
+
+  it("answers other methods and content types with typed Connect errors", async () => {
+    const get = await fetch(`${server.baseUrl}${path}`);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ code: "unimplemented" });
+    const form = await fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "content-type": "text/plain" }, body: "query=MATCH" });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("still serves a well-formed Connect JSON call", async () => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ dataset: "events", query: `MATCH (events) SELECT count() AS n WHERE ${RANGE} AND project_id = 1`, tenantIds: { organizationId: "1", referrer: "test" } }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: unknown[] }).data).toEqual([{ n: 3 }]);
+  });
+});
