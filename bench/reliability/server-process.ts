@@ -18,6 +18,11 @@ export interface ServerProcess {
   readonly shutdownTimeoutMs: number;
   /** Resident memory of the server process, in MB. */
   rssMb(): number;
+  /**
+   * Its anonymous part (heap, buffers, caches), in MB: the rest is file-backed, mostly the
+   * embedded engine's code, paged in as queries reach more of it and never a leak.
+   */
+  anonMb(): number;
   metrics(): Promise<Map<string, number>>;
   /** SIGTERM; resolves with the exit code and how long the process took to exit. */
   stop(): Promise<{ code: number | null; ms: number }>;
@@ -64,11 +69,8 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
     baseUrl,
     pid,
     shutdownTimeoutMs,
-    rssMb() {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      return Math.round(kb / 1024);
-    },
+    rssMb: () => statusMb(pid, "VmRSS"),
+    anonMb: () => statusMb(pid, "RssAnon"),
     async metrics() {
       const text = await (await fetch(`${baseUrl}/metrics`)).text();
       const values = new Map<string, number>();
@@ -93,4 +95,10 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
     },
     output: () => output,
   };
+}
+
+function statusMb(pid: number, field: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
 }

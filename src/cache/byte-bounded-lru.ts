@@ -60,6 +60,19 @@ export class ByteBoundedLru<V> {
     return true;
   }
 
+  /** Drops every expired entry, so that an idle cache gives its memory back. */
+  sweepExpired(): number {
+    const now = this.now();
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.delete(key);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
   delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

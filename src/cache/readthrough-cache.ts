@@ -33,6 +33,11 @@ export class ReadthroughCache<V> {
     return this.stored.size;
   }
 
+  /** Drops expired results (the owner calls it on a timer, so a quiet server holds none). */
+  sweepExpired(): number {
+    return this.stored.sweepExpired();
+  }
+
   /**
    * A stored value ("hit") or a running identical execution ("waited"); null when the query has
    * to run. Synchronous, so a caller that gets null and then calls `run` in the same tick is

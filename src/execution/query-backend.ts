@@ -46,6 +46,7 @@ export class QueryBackend {
   readonly frontEndMemo = new PreparedQueryMemo();
   readonly queryLog: QueryLogWriter | null;
   readonly limits: ExecutionLimits;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(columnstore: ColumnstoreClient, options: BackendOptions = {}) {
     this.policies = new PolicyRegistry(options.policyOverrides ?? {});
@@ -69,6 +70,11 @@ export class QueryBackend {
             onFailure: () => this.metrics.queryLogFailures.inc(),
             ...(options.log ? { log: options.log } : {}),
           });
+    // Expired results would otherwise stay until new ones push them out: after a burst of distinct
+    // queries, up to the whole byte budget.
+    const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+    this.sweeper = setInterval(() => this.cache.sweepExpired(), Math.max(1000, ttl));
+    this.sweeper.unref();
     this.metrics.addGauge("quarry_cache_bytes", "Bytes held by the result cache.", () => this.cache.bytes);
     this.metrics.addGauge("quarry_cache_entries", "Entries in the result cache.", () => this.cache.entries);
     this.metrics.addGauge("quarry_querylog_buffered_rows", "Query-log rows waiting to be written.", () => this.queryLog?.buffered ?? 0);
@@ -77,6 +83,7 @@ export class QueryBackend {
 
   /** Flushes the query log (for up to `deadlineMs`); call before closing the ClickHouse client. */
   async close(deadlineMs?: number): Promise<void> {
+    clearInterval(this.sweeper);
     await this.queryLog?.close(deadlineMs);
   }
 }

@@ -16,6 +16,20 @@ describe("ByteBoundedLru", () => {
     expect(lru.bytes).toBe(0);
   });
 
+  it("sweeps expired entries without being asked for them, so an idle cache holds nothing", () => {
+    let now = 0;
+    const lru = new ByteBoundedLru<string>({ ttlMs: 100, maxBytes: 1000, now: () => now });
+    lru.set("a", "A", 10);
+    now = 50;
+    lru.set("b", "B", 20);
+    now = 120;
+    expect(lru.sweepExpired()).toBe(1);
+    expect([lru.size, lru.bytes]).toEqual([1, 20]);
+    now = 200;
+    expect(lru.sweepExpired()).toBe(1);
+    expect([lru.size, lru.bytes]).toEqual([0, 0]);
+  });
+
   it("evicts the least recently used entries to stay under the byte budget", () => {
     const lru = new ByteBoundedLru<string>({ ttlMs: 10_000, maxBytes: 100 });
     lru.set("a", "A", 40);
