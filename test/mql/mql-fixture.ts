@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { quoteString } from "../../src/clickhouse/escaping.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
-import { defaultRegistry } from "../../src/datasets/registry.js";
+import { defaultRegistry, type DatasetRegistry } from "../../src/datasets/registry.js";
 import { parseAggregateFunctionType, stateFromArraysSql } from "../../src/demo-data/aggregate-state-sql.js";
 import { startServer } from "../../src/server/start-server.js";
 
@@ -135,11 +135,8 @@ export interface MqlFixture {
   close(): Promise<void>;
 }
 
-export async function startMqlFixture(): Promise<MqlFixture> {
-  const dataDir = mkdtempSync(join(tmpdir(), "quarry-mql-test-"));
-  const columnstore = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
-  const registry = defaultRegistry();
-  await runMigrations(columnstore.client, registry);
+/** Writes {@link ROWS} into migrated tables (also used by scripts/test-server.ts). */
+export async function insertKnownMetricRows(columnstore: ColumnstoreClient, registry: DatasetRegistry): Promise<void> {
   for (const row of ROWS) {
     const storage = registry.storages().find((s) => s.table === row.table);
     if (!storage) throw new Error(`no storage for ${row.table}`);
@@ -149,6 +146,14 @@ export async function startMqlFixture(): Promise<MqlFixture> {
     });
     await columnstore.client.command({ query: insertSql(row, columns) });
   }
+}
+
+export async function startMqlFixture(): Promise<MqlFixture> {
+  const dataDir = mkdtempSync(join(tmpdir(), "quarry-mql-test-"));
+  const columnstore = createColumnstoreClient({ dataDir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
+  const registry = defaultRegistry();
+  await runMigrations(columnstore.client, registry);
+  await insertKnownMetricRows(columnstore, registry);
   const server = await startServer({ host: "127.0.0.1", port: 0, definitions: registry, columnstore });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
