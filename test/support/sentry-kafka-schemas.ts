@@ -2,7 +2,7 @@
  * Validators built from Sentry's own topic definitions (the sentry-kafka-schemas package the test
  * setup installs): a topic's YAML names its JSON schema and its example messages.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
@@ -39,14 +39,22 @@ export function loadTopicSchema(packageDir: string, topic: string): MessageValid
   };
 }
 
-/** Sentry's example messages of a topic's latest JSON schema. */
+/**
+ * Sentry's example messages of a topic's latest JSON schema. Like the package's own
+ * `iter_examples`, an `examples:` entry is a folder under `<packageDir>/examples/` (all of its
+ * JSON files) or a single file.
+ */
 export function topicExamples(packageDir: string, topic: string): unknown[] {
   const schema = latestJsonSchema(topicDefinition(packageDir, topic), topic);
-  return (schema.examples ?? []).flatMap((folder) => {
-    const dir = join(packageDir, "examples", folder);
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(".json"))
-      .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as unknown);
+  return (schema.examples ?? []).flatMap((entry) => {
+    const path = join(packageDir, "examples", entry);
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((name) => name.endsWith(".json"))
+          .sort()
+          .map((name) => join(path, name))
+      : [path];
+    return files.map((file) => JSON.parse(readFileSync(file, "utf8")) as unknown);
   });
 }
 
