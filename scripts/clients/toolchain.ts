@@ -16,7 +16,7 @@
  *   npx tsx scripts/clients/toolchain.ts     # install, then print GO=, PYTHON=, PLUGINS= lines
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { run, which } from "../test-services/system-packages.js";
@@ -123,18 +123,51 @@ function pythonPlugin(python: string, script: string, name: string): void {
   writeFileSync(path, `#!/bin/sh\nexec '${python}' '${join(repoRoot, "scripts", "clients", script)}' "$@"\n`, { mode: 0o755 });
 }
 
+/**
+ * Runs `task` while holding a lock directory (mkdir is atomic): test files in parallel forks ask
+ * for the toolchain at once, and only one may build it. A lock older than 20 minutes is a dead
+ * holder's and is taken over.
+ */
+async function withLock<T>(task: () => Promise<T>): Promise<T> {
+  const lock = join(repoRoot, ".cache", "clients-toolchain.lock");
+  mkdirSync(join(lock, ".."), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
+      if (age > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Installs (once) and returns the Go and Python code generators and the Python test venv. */
 export async function ensureClientToolchain(): Promise<ClientToolchain> {
   const go = which("go");
   if (!go) throw new Error("go is not on PATH: it is needed to build the Go protoc plugins and to test the Go client");
-  await ensureGoPlugins(go);
-  const python = await ensurePythonVenv();
-  mkdirSync(pluginBin, { recursive: true });
-  // buf runs protoc's built-in python, pyi and grpc_python generators through grpc_tools' protoc.
-  link(join(venv, "bin", "python-grpc-tools-protoc"), "grpc-tools-protoc");
-  link(join(venv, "bin", "protoc-gen-connectrpc"), "protoc-gen-connectrpc");
-  pythonPlugin(python, "protoc_gen_grpc_python.py", "protoc-gen-grpc_python");
-  return { go, python, pluginBin };
+  return withLock(async () => {
+    await ensureGoPlugins(go);
+    const python = await ensurePythonVenv();
+    mkdirSync(pluginBin, { recursive: true });
+    // buf runs protoc's built-in python and pyi generators through grpc_tools' protoc.
+    link(join(venv, "bin", "python-grpc-tools-protoc"), "grpc-tools-protoc");
+    link(join(venv, "bin", "protoc-gen-connectrpc"), "protoc-gen-connectrpc");
+    pythonPlugin(python, "protoc_gen_grpc_python.py", "protoc-gen-grpc_python");
+    return { go, python, pluginBin };
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
