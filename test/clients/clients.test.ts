@@ -70,9 +70,20 @@ describe("Python client (clients/python)", () => {
     expect(summary, output).toMatch(/^\d+ passed$/);
   });
 
+  const pyproject = (): string => readFileSync(join(repoRoot, "clients", "python", "pyproject.toml"), "utf8");
+
   it("is versioned with the protos: pyproject.toml has package.json's version", () => {
     const packageJson = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
-    const pyproject = readFileSync(join(repoRoot, "clients", "python", "pyproject.toml"), "utf8");
-    expect(/^version = "([^"]+)"/m.exec(pyproject)?.[1]).toBe(packageJson.version);
+    expect(/^version = "([^"]+)"/m.exec(pyproject())?.[1]).toBe(packageJson.version);
+  });
+
+  it("sets its protobuf and grpcio lower bounds to the versions the generated code checks at import", () => {
+    const generated = join(repoRoot, "clients", "python", "src", "quarry", "v1");
+    const protobuf = /^# Protobuf Python Version: (\S+)$/m.exec(readFileSync(join(generated, "query_pb2.py"), "utf8"))?.[1];
+    const grpcio = /^GRPC_GENERATED_VERSION = '([^']+)'$/m.exec(readFileSync(join(generated, "query_pb2_grpc.py"), "utf8"))?.[1];
+    expect(protobuf).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(grpcio).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pyproject()).toContain(`"protobuf>=${protobuf},`);
+    expect(pyproject()).toContain(`"grpcio>=${grpcio}"`);
   });
 });
