@@ -123,27 +123,42 @@ function pythonPlugin(python: string, script: string, name: string): void {
   writeFileSync(path, `#!/bin/sh\nexec '${python}' '${join(repoRoot, "scripts", "clients", script)}' "$@"\n`, { mode: 0o755 });
 }
 
+/** Whether a process with this id is running (signal 0 checks without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
- * Runs `task` while holding a lock directory (mkdir is atomic): test files in parallel forks ask
- * for the toolchain at once, and only one may build it. A lock older than 20 minutes is a dead
- * holder's and is taken over.
+ * Runs `task` while holding a lock directory (mkdir is atomic) that names its holder's process
+ * id: test files in parallel forks ask for the toolchain at once, and only one may build it. The
+ * lock of a holder that is gone (killed mid-install) is taken over.
  */
 async function withLock<T>(task: () => Promise<T>): Promise<T> {
   const lock = join(repoRoot, ".cache", "clients-toolchain.lock");
+  const holder = join(lock, "pid");
   mkdirSync(join(lock, ".."), { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(holder, `${process.pid}\n`);
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      let age = 0;
+      let pid = Number.NaN;
+      let ageMs = 0;
       try {
-        age = Date.now() - statSync(lock).mtimeMs;
+        ageMs = Date.now() - statSync(lock).mtimeMs;
+        pid = Number(readFileSync(holder, "utf8"));
       } catch {
-        continue; // released meanwhile
+        // just made, its pid not yet written (or released meanwhile): look again shortly
       }
-      if (age > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      const abandoned = Number.isInteger(pid) && pid > 0 ? !alive(pid) : ageMs > 60_000;
+      if (abandoned) rmSync(lock, { recursive: true, force: true });
       else await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
