@@ -125,6 +125,22 @@ export class Gauge implements Metric {
   }
 }
 
+/** Values read when scraped, one per label set (per-partition lease epochs, checkpoint lags). */
+export class LabelledGauge implements Metric {
+  constructor(
+    readonly name: string,
+    private readonly help: string,
+    private readonly labelNames: readonly string[],
+    private readonly read: () => Iterable<readonly [readonly string[], number]>,
+  ) {}
+
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    for (const [values, value] of this.read()) lines.push(`${this.name}${renderLabels(this.labelNames, values)} ${formatNumber(value)}`);
+    return lines.join("\n");
+  }
+}
+
 export class PrometheusRegistry {
   private readonly metrics: Metric[] = [];
 

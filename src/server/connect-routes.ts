@@ -8,7 +8,7 @@ import { createSubscriptionRequestFrom, mqlRequestFrom, queryRequestFrom } from 
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";
 import { subscriptionMessage } from "./subscription-views.js";
-import { toConnectError, toQueryResponse } from "./to-protobuf.js";
+import { toConnectError, toQueryResponse, toWindowResponse } from "./to-protobuf.js";
 
 /** Runs a handler and turns any failure into a typed ConnectError. */
 async function typed<T>(work: () => Promise<T>): Promise<T> {
@@ -42,6 +42,8 @@ export function connectRoutes(context: ServiceContext) {
         ),
       getSubscription: (request) =>
         typed(async () => subscriptionMessage(await context.subscriptions.get(request.dataset, request.entity, String(request.partition), request.key))),
+      runSubscriptionWindow: (request) =>
+        typed(async () => toWindowResponse(await context.subscriptionWindows.run(request.subscriptionJson, Number(request.windowEnd), request.referrer))),
     });
     router.service(HealthService, {
       check: () =>

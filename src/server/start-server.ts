@@ -53,6 +53,7 @@ export function buildServiceContext(options: ServerOptions): { context: ServiceC
   const context: ServiceContext = {
     ...pipeline,
     subscriptions: subscriptions.service,
+    subscriptionWindows: subscriptions.windows,
     async checkHealth() {
       const name = `clickhouse (${options.columnstore.kind})`;
       let clickhouse: string;

@@ -11,6 +11,7 @@ import type { ResultRow } from "../execution/execute-sql.js";
 import type { ResultValue } from "../execution/result-values.js";
 import type { QueryResult, QueryStats } from "../pipeline/query-result.js";
 import type { Timing as TimingBody } from "../pipeline/stage-timer.js";
+import type { WindowResult } from "../subscriptions/executor.js";
 
 function toJsonValue(value: ResultValue): JsonValue {
   if (typeof value === "bigint") return value.toString();
@@ -84,6 +85,11 @@ function quotaAllowance(body: QueryResult["quota_allowance"]) {
       ]),
     ),
   };
+}
+
+/** One subscription window's rows and columns (RunSubscriptionWindow). */
+export function toWindowResponse(result: WindowResult): QueryResponse {
+  return create(QueryResponseSchema, { data: result.data.map(toJsonObject), meta: result.meta.map((m) => ({ name: m.name, type: m.type })) });
 }
 
 export function toQueryResponse(result: QueryResult): QueryResponse {

@@ -8,6 +8,8 @@ export interface Checkpoint {
   readonly partition: number;
   /** Unix seconds: the first firing second not yet finished. */
   readonly nextSecond: number;
+  /** The lease epoch of the writer (0 on a single node): a store fenced by leases refuses an old one. */
+  readonly epoch?: number;
 }
 
 export interface CheckpointStore {

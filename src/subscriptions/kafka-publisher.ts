@@ -1,12 +1,17 @@
 /**
  * Publishes results to Kafka with kafkajs's idempotent producer (acks from all in-sync replicas,
- * no duplicates from producer retries), one topic per entity, key = subscription id, no headers
- * (Snuba's shape). Results of one event-loop turn go out in one `sendBatch`.
+ * no duplicates from producer retries), one topic per entity, key = subscription id, no headers on
+ * a single node (Snuba's shape). In a cluster, a `quarry-lease-epoch` header names the lease the
+ * result was computed under, so the audit can tell a fenced owner's late result from the new
+ * owner's. Results of one event-loop turn go out in one `sendBatch`.
  */
 import { Kafka, logLevel, type Producer } from "kafkajs";
 import { MicroBatcher } from "./micro-batcher.js";
 import type { PublishableResult } from "./result-message.js";
 import type { ResultPublisher } from "./result-publisher.js";
+
+/** The Kafka header carrying a cluster result's lease epoch. */
+export const LEASE_EPOCH_HEADER = "quarry-lease-epoch";
 
 export interface KafkaPublisherOptions {
   readonly brokers: readonly string[];
@@ -52,11 +57,11 @@ export class KafkaPublisher implements ResultPublisher {
   private async send(results: PublishableResult[]): Promise<void> {
     try {
       await this.connect();
-      const byTopic = new Map<string, { key: string; value: string }[]>();
+      const byTopic = new Map<string, { key: string; value: string; headers?: Record<string, string> }[]>();
       for (const result of results) {
         let messages = byTopic.get(result.topic);
         if (!messages) byTopic.set(result.topic, (messages = []));
-        messages.push({ key: result.key, value: result.value });
+        messages.push({ key: result.key, value: result.value, ...(result.epoch > 0 ? { headers: { [LEASE_EPOCH_HEADER]: String(result.epoch) } } : {}) });
       }
       await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
       this.lastError = null;

@@ -20,6 +20,8 @@ export interface PublishableResult {
   /** The window end T (Unix seconds). */
   readonly windowEnd: number;
   readonly resultRows: number;
+  /** The lease epoch of the node that ran it (0 on a single node); Kafka carries it as a header. */
+  readonly epoch: number;
 }
 
 /** `2024-05-01T12:01:00`: no fraction, no offset (Snuba's `datetime.isoformat()` of a naive UTC time). */
@@ -40,7 +42,7 @@ export function resultPayload(subscription: Subscription, windowEnd: number, res
   };
 }
 
-export function encodeResult(subscription: Subscription, windowEnd: number, result: WindowResult, topic: string): PublishableResult {
+export function encodeResult(subscription: Subscription, windowEnd: number, result: WindowResult, topic: string, epoch = 0): PublishableResult {
   return {
     topic,
     key: subscription.id,
@@ -49,5 +51,6 @@ export function encodeResult(subscription: Subscription, windowEnd: number, resu
     projectId: subscription.projectId,
     windowEnd,
     resultRows: result.data.length,
+    epoch,
   };
 }

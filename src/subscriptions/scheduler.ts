@@ -67,6 +67,10 @@ interface PartitionState {
   readonly entity: string;
   readonly partition: number;
   readonly key: string;
+  /** The lease epoch this node holds the partition under; its results carry it. */
+  readonly epoch: number;
+  /** Draining: its final checkpoint has been handed back. */
+  handedBack: boolean;
   /** The first firing second not yet scheduled. */
   scheduledTo: number;
   /** Firing second -> runs of that second still in progress. */
@@ -214,7 +218,13 @@ export class SubscriptionScheduler {
     try {
       if (!this.loaded) await this.loadState();
       if (this.refreshRequested || now - this.lastRefreshAt >= (this.options.refreshIntervalMs ?? 10_000)) await this.refresh();
-      for (const owned of this.options.assignment.owned()) this.schedulePartition(this.partitionState(owned));
+      const owned = this.options.assignment.owned();
+      this.forgetUnowned(owned);
+      for (const partition of owned) {
+        const state = this.partitionState(partition);
+        if (partition.draining) this.handBackWhenIdle(state);
+        else this.schedulePartition(state);
+      }
       this.reportSkips();
       if (now - this.lastCheckpointAt >= (this.options.checkpointIntervalMs ?? 1000)) await this.saveCheckpoints();
       if (now - this.lastStatusAt >= (this.options.statusIntervalMs ?? 5000)) {
@@ -264,18 +274,39 @@ export class SubscriptionScheduler {
     }
   }
 
+  /**
+   * Partitions this node no longer owns (lost its lease, or handed back): their state goes.
+   * Runs still in progress finish, but publish only if the lease is still held (see runWindow).
+   */
+  private forgetUnowned(owned: readonly OwnedPartition[]): void {
+    if (owned.length === this.partitions.size && owned.every((o) => this.partitions.get(partitionKey(o.entity, o.partition))?.epoch === o.epoch)) return;
+    const current = new Map(owned.map((o) => [partitionKey(o.entity, o.partition), o.epoch]));
+    for (const [key, state] of this.partitions) {
+      if (current.get(key) !== state.epoch) this.partitions.delete(key);
+    }
+  }
+
+  /** A draining partition hands back its checkpoint once nothing of it runs any more. */
+  private handBackWhenIdle(state: PartitionState): void {
+    if (state.handedBack || state.pending.size > 0) return;
+    state.handedBack = true;
+    this.options.assignment.handBack?.(state.entity, state.partition, state.epoch, this.checkpointOf(state));
+  }
+
   private partitionState(owned: OwnedPartition): PartitionState {
     const key = partitionKey(owned.entity, owned.partition);
     let state = this.partitions.get(key);
     if (state) return state;
     const horizon = this.horizon(owned.entity);
-    let start = this.savedCheckpoints.get(key);
+    // A leased partition resumes where its lease record says; a single node from its store.
+    let start = owned.resumeFrom === undefined ? this.savedCheckpoints.get(key) : (owned.resumeFrom ?? undefined);
     if (start === undefined) {
       // Never scheduled: start at the first firing of its oldest subscription, if that is earlier.
       start = horizon;
       for (const loaded of this.subscriptions.get(key)?.values() ?? []) start = Math.min(start, Math.ceil(loaded.subscription.createdAt / 1000));
     }
-    state = { entity: owned.entity, partition: owned.partition, key, scheduledTo: start, pending: new Map(), saved: this.savedCheckpoints.get(key) ?? null };
+    const saved = owned.resumeFrom === undefined ? (this.savedCheckpoints.get(key) ?? null) : owned.resumeFrom;
+    state = { entity: owned.entity, partition: owned.partition, key, epoch: owned.epoch, handedBack: false, scheduledTo: start, pending: new Map(), saved };
     this.partitions.set(key, state);
     return state;
   }
@@ -343,7 +374,7 @@ export class SubscriptionScheduler {
     this.options.metrics.scheduled.inc([loaded.subscription.entity]);
     state.pending.set(window.firesAt, (state.pending.get(window.firesAt) ?? 0) + 1);
     this.pendingRuns += 1;
-    const run = this.runWindow(loaded, window).then((finished) => {
+    const run = this.runWindow(loaded, window, state.epoch).then((finished) => {
       this.running.delete(run);
       // An interrupted run (stop during a backoff) stays pending: the checkpoint stays before it.
       if (!finished) return;
@@ -361,7 +392,7 @@ export class SubscriptionScheduler {
   }
 
   /** Runs and publishes one window, retrying; false when interrupted by `stop`. */
-  private async runWindow(loaded: LoadedSubscription, window: DueWindow): Promise<boolean> {
+  private async runWindow(loaded: LoadedSubscription, window: DueWindow, epoch: number): Promise<boolean> {
     const { subscription, compiled } = loaded;
     const { metrics, status, clock } = this.options;
     const entity = subscription.entity;
@@ -375,7 +406,14 @@ export class SubscriptionScheduler {
         if (!result) {
           const output = await this.options.executor.run(compiled, window.windowEnd);
           metrics.executed.inc([entity]);
-          result = encodeResult(subscription, window.windowEnd, output, this.options.topicFor(entity));
+          result = encodeResult(subscription, window.windowEnd, output, this.options.topicFor(entity), epoch);
+        }
+        if (this.options.assignment.holds && !this.options.assignment.holds(entity, subscription.partition, epoch)) {
+          // The lease moved on while this ran (a pause, a lost connection): the new owner runs
+          // this window from its checkpoint, so publishing it here would only duplicate it.
+          metrics.fenced.inc([entity]);
+          this.log(`subscription ${subscription.id} (${entity}): window ending ${naiveIsoTimestamp(window.windowEnd)} not published: partition ${subscription.partition} is no longer held under epoch ${epoch}`);
+          return true;
         }
         await this.options.publisher.publish(result);
         metrics.published.inc([entity]);
@@ -422,11 +460,14 @@ export class SubscriptionScheduler {
     const changed: Checkpoint[] = [];
     for (const state of this.partitions.values()) {
       const nextSecond = this.checkpointOf(state);
-      if (nextSecond !== state.saved) changed.push({ entity: state.entity, partition: state.partition, nextSecond });
+      if (nextSecond !== state.saved) changed.push({ entity: state.entity, partition: state.partition, nextSecond, epoch: state.epoch });
     }
     if (changed.length === 0) return;
     await this.options.checkpoints.save(changed);
-    for (const checkpoint of changed) this.partitions.get(partitionKey(checkpoint.entity, checkpoint.partition))!.saved = checkpoint.nextSecond;
+    for (const checkpoint of changed) {
+      const state = this.partitions.get(partitionKey(checkpoint.entity, checkpoint.partition));
+      if (state) state.saved = checkpoint.nextSecond;
+    }
   }
 
   private checkpointLagSeconds(): number {
@@ -443,7 +484,7 @@ export class SubscriptionScheduler {
 
   /** The checkpoint each partition would save now. */
   checkpoints(): Checkpoint[] {
-    return [...this.partitions.values()].map((state) => ({ entity: state.entity, partition: state.partition, nextSecond: this.checkpointOf(state) }));
+    return [...this.partitions.values()].map((state) => ({ entity: state.entity, partition: state.partition, nextSecond: this.checkpointOf(state), epoch: state.epoch }));
   }
 
   /** "ok", or why the scheduler is not advancing. */

@@ -15,6 +15,7 @@ export class SubscriptionMetrics {
   readonly skippedStale: Counter;
   readonly failed: Counter;
   readonly lag: Histogram;
+  readonly fenced: Counter;
 
   constructor(private readonly registry: PrometheusRegistry) {
     this.scheduled = registry.register(new Counter("quarry_subscription_windows_scheduled_total", "Subscription windows that came due, by entity.", ["entity"]));
@@ -30,6 +31,13 @@ export class SubscriptionMetrics {
     );
     this.failed = registry.register(
       new Counter("quarry_subscription_runs_failed_total", "Windows given up on (error not retryable, or retried until stale), by entity and error type.", ["entity", "error_type"]),
+    );
+    this.fenced = registry.register(
+      new Counter(
+        "quarry_subscription_results_fenced_total",
+        "Results computed but not published because this node no longer held the partition's lease (the new owner runs the window), by entity.",
+        ["entity"],
+      ),
     );
     this.lag = registry.register(
       new Histogram("quarry_subscription_lag_seconds", "Now minus the window end T when a result was published, by entity.", ["entity"], LAG_BUCKETS_SECONDS),

@@ -51,6 +51,15 @@ export class SubscriptionStatusBook {
     for (const entry of await this.store.load()) this.entries.set(keyOf(entry.entity, entry.partition, entry.uuid), entry);
   }
 
+  /**
+   * A status written elsewhere (another node of the cluster): taken unless this book has changes
+   * of its own still to write.
+   */
+  observe(entry: StatusEntry): void {
+    const key = keyOf(entry.entity, entry.partition, entry.uuid);
+    if (!this.dirty.has(key)) this.entries.set(key, { ...entry, status: { ...entry.status } });
+  }
+
   get(entity: string, partition: number, uuid: string): SubscriptionStatus {
     return { ...(this.entries.get(keyOf(entity, partition, uuid))?.status ?? emptyStatus()) };
   }

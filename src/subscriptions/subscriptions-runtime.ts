@@ -1,7 +1,10 @@
 /**
- * Puts the subscription parts together for one node of the embedded mode: the store, checkpoints
- * and statuses in the embedded ClickHouse, the in-process executor, the publisher (Kafka when
- * brokers are configured, else the results table), the scheduler and the API service.
+ * Puts the subscription parts together for a `serve` node. Alone (no NATS): the store,
+ * checkpoints and statuses in the embedded ClickHouse, and the scheduler owns every partition.
+ * In a cluster (`cluster` set, from NATS_URL): the store and statuses in NATS KV, and the
+ * scheduler, when this node runs one, owns the partitions its leases give it (checkpoints travel
+ * with the leases). Either way: the in-process executor, the publisher (Kafka when brokers are
+ * configured, else the results table), the API service and the window runner for scheduler nodes.
  */
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { PrometheusRegistry } from "../metrics/prometheus-registry.js";
@@ -13,12 +16,18 @@ import { ClickHouseSubscriptionStore } from "./clickhouse-subscription-store.js"
 import { systemClock, type Clock } from "./clock.js";
 import { PipelineExecutor } from "./executor.js";
 import { KafkaPublisher } from "./kafka-publisher.js";
+import type { ClusterBuckets } from "./nats-buckets.js";
+import { NatsStatusStore } from "./nats-status-store.js";
+import { NatsSubscriptionStore } from "./nats-subscription-store.js";
 import { allPartitions } from "./partition-assignment.js";
+import { PartitionLeases } from "./partition-leases.js";
 import type { ResultPublisher } from "./result-publisher.js";
 import { SubscriptionScheduler } from "./scheduler.js";
 import { SubscriptionMetrics } from "./subscription-metrics.js";
 import { SubscriptionService } from "./subscription-service.js";
 import { SubscriptionStatusBook } from "./subscription-status.js";
+import type { SubscriptionStore } from "./subscription-store.js";
+import { WindowRunner } from "./window-runner.js";
 
 export interface SubscriptionSettings {
   /** Run the scheduler in this process (default true). */
@@ -35,6 +44,15 @@ export interface SubscriptionSettings {
   /** false: no timer loop; the caller drives `scheduler.tick()` (tests and benches on a ManualClock). */
   readonly loop?: boolean;
   readonly log?: (line: string) => void;
+  /** Cluster mode: NATS KV buckets, and this node's id for its leases. */
+  readonly cluster?: ClusterSettings;
+}
+
+export interface ClusterSettings {
+  readonly buckets: ClusterBuckets;
+  readonly nodeId: string;
+  readonly leaseMs?: number;
+  readonly renewMs?: number;
 }
 
 export const DEFAULT_STALE_THRESHOLD_SECONDS = 900;
@@ -44,6 +62,10 @@ export interface SubscriptionRuntime {
   readonly service: SubscriptionService;
   readonly scheduler: SubscriptionScheduler | null;
   readonly publisher: ResultPublisher;
+  /** Runs windows sent by scheduler nodes that have no engine. */
+  readonly windows: WindowRunner;
+  /** The partition leases, when this node schedules in a cluster. */
+  readonly leases: PartitionLeases | null;
   /** Starts the scheduler's loop (when there is one). */
   start(): Promise<void>;
   /** Dependency name -> "ok" or what is wrong, for /health (nothing when no scheduler runs here). */
@@ -61,8 +83,26 @@ export function buildSubscriptionRuntime(
   const clock = settings.clock ?? systemClock;
   const log = settings.log ?? (() => {});
   const definitions = pipeline.definitions;
-  const store = new ClickHouseSubscriptionStore(columnstore.client);
-  const status = new SubscriptionStatusBook(new ClickHouseStatusStore(columnstore.client), () => clock.now());
+  const cluster = settings.cluster;
+  const natsStore = cluster ? new NatsSubscriptionStore(cluster.buckets.subscriptions, () => clock.now(), log) : null;
+  const store: SubscriptionStore = natsStore ?? new ClickHouseSubscriptionStore(columnstore.client);
+  const natsStatus = cluster ? new NatsStatusStore(cluster.buckets.status, log) : null;
+  const status = new SubscriptionStatusBook(natsStatus ?? new ClickHouseStatusStore(columnstore.client), () => clock.now());
+  natsStatus?.onChange((entry) => status.observe(entry));
+  const runsEverything = settings.scheduler !== false;
+  const leases =
+    cluster && natsStore && runsEverything
+      ? new PartitionLeases({
+          kv: cluster.buckets.scheduler,
+          nodeId: cluster.nodeId,
+          wantedPartitions: () => natsStore.livePartitions(),
+          ...(cluster.leaseMs === undefined ? {} : { leaseMs: cluster.leaseMs }),
+          ...(cluster.renewMs === undefined ? {} : { renewMs: cluster.renewMs }),
+          registry,
+          log,
+        })
+      : null;
+  const executor = new PipelineExecutor(pipeline, settings.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
   const brokers = settings.kafkaBrokers ?? [];
   const publisher: ResultPublisher = brokers.length > 0 ? new KafkaPublisher({ brokers, log }) : new ClickHouseResultsPublisher(columnstore.client, () => clock.now());
   const topicFor = (entity: string): string => settings.topics?.[entity] ?? definitions.entity(entity)?.subscriptions?.resultTopic ?? `${entity}-subscription-results`;
@@ -73,9 +113,9 @@ export function buildSubscriptionRuntime(
       : new SubscriptionScheduler({
           definitions,
           store,
-          checkpoints: new ClickHouseCheckpointStore(columnstore.client),
-          assignment: allPartitions(definitions),
-          executor: new PipelineExecutor(pipeline, settings.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS),
+          checkpoints: leases ?? new ClickHouseCheckpointStore(columnstore.client),
+          assignment: leases ?? allPartitions(definitions),
+          executor,
           publisher,
           status,
           metrics: new SubscriptionMetrics(registry),
@@ -93,22 +133,34 @@ export function buildSubscriptionRuntime(
     statusOf: (subscription) => status.get(subscription.entity, subscription.partition, subscription.uuid),
     onChange: () => scheduler?.subscriptionsChanged(),
   });
+  // Creates and deletes made on other nodes reach this scheduler through the store's watch.
+  natsStore?.onChange(() => scheduler?.subscriptionsChanged());
 
   return {
     service,
     scheduler,
     publisher,
+    windows: new WindowRunner(definitions, executor),
+    leases,
     async start() {
+      await natsStore?.mirror.ready();
+      if (leases) await leases.start();
       if (scheduler) await scheduler.start({ loop: settings.loop ?? true });
       else await status.load();
     },
     health(): Record<string, string> {
       // A node that runs no scheduler publishes nothing: neither is its dependency.
-      return scheduler ? { scheduler: scheduler.health(), publisher: publisher.health() } : {};
+      const nats: Record<string, string> = cluster ? { nats: cluster.buckets.connection.isClosed() ? "connection closed" : "ok" } : {};
+      if (!scheduler) return nats;
+      return { ...nats, scheduler: scheduler.health(), publisher: publisher.health(), ...(leases ? { leases: leases.health() } : {}) };
     },
     async stop(drainMs) {
       await scheduler?.stop(drainMs);
+      // After the scheduler saved its last checkpoints: release the leases with them.
+      await leases?.stop();
       await publisher.close();
+      natsStore?.close();
+      natsStatus?.close();
     },
   };
 }

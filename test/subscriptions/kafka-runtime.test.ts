@@ -21,7 +21,7 @@ describe("the subscription runtime with KAFKA_BROKERS", () => {
   it("publishes through an idempotent Kafka producer and reports it healthy", async () => {
     const { publisher } = server.subscriptions;
     expect(publisher.description).toBe(`kafka ${inject("kafkaBrokers").join(",")}`);
-    await publisher.publish({ topic, key: "3/abc", value: '{"version":3}', entity: "events", projectId: 1, windowEnd: 1_700_000_000, resultRows: 0 });
+    await publisher.publish({ topic, key: "3/abc", value: '{"version":3}', entity: "events", projectId: 1, windowEnd: 1_700_000_000, resultRows: 0, epoch: 0 });
     expect(publisher.health()).toBe("ok");
     const health = await fetch(`${server.baseUrl}/health`);
     expect(health.status).toBe(200);
@@ -38,7 +38,7 @@ describe("the subscription runtime with KAFKA_BROKERS", () => {
 
   it("reports a publisher whose sends fail", async () => {
     const failing = startFailingPublisher();
-    await expect(failing.publish({ topic, key: "3/abc", value: "{}", entity: "events", projectId: 1, windowEnd: 1, resultRows: 0 })).rejects.toThrow();
+    await expect(failing.publish({ topic, key: "3/abc", value: "{}", entity: "events", projectId: 1, windowEnd: 1, resultRows: 0, epoch: 0 })).rejects.toThrow();
     expect(failing.health()).toMatch(/^kafka send failed: /);
     await failing.close();
   });

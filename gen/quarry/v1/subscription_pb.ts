@@ -6,13 +6,48 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { TenantIds } from "./common_pb.js";
 import { file_quarry_v1_common } from "./common_pb.js";
+import type { QueryResponseSchema } from "./query_pb.js";
+import { file_quarry_v1_query } from "./query_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file quarry/v1/subscription.proto.
  */
 export const file_quarry_v1_subscription: GenFile = /*@__PURE__*/
-  fileDesc("ChxxdWFycnkvdjEvc3Vic2NyaXB0aW9uLnByb3RvEglxdWFycnkudjEixQIKGUNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QSDwoHZGF0YXNldBgBIAEoCRIOCgZlbnRpdHkYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoBBINCgVxdWVyeRgEIAEoCRITCgt0aW1lX3dpbmRvdxgFIAEoDRISCgpyZXNvbHV0aW9uGAYgASgNEigKCnRlbmFudF9pZHMYByABKAsyFC5xdWFycnkudjEuVGVuYW50SWRzEhkKEXN1YnNjcmlwdGlvbl90eXBlGAggASgJEhQKDHJlcXVlc3RfbmFtZRgJIAEoCRIXCg9yZXF1ZXN0X3ZlcnNpb24YCiABKAkSGwoTdGltZV9zZXJpZXNfcmVxdWVzdBgLIAEoDBIZCgxvcmdhbml6YXRpb24YDCABKARIAIgBAUIPCg1fb3JnYW5pemF0aW9uIjUKGkNyZWF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlEhcKD3N1YnNjcmlwdGlvbl9pZBgBIAEoCSJcChlEZWxldGVTdWJzY3JpcHRpb25SZXF1ZXN0Eg8KB2RhdGFzZXQYASABKAkSDgoGZW50aXR5GAIgASgJEhEKCXBhcnRpdGlvbhgDIAEoDRILCgNrZXkYBCABKAkiHAoaRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiOwoYTGlzdFN1YnNjcmlwdGlvbnNSZXF1ZXN0Eg8KB2RhdGFzZXQYASABKAkSDgoGZW50aXR5GAIgASgJIksKGUxpc3RTdWJzY3JpcHRpb25zUmVzcG9uc2USLgoNc3Vic2NyaXB0aW9ucxgBIAMoCzIXLnF1YXJyeS52MS5TdWJzY3JpcHRpb24iWQoWR2V0U3Vic2NyaXB0aW9uUmVxdWVzdBIPCgdkYXRhc2V0GAEgASgJEg4KBmVudGl0eRgCIAEoCRIRCglwYXJ0aXRpb24YAyABKA0SCwoDa2V5GAQgASgJIosCCgxTdWJzY3JpcHRpb24SFwoPc3Vic2NyaXB0aW9uX2lkGAEgASgJEg8KB2RhdGFzZXQYAiABKAkSDgoGZW50aXR5GAMgASgJEhIKCnByb2plY3RfaWQYBCABKAQSDQoFcXVlcnkYBSABKAkSEwoLdGltZV93aW5kb3cYBiABKA0SEgoKcmVzb2x1dGlvbhgHIAEoDRIZChFzdWJzY3JpcHRpb25fdHlwZRgIIAEoCRIXCg9vcmdhbml6YXRpb25faWQYCSABKAQSEgoKY3JlYXRlZF9hdBgKIAEoCRItCgZzdGF0dXMYCyABKAsyHS5xdWFycnkudjEuU3Vic2NyaXB0aW9uU3RhdHVzIqgCChJTdWJzY3JpcHRpb25TdGF0dXMSGAoLbGFzdF93aW5kb3cYASABKAlIAIgBARIYCgtsYXN0X3J1bl9hdBgCIAEoCUgBiAEBEhsKDmxhc3RfcmVzdWx0X2F0GAMgASgJSAKIAQESFwoKbGFzdF9lcnJvchgEIAEoCUgDiAEBEhoKDWxhc3RfZXJyb3JfYXQYBSABKAlIBIgBARIRCglwdWJsaXNoZWQYBiABKAQSDgoGZmFpbGVkGAcgASgEEhUKDXNraXBwZWRfc3RhbGUYCCABKARCDgoMX2xhc3Rfd2luZG93Qg4KDF9sYXN0X3J1bl9hdEIRCg9fbGFzdF9yZXN1bHRfYXRCDQoLX2xhc3RfZXJyb3JCEAoOX2xhc3RfZXJyb3JfYXQykgMKE1N1YnNjcmlwdGlvblNlcnZpY2USYwoSQ3JlYXRlU3Vic2NyaXB0aW9uEiQucXVhcnJ5LnYxLkNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5xdWFycnkudjEuQ3JlYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiABJjChJEZWxldGVTdWJzY3JpcHRpb24SJC5xdWFycnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBolLnF1YXJyeS52MS5EZWxldGVTdWJzY3JpcHRpb25SZXNwb25zZSIAEmAKEUxpc3RTdWJzY3JpcHRpb25zEiMucXVhcnJ5LnYxLkxpc3RTdWJzY3JpcHRpb25zUmVxdWVzdBokLnF1YXJyeS52MS5MaXN0U3Vic2NyaXB0aW9uc1Jlc3BvbnNlIgASTwoPR2V0U3Vic2NyaXB0aW9uEiEucXVhcnJ5LnYxLkdldFN1YnNjcmlwdGlvblJlcXVlc3QaFy5xdWFycnkudjEuU3Vic2NyaXB0aW9uIgBiBnByb3RvMw", [file_quarry_v1_common]);
+  fileDesc("ChxxdWFycnkvdjEvc3Vic2NyaXB0aW9uLnByb3RvEglxdWFycnkudjEiXwocUnVuU3Vic2NyaXB0aW9uV2luZG93UmVxdWVzdBIZChFzdWJzY3JpcHRpb25fanNvbhgBIAEoCRISCgp3aW5kb3dfZW5kGAIgASgDEhAKCHJlZmVycmVyGAMgASgJIsUCChlDcmVhdGVTdWJzY3JpcHRpb25SZXF1ZXN0Eg8KB2RhdGFzZXQYASABKAkSDgoGZW50aXR5GAIgASgJEhIKCnByb2plY3RfaWQYAyABKAQSDQoFcXVlcnkYBCABKAkSEwoLdGltZV93aW5kb3cYBSABKA0SEgoKcmVzb2x1dGlvbhgGIAEoDRIoCgp0ZW5hbnRfaWRzGAcgASgLMhQucXVhcnJ5LnYxLlRlbmFudElkcxIZChFzdWJzY3JpcHRpb25fdHlwZRgIIAEoCRIUCgxyZXF1ZXN0X25hbWUYCSABKAkSFwoPcmVxdWVzdF92ZXJzaW9uGAogASgJEhsKE3RpbWVfc2VyaWVzX3JlcXVlc3QYCyABKAwSGQoMb3JnYW5pemF0aW9uGAwgASgESACIAQFCDwoNX29yZ2FuaXphdGlvbiI1ChpDcmVhdGVTdWJzY3JpcHRpb25SZXNwb25zZRIXCg9zdWJzY3JpcHRpb25faWQYASABKAkiXAoZRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBIPCgdkYXRhc2V0GAEgASgJEg4KBmVudGl0eRgCIAEoCRIRCglwYXJ0aXRpb24YAyABKA0SCwoDa2V5GAQgASgJIhwKGkRlbGV0ZVN1YnNjcmlwdGlvblJlc3BvbnNlIjsKGExpc3RTdWJzY3JpcHRpb25zUmVxdWVzdBIPCgdkYXRhc2V0GAEgASgJEg4KBmVudGl0eRgCIAEoCSJLChlMaXN0U3Vic2NyaXB0aW9uc1Jlc3BvbnNlEi4KDXN1YnNjcmlwdGlvbnMYASADKAsyFy5xdWFycnkudjEuU3Vic2NyaXB0aW9uIlkKFkdldFN1YnNjcmlwdGlvblJlcXVlc3QSDwoHZGF0YXNldBgBIAEoCRIOCgZlbnRpdHkYAiABKAkSEQoJcGFydGl0aW9uGAMgASgNEgsKA2tleRgEIAEoCSKLAgoMU3Vic2NyaXB0aW9uEhcKD3N1YnNjcmlwdGlvbl9pZBgBIAEoCRIPCgdkYXRhc2V0GAIgASgJEg4KBmVudGl0eRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgEEg0KBXF1ZXJ5GAUgASgJEhMKC3RpbWVfd2luZG93GAYgASgNEhIKCnJlc29sdXRpb24YByABKA0SGQoRc3Vic2NyaXB0aW9uX3R5cGUYCCABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAkgASgEEhIKCmNyZWF0ZWRfYXQYCiABKAkSLQoGc3RhdHVzGAsgASgLMh0ucXVhcnJ5LnYxLlN1YnNjcmlwdGlvblN0YXR1cyKoAgoSU3Vic2NyaXB0aW9uU3RhdHVzEhgKC2xhc3Rfd2luZG93GAEgASgJSACIAQESGAoLbGFzdF9ydW5fYXQYAiABKAlIAYgBARIbCg5sYXN0X3Jlc3VsdF9hdBgDIAEoCUgCiAEBEhcKCmxhc3RfZXJyb3IYBCABKAlIA4gBARIaCg1sYXN0X2Vycm9yX2F0GAUgASgJSASIAQESEQoJcHVibGlzaGVkGAYgASgEEg4KBmZhaWxlZBgHIAEoBBIVCg1za2lwcGVkX3N0YWxlGAggASgEQg4KDF9sYXN0X3dpbmRvd0IOCgxfbGFzdF9ydW5fYXRCEQoPX2xhc3RfcmVzdWx0X2F0Qg0KC19sYXN0X2Vycm9yQhAKDl9sYXN0X2Vycm9yX2F0MvADChNTdWJzY3JpcHRpb25TZXJ2aWNlEmMKEkNyZWF0ZVN1YnNjcmlwdGlvbhIkLnF1YXJyeS52MS5DcmVhdGVTdWJzY3JpcHRpb25SZXF1ZXN0GiUucXVhcnJ5LnYxLkNyZWF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlIgASYwoSRGVsZXRlU3Vic2NyaXB0aW9uEiQucXVhcnJ5LnYxLkRlbGV0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5xdWFycnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiABJgChFMaXN0U3Vic2NyaXB0aW9ucxIjLnF1YXJyeS52MS5MaXN0U3Vic2NyaXB0aW9uc1JlcXVlc3QaJC5xdWFycnkudjEuTGlzdFN1YnNjcmlwdGlvbnNSZXNwb25zZSIAEk8KD0dldFN1YnNjcmlwdGlvbhIhLnF1YXJyeS52MS5HZXRTdWJzY3JpcHRpb25SZXF1ZXN0GhcucXVhcnJ5LnYxLlN1YnNjcmlwdGlvbiIAElwKFVJ1blN1YnNjcmlwdGlvbldpbmRvdxInLnF1YXJyeS52MS5SdW5TdWJzY3JpcHRpb25XaW5kb3dSZXF1ZXN0GhgucXVhcnJ5LnYxLlF1ZXJ5UmVzcG9uc2UiAGIGcHJvdG8z", [file_quarry_v1_common, file_quarry_v1_query]);
+
+/**
+ * @generated from message quarry.v1.RunSubscriptionWindowRequest
+ */
+export type RunSubscriptionWindowRequest = Message<"quarry.v1.RunSubscriptionWindowRequest"> & {
+  /**
+   * The subscription as the cluster stores it (its JSON record).
+   *
+   * @generated from field: string subscription_json = 1;
+   */
+  subscriptionJson: string;
+
+  /**
+   * The window end T, Unix seconds: the window is [T - time_window, T).
+   *
+   * @generated from field: int64 window_end = 2;
+   */
+  windowEnd: bigint;
+
+  /**
+   * Defaults to "subscriptions_executor".
+   *
+   * @generated from field: string referrer = 3;
+   */
+  referrer: string;
+};
+
+/**
+ * Describes the message quarry.v1.RunSubscriptionWindowRequest.
+ * Use `create(RunSubscriptionWindowRequestSchema)` to create a new message.
+ */
+export const RunSubscriptionWindowRequestSchema: GenMessage<RunSubscriptionWindowRequest> = /*@__PURE__*/
+  messageDesc(file_quarry_v1_subscription, 0);
 
 /**
  * @generated from message quarry.v1.CreateSubscriptionRequest
@@ -96,7 +131,7 @@ export type CreateSubscriptionRequest = Message<"quarry.v1.CreateSubscriptionReq
  * Use `create(CreateSubscriptionRequestSchema)` to create a new message.
  */
 export const CreateSubscriptionRequestSchema: GenMessage<CreateSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 0);
+  messageDesc(file_quarry_v1_subscription, 1);
 
 /**
  * @generated from message quarry.v1.CreateSubscriptionResponse
@@ -115,7 +150,7 @@ export type CreateSubscriptionResponse = Message<"quarry.v1.CreateSubscriptionRe
  * Use `create(CreateSubscriptionResponseSchema)` to create a new message.
  */
 export const CreateSubscriptionResponseSchema: GenMessage<CreateSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 1);
+  messageDesc(file_quarry_v1_subscription, 2);
 
 /**
  * @generated from message quarry.v1.DeleteSubscriptionRequest
@@ -147,7 +182,7 @@ export type DeleteSubscriptionRequest = Message<"quarry.v1.DeleteSubscriptionReq
  * Use `create(DeleteSubscriptionRequestSchema)` to create a new message.
  */
 export const DeleteSubscriptionRequestSchema: GenMessage<DeleteSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 2);
+  messageDesc(file_quarry_v1_subscription, 3);
 
 /**
  * @generated from message quarry.v1.DeleteSubscriptionResponse
@@ -160,7 +195,7 @@ export type DeleteSubscriptionResponse = Message<"quarry.v1.DeleteSubscriptionRe
  * Use `create(DeleteSubscriptionResponseSchema)` to create a new message.
  */
 export const DeleteSubscriptionResponseSchema: GenMessage<DeleteSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 3);
+  messageDesc(file_quarry_v1_subscription, 4);
 
 /**
  * @generated from message quarry.v1.ListSubscriptionsRequest
@@ -182,7 +217,7 @@ export type ListSubscriptionsRequest = Message<"quarry.v1.ListSubscriptionsReque
  * Use `create(ListSubscriptionsRequestSchema)` to create a new message.
  */
 export const ListSubscriptionsRequestSchema: GenMessage<ListSubscriptionsRequest> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 4);
+  messageDesc(file_quarry_v1_subscription, 5);
 
 /**
  * @generated from message quarry.v1.ListSubscriptionsResponse
@@ -199,7 +234,7 @@ export type ListSubscriptionsResponse = Message<"quarry.v1.ListSubscriptionsResp
  * Use `create(ListSubscriptionsResponseSchema)` to create a new message.
  */
 export const ListSubscriptionsResponseSchema: GenMessage<ListSubscriptionsResponse> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 5);
+  messageDesc(file_quarry_v1_subscription, 6);
 
 /**
  * @generated from message quarry.v1.GetSubscriptionRequest
@@ -231,7 +266,7 @@ export type GetSubscriptionRequest = Message<"quarry.v1.GetSubscriptionRequest">
  * Use `create(GetSubscriptionRequestSchema)` to create a new message.
  */
 export const GetSubscriptionRequestSchema: GenMessage<GetSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 6);
+  messageDesc(file_quarry_v1_subscription, 7);
 
 /**
  * A stored subscription and what its scheduler has done with it.
@@ -304,7 +339,7 @@ export type Subscription = Message<"quarry.v1.Subscription"> & {
  * Use `create(SubscriptionSchema)` to create a new message.
  */
 export const SubscriptionSchema: GenMessage<Subscription> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 7);
+  messageDesc(file_quarry_v1_subscription, 8);
 
 /**
  * @generated from message quarry.v1.SubscriptionStatus
@@ -358,7 +393,7 @@ export type SubscriptionStatus = Message<"quarry.v1.SubscriptionStatus"> & {
  * Use `create(SubscriptionStatusSchema)` to create a new message.
  */
 export const SubscriptionStatusSchema: GenMessage<SubscriptionStatus> = /*@__PURE__*/
-  messageDesc(file_quarry_v1_subscription, 8);
+  messageDesc(file_quarry_v1_subscription, 9);
 
 /**
  * Stored queries run every `resolution` seconds over a sliding window; results go to Kafka (or,
@@ -402,6 +437,18 @@ export const SubscriptionService: GenService<{
     methodKind: "unary";
     input: typeof GetSubscriptionRequestSchema;
     output: typeof SubscriptionSchema;
+  },
+  /**
+   * Runs one window of a subscription on this node's engine, through the query pipeline
+   * (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+   * QUARRY_QUERY_URL) call it; it stores nothing.
+   *
+   * @generated from rpc quarry.v1.SubscriptionService.RunSubscriptionWindow
+   */
+  runSubscriptionWindow: {
+    methodKind: "unary";
+    input: typeof RunSubscriptionWindowRequestSchema;
+    output: typeof QueryResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_quarry_v1_subscription, 0);

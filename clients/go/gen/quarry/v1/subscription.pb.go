@@ -21,6 +21,69 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type RunSubscriptionWindowRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The subscription as the cluster stores it (its JSON record).
+	SubscriptionJson string `protobuf:"bytes,1,opt,name=subscription_json,json=subscriptionJson,proto3" json:"subscription_json,omitempty"`
+	// The window end T, Unix seconds: the window is [T - time_window, T).
+	WindowEnd int64 `protobuf:"varint,2,opt,name=window_end,json=windowEnd,proto3" json:"window_end,omitempty"`
+	// Defaults to "subscriptions_executor".
+	Referrer      string `protobuf:"bytes,3,opt,name=referrer,proto3" json:"referrer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunSubscriptionWindowRequest) Reset() {
+	*x = RunSubscriptionWindowRequest{}
+	mi := &file_quarry_v1_subscription_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunSubscriptionWindowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunSubscriptionWindowRequest) ProtoMessage() {}
+
+func (x *RunSubscriptionWindowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_quarry_v1_subscription_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunSubscriptionWindowRequest.ProtoReflect.Descriptor instead.
+func (*RunSubscriptionWindowRequest) Descriptor() ([]byte, []int) {
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *RunSubscriptionWindowRequest) GetSubscriptionJson() string {
+	if x != nil {
+		return x.SubscriptionJson
+	}
+	return ""
+}
+
+func (x *RunSubscriptionWindowRequest) GetWindowEnd() int64 {
+	if x != nil {
+		return x.WindowEnd
+	}
+	return 0
+}
+
+func (x *RunSubscriptionWindowRequest) GetReferrer() string {
+	if x != nil {
+		return x.Referrer
+	}
+	return ""
+}
+
 type CreateSubscriptionRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Dataset   string                 `protobuf:"bytes,1,opt,name=dataset,proto3" json:"dataset,omitempty"`
@@ -47,7 +110,7 @@ type CreateSubscriptionRequest struct {
 
 func (x *CreateSubscriptionRequest) Reset() {
 	*x = CreateSubscriptionRequest{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[0]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -59,7 +122,7 @@ func (x *CreateSubscriptionRequest) String() string {
 func (*CreateSubscriptionRequest) ProtoMessage() {}
 
 func (x *CreateSubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[0]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -72,7 +135,7 @@ func (x *CreateSubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*CreateSubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{0}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *CreateSubscriptionRequest) GetDataset() string {
@@ -169,7 +232,7 @@ type CreateSubscriptionResponse struct {
 
 func (x *CreateSubscriptionResponse) Reset() {
 	*x = CreateSubscriptionResponse{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[1]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -181,7 +244,7 @@ func (x *CreateSubscriptionResponse) String() string {
 func (*CreateSubscriptionResponse) ProtoMessage() {}
 
 func (x *CreateSubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[1]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -194,7 +257,7 @@ func (x *CreateSubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*CreateSubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{1}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *CreateSubscriptionResponse) GetSubscriptionId() string {
@@ -216,7 +279,7 @@ type DeleteSubscriptionRequest struct {
 
 func (x *DeleteSubscriptionRequest) Reset() {
 	*x = DeleteSubscriptionRequest{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[2]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -228,7 +291,7 @@ func (x *DeleteSubscriptionRequest) String() string {
 func (*DeleteSubscriptionRequest) ProtoMessage() {}
 
 func (x *DeleteSubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[2]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -241,7 +304,7 @@ func (x *DeleteSubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*DeleteSubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{2}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *DeleteSubscriptionRequest) GetDataset() string {
@@ -280,7 +343,7 @@ type DeleteSubscriptionResponse struct {
 
 func (x *DeleteSubscriptionResponse) Reset() {
 	*x = DeleteSubscriptionResponse{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[3]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -292,7 +355,7 @@ func (x *DeleteSubscriptionResponse) String() string {
 func (*DeleteSubscriptionResponse) ProtoMessage() {}
 
 func (x *DeleteSubscriptionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[3]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -305,7 +368,7 @@ func (x *DeleteSubscriptionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSubscriptionResponse.ProtoReflect.Descriptor instead.
 func (*DeleteSubscriptionResponse) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{3}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{4}
 }
 
 type ListSubscriptionsRequest struct {
@@ -318,7 +381,7 @@ type ListSubscriptionsRequest struct {
 
 func (x *ListSubscriptionsRequest) Reset() {
 	*x = ListSubscriptionsRequest{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[4]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -330,7 +393,7 @@ func (x *ListSubscriptionsRequest) String() string {
 func (*ListSubscriptionsRequest) ProtoMessage() {}
 
 func (x *ListSubscriptionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[4]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -343,7 +406,7 @@ func (x *ListSubscriptionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSubscriptionsRequest.ProtoReflect.Descriptor instead.
 func (*ListSubscriptionsRequest) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{4}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListSubscriptionsRequest) GetDataset() string {
@@ -369,7 +432,7 @@ type ListSubscriptionsResponse struct {
 
 func (x *ListSubscriptionsResponse) Reset() {
 	*x = ListSubscriptionsResponse{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[5]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -381,7 +444,7 @@ func (x *ListSubscriptionsResponse) String() string {
 func (*ListSubscriptionsResponse) ProtoMessage() {}
 
 func (x *ListSubscriptionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[5]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -394,7 +457,7 @@ func (x *ListSubscriptionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSubscriptionsResponse.ProtoReflect.Descriptor instead.
 func (*ListSubscriptionsResponse) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{5}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListSubscriptionsResponse) GetSubscriptions() []*Subscription {
@@ -416,7 +479,7 @@ type GetSubscriptionRequest struct {
 
 func (x *GetSubscriptionRequest) Reset() {
 	*x = GetSubscriptionRequest{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[6]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -428,7 +491,7 @@ func (x *GetSubscriptionRequest) String() string {
 func (*GetSubscriptionRequest) ProtoMessage() {}
 
 func (x *GetSubscriptionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[6]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -441,7 +504,7 @@ func (x *GetSubscriptionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSubscriptionRequest.ProtoReflect.Descriptor instead.
 func (*GetSubscriptionRequest) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{6}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetSubscriptionRequest) GetDataset() string {
@@ -494,7 +557,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[7]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -506,7 +569,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[7]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -519,7 +582,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{7}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Subscription) GetSubscriptionId() string {
@@ -616,7 +679,7 @@ type SubscriptionStatus struct {
 
 func (x *SubscriptionStatus) Reset() {
 	*x = SubscriptionStatus{}
-	mi := &file_quarry_v1_subscription_proto_msgTypes[8]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -628,7 +691,7 @@ func (x *SubscriptionStatus) String() string {
 func (*SubscriptionStatus) ProtoMessage() {}
 
 func (x *SubscriptionStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_quarry_v1_subscription_proto_msgTypes[8]
+	mi := &file_quarry_v1_subscription_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -641,7 +704,7 @@ func (x *SubscriptionStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscriptionStatus.ProtoReflect.Descriptor instead.
 func (*SubscriptionStatus) Descriptor() ([]byte, []int) {
-	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{8}
+	return file_quarry_v1_subscription_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SubscriptionStatus) GetLastWindow() string {
@@ -704,7 +767,12 @@ var File_quarry_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_quarry_v1_subscription_proto_rawDesc = "" +
 	"\n" +
-	"\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\"\xdb\x03\n" +
+	"\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\x1a\x15quarry/v1/query.proto\"\x86\x01\n" +
+	"\x1cRunSubscriptionWindowRequest\x12+\n" +
+	"\x11subscription_json\x18\x01 \x01(\tR\x10subscriptionJson\x12\x1d\n" +
+	"\n" +
+	"window_end\x18\x02 \x01(\x03R\twindowEnd\x12\x1a\n" +
+	"\breferrer\x18\x03 \x01(\tR\breferrer\"\xdb\x03\n" +
 	"\x19CreateSubscriptionRequest\x12\x18\n" +
 	"\adataset\x18\x01 \x01(\tR\adataset\x12\x16\n" +
 	"\x06entity\x18\x02 \x01(\tR\x06entity\x12\x1d\n" +
@@ -776,12 +844,13 @@ const file_quarry_v1_subscription_proto_rawDesc = "" +
 	"\f_last_run_atB\x11\n" +
 	"\x0f_last_result_atB\r\n" +
 	"\v_last_errorB\x10\n" +
-	"\x0e_last_error_at2\x92\x03\n" +
+	"\x0e_last_error_at2\xf0\x03\n" +
 	"\x13SubscriptionService\x12c\n" +
 	"\x12CreateSubscription\x12$.quarry.v1.CreateSubscriptionRequest\x1a%.quarry.v1.CreateSubscriptionResponse\"\x00\x12c\n" +
 	"\x12DeleteSubscription\x12$.quarry.v1.DeleteSubscriptionRequest\x1a%.quarry.v1.DeleteSubscriptionResponse\"\x00\x12`\n" +
 	"\x11ListSubscriptions\x12#.quarry.v1.ListSubscriptionsRequest\x1a$.quarry.v1.ListSubscriptionsResponse\"\x00\x12O\n" +
-	"\x0fGetSubscription\x12!.quarry.v1.GetSubscriptionRequest\x1a\x17.quarry.v1.Subscription\"\x00b\x06proto3"
+	"\x0fGetSubscription\x12!.quarry.v1.GetSubscriptionRequest\x1a\x17.quarry.v1.Subscription\"\x00\x12\\\n" +
+	"\x15RunSubscriptionWindow\x12'.quarry.v1.RunSubscriptionWindowRequest\x1a\x18.quarry.v1.QueryResponse\"\x00b\x06proto3"
 
 var (
 	file_quarry_v1_subscription_proto_rawDescOnce sync.Once
@@ -795,36 +864,40 @@ func file_quarry_v1_subscription_proto_rawDescGZIP() []byte {
 	return file_quarry_v1_subscription_proto_rawDescData
 }
 
-var file_quarry_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_quarry_v1_subscription_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_quarry_v1_subscription_proto_goTypes = []any{
-	(*CreateSubscriptionRequest)(nil),  // 0: quarry.v1.CreateSubscriptionRequest
-	(*CreateSubscriptionResponse)(nil), // 1: quarry.v1.CreateSubscriptionResponse
-	(*DeleteSubscriptionRequest)(nil),  // 2: quarry.v1.DeleteSubscriptionRequest
-	(*DeleteSubscriptionResponse)(nil), // 3: quarry.v1.DeleteSubscriptionResponse
-	(*ListSubscriptionsRequest)(nil),   // 4: quarry.v1.ListSubscriptionsRequest
-	(*ListSubscriptionsResponse)(nil),  // 5: quarry.v1.ListSubscriptionsResponse
-	(*GetSubscriptionRequest)(nil),     // 6: quarry.v1.GetSubscriptionRequest
-	(*Subscription)(nil),               // 7: quarry.v1.Subscription
-	(*SubscriptionStatus)(nil),         // 8: quarry.v1.SubscriptionStatus
-	(*TenantIds)(nil),                  // 9: quarry.v1.TenantIds
+	(*RunSubscriptionWindowRequest)(nil), // 0: quarry.v1.RunSubscriptionWindowRequest
+	(*CreateSubscriptionRequest)(nil),    // 1: quarry.v1.CreateSubscriptionRequest
+	(*CreateSubscriptionResponse)(nil),   // 2: quarry.v1.CreateSubscriptionResponse
+	(*DeleteSubscriptionRequest)(nil),    // 3: quarry.v1.DeleteSubscriptionRequest
+	(*DeleteSubscriptionResponse)(nil),   // 4: quarry.v1.DeleteSubscriptionResponse
+	(*ListSubscriptionsRequest)(nil),     // 5: quarry.v1.ListSubscriptionsRequest
+	(*ListSubscriptionsResponse)(nil),    // 6: quarry.v1.ListSubscriptionsResponse
+	(*GetSubscriptionRequest)(nil),       // 7: quarry.v1.GetSubscriptionRequest
+	(*Subscription)(nil),                 // 8: quarry.v1.Subscription
+	(*SubscriptionStatus)(nil),           // 9: quarry.v1.SubscriptionStatus
+	(*TenantIds)(nil),                    // 10: quarry.v1.TenantIds
+	(*QueryResponse)(nil),                // 11: quarry.v1.QueryResponse
 }
 var file_quarry_v1_subscription_proto_depIdxs = []int32{
-	9, // 0: quarry.v1.CreateSubscriptionRequest.tenant_ids:type_name -> quarry.v1.TenantIds
-	7, // 1: quarry.v1.ListSubscriptionsResponse.subscriptions:type_name -> quarry.v1.Subscription
-	8, // 2: quarry.v1.Subscription.status:type_name -> quarry.v1.SubscriptionStatus
-	0, // 3: quarry.v1.SubscriptionService.CreateSubscription:input_type -> quarry.v1.CreateSubscriptionRequest
-	2, // 4: quarry.v1.SubscriptionService.DeleteSubscription:input_type -> quarry.v1.DeleteSubscriptionRequest
-	4, // 5: quarry.v1.SubscriptionService.ListSubscriptions:input_type -> quarry.v1.ListSubscriptionsRequest
-	6, // 6: quarry.v1.SubscriptionService.GetSubscription:input_type -> quarry.v1.GetSubscriptionRequest
-	1, // 7: quarry.v1.SubscriptionService.CreateSubscription:output_type -> quarry.v1.CreateSubscriptionResponse
-	3, // 8: quarry.v1.SubscriptionService.DeleteSubscription:output_type -> quarry.v1.DeleteSubscriptionResponse
-	5, // 9: quarry.v1.SubscriptionService.ListSubscriptions:output_type -> quarry.v1.ListSubscriptionsResponse
-	7, // 10: quarry.v1.SubscriptionService.GetSubscription:output_type -> quarry.v1.Subscription
-	7, // [7:11] is the sub-list for method output_type
-	3, // [3:7] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	10, // 0: quarry.v1.CreateSubscriptionRequest.tenant_ids:type_name -> quarry.v1.TenantIds
+	8,  // 1: quarry.v1.ListSubscriptionsResponse.subscriptions:type_name -> quarry.v1.Subscription
+	9,  // 2: quarry.v1.Subscription.status:type_name -> quarry.v1.SubscriptionStatus
+	1,  // 3: quarry.v1.SubscriptionService.CreateSubscription:input_type -> quarry.v1.CreateSubscriptionRequest
+	3,  // 4: quarry.v1.SubscriptionService.DeleteSubscription:input_type -> quarry.v1.DeleteSubscriptionRequest
+	5,  // 5: quarry.v1.SubscriptionService.ListSubscriptions:input_type -> quarry.v1.ListSubscriptionsRequest
+	7,  // 6: quarry.v1.SubscriptionService.GetSubscription:input_type -> quarry.v1.GetSubscriptionRequest
+	0,  // 7: quarry.v1.SubscriptionService.RunSubscriptionWindow:input_type -> quarry.v1.RunSubscriptionWindowRequest
+	2,  // 8: quarry.v1.SubscriptionService.CreateSubscription:output_type -> quarry.v1.CreateSubscriptionResponse
+	4,  // 9: quarry.v1.SubscriptionService.DeleteSubscription:output_type -> quarry.v1.DeleteSubscriptionResponse
+	6,  // 10: quarry.v1.SubscriptionService.ListSubscriptions:output_type -> quarry.v1.ListSubscriptionsResponse
+	8,  // 11: quarry.v1.SubscriptionService.GetSubscription:output_type -> quarry.v1.Subscription
+	11, // 12: quarry.v1.SubscriptionService.RunSubscriptionWindow:output_type -> quarry.v1.QueryResponse
+	8,  // [8:13] is the sub-list for method output_type
+	3,  // [3:8] is the sub-list for method input_type
+	3,  // [3:3] is the sub-list for extension type_name
+	3,  // [3:3] is the sub-list for extension extendee
+	0,  // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_quarry_v1_subscription_proto_init() }
@@ -833,15 +906,16 @@ func file_quarry_v1_subscription_proto_init() {
 		return
 	}
 	file_quarry_v1_common_proto_init()
-	file_quarry_v1_subscription_proto_msgTypes[0].OneofWrappers = []any{}
-	file_quarry_v1_subscription_proto_msgTypes[8].OneofWrappers = []any{}
+	file_quarry_v1_query_proto_init()
+	file_quarry_v1_subscription_proto_msgTypes[1].OneofWrappers = []any{}
+	file_quarry_v1_subscription_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_quarry_v1_subscription_proto_rawDesc), len(file_quarry_v1_subscription_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,10 +19,11 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	SubscriptionService_CreateSubscription_FullMethodName = "/quarry.v1.SubscriptionService/CreateSubscription"
-	SubscriptionService_DeleteSubscription_FullMethodName = "/quarry.v1.SubscriptionService/DeleteSubscription"
-	SubscriptionService_ListSubscriptions_FullMethodName  = "/quarry.v1.SubscriptionService/ListSubscriptions"
-	SubscriptionService_GetSubscription_FullMethodName    = "/quarry.v1.SubscriptionService/GetSubscription"
+	SubscriptionService_CreateSubscription_FullMethodName    = "/quarry.v1.SubscriptionService/CreateSubscription"
+	SubscriptionService_DeleteSubscription_FullMethodName    = "/quarry.v1.SubscriptionService/DeleteSubscription"
+	SubscriptionService_ListSubscriptions_FullMethodName     = "/quarry.v1.SubscriptionService/ListSubscriptions"
+	SubscriptionService_GetSubscription_FullMethodName       = "/quarry.v1.SubscriptionService/GetSubscription"
+	SubscriptionService_RunSubscriptionWindow_FullMethodName = "/quarry.v1.SubscriptionService/RunSubscriptionWindow"
 )
 
 // SubscriptionServiceClient is the client API for SubscriptionService service.
@@ -39,6 +40,10 @@ type SubscriptionServiceClient interface {
 	// The live subscriptions of an entity, each with its last run, result and error.
 	ListSubscriptions(ctx context.Context, in *ListSubscriptionsRequest, opts ...grpc.CallOption) (*ListSubscriptionsResponse, error)
 	GetSubscription(ctx context.Context, in *GetSubscriptionRequest, opts ...grpc.CallOption) (*Subscription, error)
+	// Runs one window of a subscription on this node's engine, through the query pipeline
+	// (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+	// QUARRY_QUERY_URL) call it; it stores nothing.
+	RunSubscriptionWindow(ctx context.Context, in *RunSubscriptionWindowRequest, opts ...grpc.CallOption) (*QueryResponse, error)
 }
 
 type subscriptionServiceClient struct {
@@ -89,6 +94,16 @@ func (c *subscriptionServiceClient) GetSubscription(ctx context.Context, in *Get
 	return out, nil
 }
 
+func (c *subscriptionServiceClient) RunSubscriptionWindow(ctx context.Context, in *RunSubscriptionWindowRequest, opts ...grpc.CallOption) (*QueryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(QueryResponse)
+	err := c.cc.Invoke(ctx, SubscriptionService_RunSubscriptionWindow_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SubscriptionServiceServer is the server API for SubscriptionService service.
 // All implementations must embed UnimplementedSubscriptionServiceServer
 // for forward compatibility.
@@ -103,6 +118,10 @@ type SubscriptionServiceServer interface {
 	// The live subscriptions of an entity, each with its last run, result and error.
 	ListSubscriptions(context.Context, *ListSubscriptionsRequest) (*ListSubscriptionsResponse, error)
 	GetSubscription(context.Context, *GetSubscriptionRequest) (*Subscription, error)
+	// Runs one window of a subscription on this node's engine, through the query pipeline
+	// (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+	// QUARRY_QUERY_URL) call it; it stores nothing.
+	RunSubscriptionWindow(context.Context, *RunSubscriptionWindowRequest) (*QueryResponse, error)
 	mustEmbedUnimplementedSubscriptionServiceServer()
 }
 
@@ -124,6 +143,9 @@ func (UnimplementedSubscriptionServiceServer) ListSubscriptions(context.Context,
 }
 func (UnimplementedSubscriptionServiceServer) GetSubscription(context.Context, *GetSubscriptionRequest) (*Subscription, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetSubscription not implemented")
+}
+func (UnimplementedSubscriptionServiceServer) RunSubscriptionWindow(context.Context, *RunSubscriptionWindowRequest) (*QueryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RunSubscriptionWindow not implemented")
 }
 func (UnimplementedSubscriptionServiceServer) mustEmbedUnimplementedSubscriptionServiceServer() {}
 func (UnimplementedSubscriptionServiceServer) testEmbeddedByValue()                             {}
@@ -218,6 +240,24 @@ func _SubscriptionService_GetSubscription_Handler(srv interface{}, ctx context.C
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SubscriptionService_RunSubscriptionWindow_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RunSubscriptionWindowRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SubscriptionServiceServer).RunSubscriptionWindow(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SubscriptionService_RunSubscriptionWindow_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SubscriptionServiceServer).RunSubscriptionWindow(ctx, req.(*RunSubscriptionWindowRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SubscriptionService_ServiceDesc is the grpc.ServiceDesc for SubscriptionService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -240,6 +280,10 @@ var SubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetSubscription",
 			Handler:    _SubscriptionService_GetSubscription_Handler,
+		},
+		{
+			MethodName: "RunSubscriptionWindow",
+			Handler:    _SubscriptionService_RunSubscriptionWindow_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -20,8 +20,9 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
+from quarry.v1.query_pb2 import QueryResponse
 
-from .subscription_pb2 import CreateSubscriptionRequest, CreateSubscriptionResponse, DeleteSubscriptionRequest, DeleteSubscriptionResponse, GetSubscriptionRequest, ListSubscriptionsRequest, ListSubscriptionsResponse, Subscription
+from .subscription_pb2 import CreateSubscriptionRequest, CreateSubscriptionResponse, DeleteSubscriptionRequest, DeleteSubscriptionResponse, GetSubscriptionRequest, ListSubscriptionsRequest, ListSubscriptionsResponse, RunSubscriptionWindowRequest, Subscription
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterable, Mapping
@@ -57,6 +58,14 @@ class SubscriptionService(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     async def get_subscription(self, request: GetSubscriptionRequest, ctx: RequestContext[GetSubscriptionRequest, Subscription], /) -> Subscription:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def run_subscription_window(self, request: RunSubscriptionWindowRequest, ctx: RequestContext[RunSubscriptionWindowRequest, QueryResponse], /) -> QueryResponse:
+        """
+        Runs one window of a subscription on this node's engine, through the query pipeline
+        (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+        QUARRY_QUERY_URL) call it; it stores nothing.
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
 
@@ -116,6 +125,17 @@ class SubscriptionServiceASGIApplication(ConnectASGIApplication[SubscriptionServ
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_subscription,
+                ),
+                "/quarry.v1.SubscriptionService/RunSubscriptionWindow": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RunSubscriptionWindow",
+                        service_name="quarry.v1.SubscriptionService",
+                        input=RunSubscriptionWindowRequest,
+                        output=QueryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.run_subscription_window,
                 ),
             },
             interceptors=interceptors,
@@ -244,6 +264,31 @@ class SubscriptionServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def run_subscription_window(
+        self,
+        request: RunSubscriptionWindowRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> QueryResponse:
+        """
+        Runs one window of a subscription on this node's engine, through the query pipeline
+        (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+        QUARRY_QUERY_URL) call it; it stores nothing.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RunSubscriptionWindow",
+                service_name="quarry.v1.SubscriptionService",
+                input=RunSubscriptionWindowRequest,
+                output=QueryResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
 
 class SubscriptionServiceSync(Protocol):
     """
@@ -265,6 +310,14 @@ class SubscriptionServiceSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def get_subscription(self, request: GetSubscriptionRequest, ctx: RequestContext[GetSubscriptionRequest, Subscription], /) -> Subscription:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def run_subscription_window(self, request: RunSubscriptionWindowRequest, ctx: RequestContext[RunSubscriptionWindowRequest, QueryResponse], /) -> QueryResponse:
+        """
+        Runs one window of a subscription on this node's engine, through the query pipeline
+        (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+        QUARRY_QUERY_URL) call it; it stores nothing.
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
 
@@ -322,6 +375,17 @@ class SubscriptionServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.get_subscription,
+                ),
+                "/quarry.v1.SubscriptionService/RunSubscriptionWindow": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="RunSubscriptionWindow",
+                        service_name="quarry.v1.SubscriptionService",
+                        input=RunSubscriptionWindowRequest,
+                        output=QueryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.run_subscription_window,
                 ),
             },
             interceptors=interceptors,
@@ -444,6 +508,31 @@ class SubscriptionServiceClientSync(ConnectClientSync):
                 service_name="quarry.v1.SubscriptionService",
                 input=GetSubscriptionRequest,
                 output=Subscription,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def run_subscription_window(
+        self,
+        request: RunSubscriptionWindowRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> QueryResponse:
+        """
+        Runs one window of a subscription on this node's engine, through the query pipeline
+        (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+        QUARRY_QUERY_URL) call it; it stores nothing.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RunSubscriptionWindow",
+                service_name="quarry.v1.SubscriptionService",
+                input=RunSubscriptionWindowRequest,
+                output=QueryResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

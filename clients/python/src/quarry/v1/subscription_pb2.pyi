@@ -1,4 +1,5 @@
 from quarry.v1 import common_pb2 as _common_pb2
+from quarry.v1 import query_pb2 as _query_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -6,6 +7,16 @@ from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class RunSubscriptionWindowRequest(_message.Message):
+    __slots__ = ("subscription_json", "window_end", "referrer")
+    SUBSCRIPTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    WINDOW_END_FIELD_NUMBER: _ClassVar[int]
+    REFERRER_FIELD_NUMBER: _ClassVar[int]
+    subscription_json: str
+    window_end: int
+    referrer: str
+    def __init__(self, subscription_json: _Optional[str] = ..., window_end: _Optional[int] = ..., referrer: _Optional[str] = ...) -> None: ...
 
 class CreateSubscriptionRequest(_message.Message):
     __slots__ = ("dataset", "entity", "project_id", "query", "time_window", "resolution", "tenant_ids", "subscription_type", "request_name", "request_version", "time_series_request", "organization")

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from quarry.v1 import query_pb2 as quarry_dot_v1_dot_query__pb2
 from quarry.v1 import subscription_pb2 as quarry_dot_v1_dot_subscription__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -58,6 +59,11 @@ class SubscriptionServiceStub:
                 request_serializer=quarry_dot_v1_dot_subscription__pb2.GetSubscriptionRequest.SerializeToString,
                 response_deserializer=quarry_dot_v1_dot_subscription__pb2.Subscription.FromString,
                 _registered_method=True)
+        self.RunSubscriptionWindow = channel.unary_unary(
+                '/quarry.v1.SubscriptionService/RunSubscriptionWindow',
+                request_serializer=quarry_dot_v1_dot_subscription__pb2.RunSubscriptionWindowRequest.SerializeToString,
+                response_deserializer=quarry_dot_v1_dot_query__pb2.QueryResponse.FromString,
+                _registered_method=True)
 
 
 class SubscriptionServiceServicer:
@@ -92,6 +98,15 @@ class SubscriptionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RunSubscriptionWindow(self, request, context):
+        """Runs one window of a subscription on this node's engine, through the query pipeline
+        (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+        QUARRY_QUERY_URL) call it; it stores nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SubscriptionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -114,6 +129,11 @@ def add_SubscriptionServiceServicer_to_server(servicer, server):
                     servicer.GetSubscription,
                     request_deserializer=quarry_dot_v1_dot_subscription__pb2.GetSubscriptionRequest.FromString,
                     response_serializer=quarry_dot_v1_dot_subscription__pb2.Subscription.SerializeToString,
+            ),
+            'RunSubscriptionWindow': grpc.unary_unary_rpc_method_handler(
+                    servicer.RunSubscriptionWindow,
+                    request_deserializer=quarry_dot_v1_dot_subscription__pb2.RunSubscriptionWindowRequest.FromString,
+                    response_serializer=quarry_dot_v1_dot_query__pb2.QueryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -228,6 +248,33 @@ class SubscriptionService:
             '/quarry.v1.SubscriptionService/GetSubscription',
             quarry_dot_v1_dot_subscription__pb2.GetSubscriptionRequest.SerializeToString,
             quarry_dot_v1_dot_subscription__pb2.Subscription.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunSubscriptionWindow(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/quarry.v1.SubscriptionService/RunSubscriptionWindow',
+            quarry_dot_v1_dot_subscription__pb2.RunSubscriptionWindowRequest.SerializeToString,
+            quarry_dot_v1_dot_query__pb2.QueryResponse.FromString,
             options,
             channel_credentials,
             insecure,

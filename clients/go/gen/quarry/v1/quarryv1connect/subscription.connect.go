@@ -45,6 +45,9 @@ const (
 	// SubscriptionServiceGetSubscriptionProcedure is the fully-qualified name of the
 	// SubscriptionService's GetSubscription RPC.
 	SubscriptionServiceGetSubscriptionProcedure = "/quarry.v1.SubscriptionService/GetSubscription"
+	// SubscriptionServiceRunSubscriptionWindowProcedure is the fully-qualified name of the
+	// SubscriptionService's RunSubscriptionWindow RPC.
+	SubscriptionServiceRunSubscriptionWindowProcedure = "/quarry.v1.SubscriptionService/RunSubscriptionWindow"
 )
 
 // SubscriptionServiceClient is a client for the quarry.v1.SubscriptionService service.
@@ -54,6 +57,10 @@ type SubscriptionServiceClient interface {
 	// The live subscriptions of an entity, each with its last run, result and error.
 	ListSubscriptions(context.Context, *connect.Request[v1.ListSubscriptionsRequest]) (*connect.Response[v1.ListSubscriptionsResponse], error)
 	GetSubscription(context.Context, *connect.Request[v1.GetSubscriptionRequest]) (*connect.Response[v1.Subscription], error)
+	// Runs one window of a subscription on this node's engine, through the query pipeline
+	// (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+	// QUARRY_QUERY_URL) call it; it stores nothing.
+	RunSubscriptionWindow(context.Context, *connect.Request[v1.RunSubscriptionWindowRequest]) (*connect.Response[v1.QueryResponse], error)
 }
 
 // NewSubscriptionServiceClient constructs a client for the quarry.v1.SubscriptionService service.
@@ -91,15 +98,22 @@ func NewSubscriptionServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(subscriptionServiceMethods.ByName("GetSubscription")),
 			connect.WithClientOptions(opts...),
 		),
+		runSubscriptionWindow: connect.NewClient[v1.RunSubscriptionWindowRequest, v1.QueryResponse](
+			httpClient,
+			baseURL+SubscriptionServiceRunSubscriptionWindowProcedure,
+			connect.WithSchema(subscriptionServiceMethods.ByName("RunSubscriptionWindow")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // subscriptionServiceClient implements SubscriptionServiceClient.
 type subscriptionServiceClient struct {
-	createSubscription *connect.Client[v1.CreateSubscriptionRequest, v1.CreateSubscriptionResponse]
-	deleteSubscription *connect.Client[v1.DeleteSubscriptionRequest, v1.DeleteSubscriptionResponse]
-	listSubscriptions  *connect.Client[v1.ListSubscriptionsRequest, v1.ListSubscriptionsResponse]
-	getSubscription    *connect.Client[v1.GetSubscriptionRequest, v1.Subscription]
+	createSubscription    *connect.Client[v1.CreateSubscriptionRequest, v1.CreateSubscriptionResponse]
+	deleteSubscription    *connect.Client[v1.DeleteSubscriptionRequest, v1.DeleteSubscriptionResponse]
+	listSubscriptions     *connect.Client[v1.ListSubscriptionsRequest, v1.ListSubscriptionsResponse]
+	getSubscription       *connect.Client[v1.GetSubscriptionRequest, v1.Subscription]
+	runSubscriptionWindow *connect.Client[v1.RunSubscriptionWindowRequest, v1.QueryResponse]
 }
 
 // CreateSubscription calls quarry.v1.SubscriptionService.CreateSubscription.
@@ -122,6 +136,11 @@ func (c *subscriptionServiceClient) GetSubscription(ctx context.Context, req *co
 	return c.getSubscription.CallUnary(ctx, req)
 }
 
+// RunSubscriptionWindow calls quarry.v1.SubscriptionService.RunSubscriptionWindow.
+func (c *subscriptionServiceClient) RunSubscriptionWindow(ctx context.Context, req *connect.Request[v1.RunSubscriptionWindowRequest]) (*connect.Response[v1.QueryResponse], error) {
+	return c.runSubscriptionWindow.CallUnary(ctx, req)
+}
+
 // SubscriptionServiceHandler is an implementation of the quarry.v1.SubscriptionService service.
 type SubscriptionServiceHandler interface {
 	CreateSubscription(context.Context, *connect.Request[v1.CreateSubscriptionRequest]) (*connect.Response[v1.CreateSubscriptionResponse], error)
@@ -129,6 +148,10 @@ type SubscriptionServiceHandler interface {
 	// The live subscriptions of an entity, each with its last run, result and error.
 	ListSubscriptions(context.Context, *connect.Request[v1.ListSubscriptionsRequest]) (*connect.Response[v1.ListSubscriptionsResponse], error)
 	GetSubscription(context.Context, *connect.Request[v1.GetSubscriptionRequest]) (*connect.Response[v1.Subscription], error)
+	// Runs one window of a subscription on this node's engine, through the query pipeline
+	// (policies, cache, query log). Scheduler nodes without the engine (`quarry scheduler` with
+	// QUARRY_QUERY_URL) call it; it stores nothing.
+	RunSubscriptionWindow(context.Context, *connect.Request[v1.RunSubscriptionWindowRequest]) (*connect.Response[v1.QueryResponse], error)
 }
 
 // NewSubscriptionServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -162,6 +185,12 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 		connect.WithSchema(subscriptionServiceMethods.ByName("GetSubscription")),
 		connect.WithHandlerOptions(opts...),
 	)
+	subscriptionServiceRunSubscriptionWindowHandler := connect.NewUnaryHandler(
+		SubscriptionServiceRunSubscriptionWindowProcedure,
+		svc.RunSubscriptionWindow,
+		connect.WithSchema(subscriptionServiceMethods.ByName("RunSubscriptionWindow")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/quarry.v1.SubscriptionService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case SubscriptionServiceCreateSubscriptionProcedure:
@@ -172,6 +201,8 @@ func NewSubscriptionServiceHandler(svc SubscriptionServiceHandler, opts ...conne
 			subscriptionServiceListSubscriptionsHandler.ServeHTTP(w, r)
 		case SubscriptionServiceGetSubscriptionProcedure:
 			subscriptionServiceGetSubscriptionHandler.ServeHTTP(w, r)
+		case SubscriptionServiceRunSubscriptionWindowProcedure:
+			subscriptionServiceRunSubscriptionWindowHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -195,4 +226,8 @@ func (UnimplementedSubscriptionServiceHandler) ListSubscriptions(context.Context
 
 func (UnimplementedSubscriptionServiceHandler) GetSubscription(context.Context, *connect.Request[v1.GetSubscriptionRequest]) (*connect.Response[v1.Subscription], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("quarry.v1.SubscriptionService.GetSubscription is not implemented"))
+}
+
+func (UnimplementedSubscriptionServiceHandler) RunSubscriptionWindow(context.Context, *connect.Request[v1.RunSubscriptionWindowRequest]) (*connect.Response[v1.QueryResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("quarry.v1.SubscriptionService.RunSubscriptionWindow is not implemented"))
 }
