@@ -5,6 +5,8 @@
  *   quarry migrate               create every storage's tables (idempotent)
  *   quarry demo-data [--rows N]  write deterministic demo data
  *   quarry subscriptions tail    print subscription results as they arrive
+ *   quarry subscriptions audit   windows expected, published, missing, duplicated (cluster)
+ *   quarry scheduler             a scheduler cluster node (NATS_URL)
  */
 import { createColumnstoreClient } from "../clickhouse/client-factory.js";
 import { runMigrations } from "../clickhouse/migrations.js";
@@ -14,6 +16,9 @@ import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
 import { hasDemoData, loadDemoData } from "../demo-data/load-demo-data.js";
 import { startServer } from "../server/start-server.js";
 import { tailResultsTable, tailResultTopics } from "../subscriptions/results-tail.js";
+import { runAuditCommand } from "./audit-command.js";
+import { clusterNodeId, openCluster } from "./cluster-connection.js";
+import { runSchedulerCommand } from "./scheduler-command.js";
 
 const USAGE = `usage: quarry <command> [options]
 
@@ -26,6 +31,16 @@ commands:
                           print subscription results as they arrive: "<subscription id><TAB><message>";
                           from the results storage through QUARRY_QUERY_URL (default http://HOST:PORT),
                           or from the result topics when KAFKA_BROKERS is set
+  subscriptions audit --from <ISO 8601> --to <ISO 8601> [--json]
+                          per subscription: windows expected, published, missing, duplicated, and the
+                          lag; reads the cluster store (NATS_URL) and the result topics (KAFKA_BROKERS);
+                          exit 1 when a window is missing
+  scheduler               a scheduler cluster node (NATS_URL, KAFKA_BROKERS): leases partitions, runs
+                          their windows on QUARRY_QUERY_URL (or CLICKHOUSE_URL), publishes to Kafka;
+                          /health and /metrics on QUARRY_SCHEDULER_PORT (default 1228)
+
+With NATS_URL set, serve keeps subscriptions in NATS KV and its scheduler (QUARRY_SCHEDULER) joins
+the cluster's partition leases.
 `;
 
 /** The engine, or an error that says why the data directory could not be opened. */
@@ -76,9 +91,16 @@ async function main(argv: string[]): Promise<number> {
       await columnstore.close();
       return 0;
     }
+    case "scheduler": {
+      await runSchedulerCommand(settings, registry, log);
+      return -1;
+    }
     case "subscriptions": {
+      if (args[0] === "audit") {
+        return runAuditCommand(settings, registry, { from: option(args, "--from"), to: option(args, "--to"), json: args.includes("--json") }, (text) => process.stdout.write(text), log);
+      }
       if (args[0] !== "tail") {
-        log(`unknown subscriptions command '${args[0] ?? ""}': use 'quarry subscriptions tail'`);
+        log(`unknown subscriptions command '${args[0] ?? ""}': use 'quarry subscriptions tail' or 'quarry subscriptions audit'`);
         return 2;
       }
       const sinceText = option(args, "--since");
@@ -114,6 +136,15 @@ async function main(argv: string[]): Promise<number> {
       // A bootstrapped demo store knows the ids that wrote its metrics, so MQL works without
       // indexer_mappings there; anywhere else the request must send them.
       const demoStore = args.includes("--bootstrap") && (await hasDemoData(columnstore.client));
+      let cluster: Awaited<ReturnType<typeof openCluster>> | null = null;
+      if (settings.natsUrl) {
+        try {
+          cluster = await openCluster(settings, log);
+        } catch (reason) {
+          await columnstore.close();
+          throw reason;
+        }
+      }
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer({
@@ -138,10 +169,12 @@ async function main(argv: string[]): Promise<number> {
             staleThresholdSeconds: settings.subscriptionStaleSeconds,
             maxConcurrentRuns: settings.subscriptionConcurrency,
             ...(settings.subscriptionDelaySeconds === null ? {} : { delaySeconds: settings.subscriptionDelaySeconds }),
+            ...(cluster ? { cluster: { buckets: cluster, nodeId: clusterNodeId(settings), leaseMs: settings.leaseMs, renewMs: settings.leaseRenewMs } } : {}),
             log,
           },
         });
       } catch (reason) {
+        await cluster?.close();
         await columnstore.close();
         const code = (reason as { code?: unknown }).code;
         if (code === "EADDRINUSE") throw new Error(`port ${settings.port} on ${settings.host} is in use: another server listens there; set PORT to a free port`);
@@ -149,10 +182,11 @@ async function main(argv: string[]): Promise<number> {
         throw reason;
       }
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
+      const where = cluster ? `in NATS KV at ${settings.natsUrl} (cluster node ${clusterNodeId(settings)})` : `in the embedded store`;
       log(
         settings.scheduler
-          ? `subscriptions: scheduler running, results to ${server.subscriptions.publisher.description}`
-          : "subscriptions: scheduler off (QUARRY_SCHEDULER=off); the API stores and lists subscriptions",
+          ? `subscriptions: stored ${where}; scheduler running, results to ${server.subscriptions.publisher.description}`
+          : `subscriptions: stored ${where}; scheduler off (QUARRY_SCHEDULER=off); the API stores and lists subscriptions`,
       );
       // SIGTERM/SIGINT: stop accepting, let requests, subscription runs and the query log finish
       // within the deadline, exit 0. A second signal, or a shutdown past its deadline, exits at once.
@@ -172,6 +206,7 @@ async function main(argv: string[]): Promise<number> {
         late.unref();
         server
           .close(deadline)
+          .then(() => cluster?.close())
           .then(() => columnstore.close())
           .then(
             () => process.exit(0),

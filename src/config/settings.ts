@@ -45,6 +45,17 @@ export interface Settings {
   readonly queryUrl: string;
   /** How long SIGTERM waits for requests, subscription runs and the query log before exiting. */
   readonly shutdownTimeoutMs: number;
+  /** This node's name in the scheduler cluster (QUARRY_NODE_ID; default host-pid). */
+  readonly nodeId: string | null;
+  /** A partition lease lasts this long without renewal (a dead node's partitions move after it). */
+  readonly leaseMs: number;
+  readonly leaseRenewMs: number;
+  /** Prefix of the cluster's KV bucket names. */
+  readonly natsBucketPrefix: string;
+  /** Replicas per KV bucket; null: 3 on a NATS cluster, 1 on a lone server. */
+  readonly natsReplicas: number | null;
+  /** Port of a `quarry scheduler` node's /health and /metrics. */
+  readonly schedulerPort: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -125,5 +136,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
+    nodeId: env.QUARRY_NODE_ID || null,
+    leaseMs: Math.max(500, integer(env, "QUARRY_LEASE_MS", 5000)),
+    leaseRenewMs: Math.max(100, integer(env, "QUARRY_LEASE_RENEW_MS", 1000)),
+    natsBucketPrefix: env.QUARRY_NATS_BUCKET_PREFIX || "quarry",
+    natsReplicas: env.QUARRY_NATS_REPLICAS ? Math.max(1, integer(env, "QUARRY_NATS_REPLICAS", 1)) : null,
+    schedulerPort: integer(env, "QUARRY_SCHEDULER_PORT", 1228),
   };
 }

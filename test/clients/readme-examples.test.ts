@@ -44,7 +44,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "src/cli/main.ts"), "serve", "--bootstrap"], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", QUARRY_DATA_DIR: dataDir, QUARRY_DEMO_ROWS: "20000", QUARRY_SCHEDULER: "off", KAFKA_BROKERS: "" },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", QUARRY_DATA_DIR: dataDir, QUARRY_DEMO_ROWS: "20000", QUARRY_SCHEDULER: "off", KAFKA_BROKERS: "", NATS_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   server.stdout!.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));

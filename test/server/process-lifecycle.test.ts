@@ -25,7 +25,7 @@ interface Quarry {
 function quarry(env: NodeJS.ProcessEnv): Quarry {
   const child = spawn(process.execPath, ["--import", "tsx", CLI, "serve", "--bootstrap"], {
     cwd: ROOT,
-    env: { ...process.env, QUARRY_DEMO_ROWS: "2000", QUARRY_SCHEDULER: "off", KAFKA_BROKERS: "", ...env },
+    env: { ...process.env, QUARRY_DEMO_ROWS: "2000", QUARRY_SCHEDULER: "off", KAFKA_BROKERS: "", NATS_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const running: Quarry = { child, output: "", exited: new Promise((resolve) => child.once("exit", (code) => resolve({ code, at: Date.now() }))) };

@@ -76,7 +76,7 @@ describe("quarry serve, killed and restarted", () => {
 
   beforeAll(async () => {
     port = await freePort();
-    env = { QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_DEMO_ROWS: "2000", QUARRY_SUBSCRIPTION_DELAY_SECONDS: "0", QUARRY_QUERYLOG_FLUSH_MS: "200", KAFKA_BROKERS: "" };
+    env = { QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_DEMO_ROWS: "2000", QUARRY_SUBSCRIPTION_DELAY_SECONDS: "0", QUARRY_QUERYLOG_FLUSH_MS: "200", KAFKA_BROKERS: "", NATS_URL: "" };
     serve = startQuarry(["serve", "--bootstrap"], env);
     await waitFor("the server to answer /health", healthy, 120_000);
   }, 180_000);

@@ -1,0 +1,89 @@
+/**
+ * `quarry scheduler`: a scheduler cluster node (see src/subscriptions/scheduler-node.ts). Runs
+ * windows on CLICKHOUSE_URL in-process when set, else on the query node at QUARRY_QUERY_URL.
+ * SIGTERM drains, saves and releases its leases (exit 0); a second signal exits at once.
+ */
+import { createColumnstoreClient } from "../clickhouse/client-factory.js";
+import type { Settings } from "../config/settings.js";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { QueryBackend } from "../execution/query-backend.js";
+import { PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { ClickHouseResultsPublisher } from "../subscriptions/clickhouse-results-publisher.js";
+import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/executor.js";
+import { RemoteExecutor } from "../subscriptions/remote-executor.js";
+import type { ResultPublisher } from "../subscriptions/result-publisher.js";
+import { startSchedulerNode } from "../subscriptions/scheduler-node.js";
+import { clusterNodeId, openCluster } from "./cluster-connection.js";
+
+export async function runSchedulerCommand(settings: Settings, definitions: DefinitionLookup, log: (line: string) => void): Promise<void> {
+  const buckets = await openCluster(settings, log);
+  const nodeId = clusterNodeId(settings);
+  let executor: SubscriptionExecutor;
+  let executorDescription: string;
+  let publisher: ResultPublisher | undefined;
+  let closeEngine = async () => {};
+  if (settings.clickhouseUrl) {
+    const columnstore = createColumnstoreClient(settings);
+    const backend = new QueryBackend(columnstore, { policyOverrides: settings.policyOverrides, limits: settings.executionLimits, log });
+    executor = new PipelineExecutor({ definitions, columnstore, statsInResponse: false, backend }, settings.subscriptionConcurrency);
+    executorDescription = `in-process on clickhouse ${settings.clickhouseUrl}`;
+    if (settings.kafkaBrokers.length === 0) publisher = new ClickHouseResultsPublisher(columnstore.client, Date.now);
+    closeEngine = async () => {
+      await backend.close();
+      await columnstore.close();
+    };
+  } else {
+    executor = new RemoteExecutor(settings.queryUrl, settings.subscriptionConcurrency);
+    executorDescription = `query node ${settings.queryUrl}`;
+  }
+  const node = await startSchedulerNode({
+    definitions,
+    buckets,
+    nodeId,
+    executor,
+    executorDescription,
+    kafkaBrokers: settings.kafkaBrokers,
+    ...(publisher ? { publisher } : {}),
+    topics: settings.subscriptionTopics,
+    staleThresholdSeconds: settings.subscriptionStaleSeconds,
+    delaySeconds: settings.subscriptionDelaySeconds,
+    leaseMs: settings.leaseMs,
+    renewMs: settings.leaseRenewMs,
+    host: settings.host,
+    port: settings.schedulerPort,
+    registry: new PrometheusRegistry(),
+    log,
+  });
+  log(
+    `quarry scheduler ${nodeId}: windows run ${executorDescription}, results to ${node.publisher.description}; ` +
+      `/health and /metrics on http://${settings.host}:${node.port}`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = true;
+    const deadline = settings.shutdownTimeoutMs;
+    log(`${signal}: scheduler ${nodeId} finishing runs within ${deadline} ms, saving checkpoints, releasing its leases`);
+    const late = setTimeout(() => {
+      log(`shutdown did not finish within ${deadline} ms: exiting`);
+      process.exit(1);
+    }, deadline + 3000);
+    late.unref();
+    node
+      .stop(deadline)
+      .then(() => buckets.close())
+      .then(() => closeEngine())
+      .then(
+        () => process.exit(0),
+        (reason: unknown) => {
+          log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}

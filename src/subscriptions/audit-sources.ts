@@ -1,0 +1,92 @@
+/**
+ * What the audit reads: every subscription record (tombstones included) from the cluster's NATS
+ * store, and the results on the result topics from `from` up to each partition's end at the
+ * start of the read.
+ */
+import { randomBytes } from "node:crypto";
+import { Kafka, logLevel } from "kafkajs";
+import type { PublishedResult } from "./audit.js";
+import { LEASE_EPOCH_HEADER } from "./kafka-publisher.js";
+
+interface ResultMessage {
+  payload?: { subscription_id?: unknown; timestamp?: unknown };
+}
+
+/** One result message as the audit counts it, or null when it is not a subscription result. */
+export function parseResultMessage(topic: string, value: Buffer | null, timestampMs: string, headers: Record<string, unknown> | undefined): PublishedResult | null {
+  if (!value) return null;
+  let message: ResultMessage;
+  try {
+    message = JSON.parse(value.toString("utf8")) as ResultMessage;
+  } catch {
+    return null;
+  }
+  const id = message.payload?.subscription_id;
+  const timestamp = message.payload?.timestamp;
+  if (typeof id !== "string" || typeof timestamp !== "string") return null;
+  const windowEndMs = Date.parse(`${timestamp}Z`);
+  if (Number.isNaN(windowEndMs)) return null;
+  const header = headers?.[LEASE_EPOCH_HEADER];
+  const epoch = header === undefined ? 0 : Number(String(header));
+  return { subscriptionId: id, windowEnd: Math.floor(windowEndMs / 1000), publishedAtMs: Number(timestampMs), epoch: Number.isFinite(epoch) ? epoch : 0, topic };
+}
+
+export async function readResultTopics(brokers: readonly string[], topics: readonly string[], fromMs: number, timeoutMs = 120_000): Promise<PublishedResult[]> {
+  const kafka = new Kafka({ clientId: "quarry-audit", brokers: [...brokers], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ranges: { topic: string; partition: number; start: number; end: number }[] = [];
+  try {
+    const existing = new Set(await admin.listTopics());
+    for (const topic of topics) {
+      if (!existing.has(topic)) continue;
+      const ends = await admin.fetchTopicOffsets(topic);
+      const starts = await admin.fetchTopicOffsetsByTimestamp(topic, fromMs);
+      for (const end of ends) {
+        const start = starts.find((s) => s.partition === end.partition);
+        const startOffset = start && Number(start.offset) >= 0 ? Number(start.offset) : Number(end.high);
+        if (Number(end.high) > startOffset) ranges.push({ topic, partition: end.partition, start: startOffset, end: Number(end.high) });
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  if (ranges.length === 0) return [];
+
+  const results: PublishedResult[] = [];
+  const left = new Map(ranges.map((r) => [`${r.topic}/${r.partition}`, r]));
+  const consumer = kafka.consumer({ groupId: `quarry-audit-${randomBytes(6).toString("hex")}`, allowAutoTopicCreation: false });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [...new Set(ranges.map((r) => r.topic))], fromBeginning: true });
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        const key = `${topic}/${partition}`;
+        const range = left.get(key);
+        if (!range) return;
+        const offset = Number(message.offset);
+        if (offset >= range.start && offset < range.end) {
+          const result = parseResultMessage(topic, message.value, message.timestamp, message.headers);
+          if (result) results.push(result);
+        }
+        if (offset + 1 >= range.end) {
+          left.delete(key);
+          if (left.size === 0) finish();
+        }
+      },
+    });
+    for (const range of ranges) consumer.seek({ topic: range.topic, partition: range.partition, offset: String(range.start) });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      finished,
+      new Promise<void>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`reading the result topics did not finish within ${timeoutMs} ms (${left.size} partition(s) left)`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  } finally {
+    await consumer.disconnect();
+  }
+  return results;
+}

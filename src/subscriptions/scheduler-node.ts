@@ -1,0 +1,150 @@
+/**
+ * A `quarry scheduler` node: a member of the scheduler cluster with no API of its own. It reads
+ * subscriptions from NATS KV, holds the partition leases the cluster gives it, runs the windows
+ * that come due (on a query node through QUARRY_QUERY_URL, or in-process on a ClickHouse server
+ * at CLICKHOUSE_URL), publishes to Kafka and advances checkpoints in its leases. It serves
+ * /health and /metrics on its own port for operators.
+ */
+import { createServer, type Server } from "node:http";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { SubscriptionExecutor } from "./executor.js";
+import { KafkaPublisher } from "./kafka-publisher.js";
+import type { ClusterBuckets } from "./nats-buckets.js";
+import { NatsStatusStore } from "./nats-status-store.js";
+import { NatsSubscriptionStore } from "./nats-subscription-store.js";
+import { PartitionLeases } from "./partition-leases.js";
+import type { ResultPublisher } from "./result-publisher.js";
+import { SubscriptionScheduler } from "./scheduler.js";
+import { SubscriptionMetrics } from "./subscription-metrics.js";
+import { SubscriptionStatusBook } from "./subscription-status.js";
+import { DEFAULT_STALE_THRESHOLD_SECONDS } from "./subscriptions-runtime.js";
+
+export interface SchedulerNodeOptions {
+  readonly definitions: DefinitionLookup;
+  readonly buckets: ClusterBuckets;
+  readonly nodeId: string;
+  readonly executor: SubscriptionExecutor;
+  /** Where windows run, for /health ("query node http://…" or "clickhouse http://…"). */
+  readonly executorDescription: string;
+  readonly kafkaBrokers?: readonly string[];
+  /** A publisher to use instead of Kafka (a ClickHouse server's results table). */
+  readonly publisher?: ResultPublisher;
+  readonly topics?: Readonly<Record<string, string>>;
+  readonly staleThresholdSeconds?: number;
+  readonly delaySeconds?: number | null;
+  readonly leaseMs?: number;
+  readonly renewMs?: number;
+  readonly host: string;
+  readonly port: number;
+  readonly registry?: PrometheusRegistry;
+  readonly clock?: Clock;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningSchedulerNode {
+  readonly port: number;
+  readonly scheduler: SubscriptionScheduler;
+  readonly leases: PartitionLeases;
+  readonly publisher: ResultPublisher;
+  health(): { healthy: boolean; body: Record<string, unknown> };
+  /** SIGTERM: drain runs, save checkpoints, release the leases (the others take over at once). */
+  stop(drainMs?: number): Promise<void>;
+}
+
+export async function startSchedulerNode(options: SchedulerNodeOptions): Promise<RunningSchedulerNode> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? (() => {});
+  const registry = options.registry ?? new PrometheusRegistry();
+  const store = new NatsSubscriptionStore(options.buckets.subscriptions, () => clock.now(), log);
+  const statusStore = new NatsStatusStore(options.buckets.status, log);
+  const status = new SubscriptionStatusBook(statusStore, () => clock.now());
+  statusStore.onChange((entry) => status.observe(entry));
+  const publisher =
+    options.publisher ??
+    (options.kafkaBrokers && options.kafkaBrokers.length > 0
+      ? new KafkaPublisher({ brokers: options.kafkaBrokers, clientId: `quarry-scheduler-${options.nodeId}`, log })
+      : null);
+  if (!publisher) throw new Error("a scheduler node publishes results to Kafka: set KAFKA_BROKERS");
+  const leases = new PartitionLeases({
+    kv: options.buckets.scheduler,
+    nodeId: options.nodeId,
+    wantedPartitions: () => store.livePartitions(),
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
+    registry,
+    log,
+  });
+  const definitions = options.definitions;
+  const scheduler = new SubscriptionScheduler({
+    definitions,
+    store,
+    checkpoints: leases,
+    assignment: leases,
+    executor: options.executor,
+    publisher,
+    status,
+    metrics: new SubscriptionMetrics(registry),
+    clock,
+    topicFor: (entity) => options.topics?.[entity] ?? definitions.entity(entity)?.subscriptions?.resultTopic ?? `${entity}-subscription-results`,
+    ...(options.delaySeconds === null || options.delaySeconds === undefined ? {} : { delayFor: () => options.delaySeconds! }),
+    staleThresholdSeconds: options.staleThresholdSeconds ?? DEFAULT_STALE_THRESHOLD_SECONDS,
+    log,
+  });
+  store.onChange(() => scheduler.subscriptionsChanged());
+
+  const health = () => {
+    const dependencies: Record<string, string> = {
+      nats: options.buckets.connection.isClosed() ? "connection closed" : "ok",
+      leases: leases.health(),
+      scheduler: scheduler.health(),
+      publisher: publisher.health(),
+    };
+    const healthy = Object.values(dependencies).every((value) => value === "ok");
+    return {
+      healthy,
+      body: { status: healthy ? "ok" : "down", dependencies, executor: options.executorDescription, ...leases.describe() },
+    };
+  };
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? "/").split("?")[0];
+    if (request.method === "GET" && path === "/health") {
+      const { healthy, body } = health();
+      response.writeHead(healthy ? 200 : 502, { "content-type": "application/json" });
+      response.end(JSON.stringify(body));
+    } else if (request.method === "GET" && path === "/metrics") {
+      response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
+      response.end(registry.render());
+    } else {
+      response.writeHead(404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { type: "not_found", message: `a scheduler node serves GET /health and GET /metrics, not ${request.method} ${path}` } }));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+
+  await store.mirror.ready();
+  await leases.start();
+  await scheduler.start();
+
+  return {
+    port,
+    scheduler,
+    leases,
+    publisher,
+    health,
+    async stop(drainMs = 10_000) {
+      await scheduler.stop(drainMs);
+      await leases.stop();
+      await publisher.close();
+      store.close();
+      statusStore.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
