@@ -5,56 +5,20 @@
  * same key and timestamp) and a SIGTERM (a clean stop exits 0). `quarry subscriptions tail`, a
  * process of its own, prints the results as they arrive. Takes about four minutes of wall clock.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/test-services/free-port.js";
 import { jitterSeconds } from "../../src/subscriptions/schedule.js";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "src/cli/main.ts");
-
-interface Running {
-  readonly child: ChildProcess;
-  output: string;
-  readonly exited: Promise<number | null>;
-}
-
-function startQuarry(args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const running: Running = {
-    child,
-    output: "",
-    exited: new Promise((resolve) => child.once("exit", (code) => resolve(code))),
-  };
-  child.stdout!.on("data", (chunk: Buffer) => (running.output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (running.output += chunk.toString()));
-  return running;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+import { startQuarry, waitFor, type QuarryProcess } from "../support/quarry-process.js";
 
 describe("quarry serve, killed and restarted", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-serve-faults-"));
   let port = 0;
   let env: NodeJS.ProcessEnv;
-  let serve: Running | undefined;
-  let tail: Running | undefined;
+  let serve: QuarryProcess | undefined;
+  let tail: QuarryProcess | undefined;
 
   const url = (path: string) => `http://127.0.0.1:${port}${path}`;
   const healthy = () => fetch(url("/health")).then((r) => (r.ok ? true : undefined));
