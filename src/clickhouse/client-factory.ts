@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { createChdbConnection } from "chdb/connection";
 import type { Settings } from "../config/settings.js";
+import { SerializedEmbeddedConnection } from "./embedded-connection.js";
 
 export type EngineKind = "embedded" | "server";
 
@@ -40,7 +41,7 @@ export function createColumnstoreClient(
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const client = createClient({
-    connection: createChdbConnection({ path: settings.dataDir }),
+    connection: new SerializedEmbeddedConnection(createChdbConnection({ path: settings.dataDir })),
     clickhouse_settings: BASE_CLICKHOUSE_SETTINGS,
   } as Parameters<typeof createClient>[0]);
   return { client, kind: "embedded", location: settings.dataDir, close: () => client.close() };
