@@ -10,6 +10,7 @@ import type { BenchRow, BenchSection } from "./bench-row.js";
 import { mqlFrontendBench } from "./mql/mql-frontend-bench.js";
 import { serviceBench } from "./service/service-bench.js";
 import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
+import { clusterBench } from "./subscriptions/cluster-bench.js";
 import { subscriptionBench } from "./subscriptions/subscription-bench.js";
 
 /** Each section is one file under bench/<stage>/; add new ones here. The title heads its block. */
@@ -18,6 +19,7 @@ const SECTIONS: readonly { readonly name: string; readonly title: string; readon
   { name: "mql", title: "MQL front end", run: mqlFrontendBench },
   { name: "service", title: "Service", run: serviceBench },
   { name: "subscriptions", title: "Subscriptions", run: subscriptionBench },
+  { name: "cluster", title: "Scheduler cluster", run: clusterBench },
 ];
 
 const quick = process.argv.includes("--quick");

@@ -45,6 +45,8 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
       // Subscription runs would add query-log rows no request accounts for.
       QUARRY_SCHEDULER: "off",
       KAFKA_BROKERS: "",
+      // A single node: the test run exports NATS_URL to every child, which would make this one join a cluster.
+      NATS_URL: "",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

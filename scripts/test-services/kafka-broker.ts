@@ -189,6 +189,13 @@ function log4jProperties(logFile: string): string {
 
 export interface RunningKafka {
   brokers: string[];
+  /** The broker's current process id. */
+  readonly pid: number | undefined;
+  /**
+   * Stops the broker (SIGTERM, SIGKILL after a grace period), stays down `downMs`, and starts it
+   * again on the same ports and log dir, resolving once it answers: a broker restart under load.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -233,23 +240,25 @@ async function startKafkaOnce(java: string, libsDir: string): Promise<RunningKaf
     throw new Error(`formatting the Kafka storage dir failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  const server = spawnManaged({
-    name: "kafka",
-    command: java,
-    args: [...jvmArgs, "kafka.Kafka", propertiesFile],
-    cwd: dir,
-    outputFile: join(dir, "stdout.log"),
-    extraLogFiles: [serverLog],
-    // Matches the layout above: "[date] ERROR message (logger)".
-    highlight: /^\[[^\]]+\] (ERROR|FATAL) /,
-  });
+  const launch = () =>
+    spawnManaged({
+      name: "kafka",
+      command: java,
+      args: [...jvmArgs, "kafka.Kafka", propertiesFile],
+      cwd: dir,
+      outputFile: join(dir, "stdout.log"),
+      extraLogFiles: [serverLog],
+      // Matches the layout above: "[date] ERROR message (logger)".
+      highlight: /^\[[^\]]+\] (ERROR|FATAL) /,
+    });
+  let server = launch();
   const stop = async (): Promise<void> => {
     // A clean shutdown takes ~2 s; the grace period covers a slow CI box.
     await server.stop(20_000);
     releaseTempDir(dir);
   };
-  try {
-    await waitUntilReady(
+  const ready = () =>
+    waitUntilReady(
       async () => {
         const admin = new Kafka({
           clientId: "quarry-test-services",
@@ -269,10 +278,26 @@ async function startKafkaOnce(java: string, libsDir: string): Promise<RunningKaf
       },
       { what: `Kafka ${KAFKA_VERSION} on ${broker}`, timeoutMs: READY_TIMEOUT_MS, process: server },
     );
+  try {
+    await ready();
   } catch (err) {
     await stop();
     throw err;
   }
   log(`kafka pid ${server.pid} listening on ${broker}`);
-  return { brokers: [broker], stop };
+  return {
+    brokers: [broker],
+    get pid() {
+      return server.pid;
+    },
+    async restart(options = {}) {
+      await server.stop(20_000);
+      log(`kafka on ${broker} stopped for a restart`);
+      if (options.downMs) await new Promise((resolve) => setTimeout(resolve, options.downMs));
+      server = launch();
+      await ready();
+      log(`kafka pid ${server.pid} listening on ${broker} again`);
+    },
+    stop,
+  };
 }

@@ -59,6 +59,18 @@ export async function readResultTopics(brokers: readonly string[], topics: reado
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: [...new Set(ranges.map((r) => r.topic))], fromBeginning: true });
+    // Skipping ahead to each range's start only saves reading: messages outside a range are
+    // ignored below. kafkajs refuses a seek until the consumer has joined its group, so it waits
+    // for the join, and a refused seek just means reading from the beginning.
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      for (const range of ranges) {
+        try {
+          consumer.seek({ topic: range.topic, partition: range.partition, offset: String(range.start) });
+        } catch {
+          // read from the beginning instead
+        }
+      }
+    });
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
     await consumer.run({
@@ -77,7 +89,6 @@ export async function readResultTopics(brokers: readonly string[], topics: reado
         }
       },
     });
-    for (const range of ranges) consumer.seek({ topic: range.topic, partition: range.partition, offset: String(range.start) });
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       finished,

@@ -68,8 +68,6 @@ interface HeldLease {
   draining: boolean;
   /** The scheduler handed back the final checkpoint: release with it. */
   handedBack: number | null;
-  /** The record's checkpoint when acquired: where the scheduler resumes. */
-  readonly resumeFrom: number | null;
 }
 
 export interface PartitionLeaseOptions {
@@ -175,7 +173,9 @@ export class PartitionLeases implements PartitionAssignment, CheckpointStore {
     const owned: OwnedPartition[] = [];
     for (const lease of this.held.values()) {
       if (lease.validUntil <= now) continue;
-      owned.push({ entity: lease.entity, partition: lease.partition, epoch: lease.epoch, resumeFrom: lease.resumeFrom, draining: lease.draining });
+      // The last checkpoint written: where a scheduler that dropped the partition (its lease
+      // lapsed locally during a NATS outage, then was renewed) picks it up again.
+      owned.push({ entity: lease.entity, partition: lease.partition, epoch: lease.epoch, resumeFrom: lease.written, draining: lease.draining });
     }
     return owned;
   }
@@ -300,7 +300,6 @@ export class PartitionLeases implements PartitionAssignment, CheckpointStore {
       latest: resumeFrom,
       draining: false,
       handedBack: null,
-      resumeFrom,
     };
     this.held.set(partitionKey(entity, partition), lease);
     this.acquired.inc();

@@ -1,0 +1,279 @@
+/**
+ * The scheduler cluster under faults, with real processes on the real clock: a 3-node NATS
+ * cluster, a Kafka broker of its own, one `quarry serve` owning the embedded engine (scheduler
+ * off: it is the query node) and three `quarry scheduler` processes running windows through it.
+ * Three hundred resolution-60 subscriptions fire every second of the minute (jitter). Then, in
+ * turn: SIGKILL of a scheduler, 20 times; SIGSTOP of one past its lease, then SIGCONT; SIGKILL
+ * of the NATS node leading the lease bucket's stream; a Kafka broker restart; a rolling restart
+ * of every scheduler (SIGTERM). The oracle is `quarry subscriptions audit`, run as an operator
+ * would: 0 windows missing over the whole run and in every scenario; duplicates are counted and
+ * reported (only windows in flight at a crash may repeat, with the same key and timestamp).
+ * Takes about seven minutes of wall clock.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/test-services/free-port.js";
+import { ensureJava, ensureKafkaJars, startKafka, type RunningKafka } from "../../scripts/test-services/kafka-broker.js";
+import { startNatsCluster, type RunningNatsCluster } from "../../scripts/test-services/nats-cluster.js";
+import { ensureNatsServer } from "../../scripts/test-services/nats-server.js";
+import { auditSubscriptions, formatAuditReport, type AuditReport, type PublishedResult } from "../../src/subscriptions/audit.js";
+import { parseResultMessage } from "../../src/subscriptions/audit-sources.js";
+import { openClusterBuckets } from "../../src/subscriptions/nats-buckets.js";
+import { NatsSubscriptionStore } from "../../src/subscriptions/nats-subscription-store.js";
+import { startQuarry, waitFor, type QuarryProcess } from "../support/quarry-process.js";
+import type { SubscriptionRecord } from "../../src/subscriptions/subscription-record.js";
+
+const SUBSCRIPTIONS = 300;
+const LEASE_MS = 3_000;
+const DELAY_SECONDS = 2;
+const PREFIX = "faults";
+const SCHEDULER_STREAM = `KV_${PREFIX}_scheduler`;
+
+interface Scenario {
+  readonly name: string;
+  readonly from: number;
+  to: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nowSecond = () => Math.floor(Date.now() / 1000);
+
+describe("scheduler cluster under faults", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "quarry-cluster-faults-"));
+  let nats: RunningNatsCluster;
+  let kafka: RunningKafka;
+  let serve: QuarryProcess;
+  let queryPort = 0;
+  const schedulers = new Map<string, { process: QuarryProcess; port: number }>();
+  const scenarios: Scenario[] = [];
+  let env: NodeJS.ProcessEnv;
+
+  const queryUrl = (path: string) => `http://127.0.0.1:${queryPort}${path}`;
+
+  function startScheduler(name: string, port: number): void {
+    const process = startQuarry(["scheduler"], { ...env, QUARRY_NODE_ID: name, QUARRY_SCHEDULER_PORT: String(port) });
+    schedulers.set(name, { process, port });
+  }
+
+  async function schedulerHealthy(name: string): Promise<void> {
+    const { port } = schedulers.get(name)!;
+    await waitFor(`scheduler ${name} healthy`, () => fetch(`http://127.0.0.1:${port}/health`).then((r) => (r.ok ? true : undefined)), 60_000);
+  }
+
+  async function metric(name: string, metricName: string): Promise<number> {
+    const { port } = schedulers.get(name)!;
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith(`${metricName} `) || l.startsWith(`${metricName}{`));
+    return line ? Number(line.split(" ").at(-1)) : 0;
+  }
+
+  function scenario(name: string): Scenario {
+    const s = { name, from: nowSecond(), to: 0 };
+    scenarios.push(s);
+    return s;
+  }
+
+  beforeAll(async () => {
+    const [natsBinary, java, libs] = [await ensureNatsServer(), await ensureJava(), await ensureKafkaJars()];
+    nats = await startNatsCluster(natsBinary, { nodes: 3 });
+    kafka = await startKafka(java, libs);
+    queryPort = await freePort();
+    env = {
+      NATS_URL: nats.urls.join(","),
+      KAFKA_BROKERS: kafka.brokers.join(","),
+      QUARRY_NATS_BUCKET_PREFIX: PREFIX,
+      QUARRY_QUERY_URL: `http://127.0.0.1:${queryPort}`,
+      QUARRY_LEASE_MS: String(LEASE_MS),
+      QUARRY_LEASE_RENEW_MS: "500",
+      QUARRY_SUBSCRIPTION_DELAY_SECONDS: String(DELAY_SECONDS),
+      QUARRY_SHUTDOWN_TIMEOUT_MS: "8000",
+    };
+    serve = startQuarry(["serve", "--bootstrap"], {
+      ...env,
+      QUARRY_DATA_DIR: dataDir,
+      PORT: String(queryPort),
+      QUARRY_DEMO_ROWS: "2000",
+      QUARRY_SCHEDULER: "off",
+      QUARRY_QUERYLOG_FLUSH_MS: "500",
+    });
+    await waitFor("quarry serve", () => fetch(queryUrl("/health")).then((r) => (r.ok ? true : undefined)), 120_000);
+    for (const name of ["s1", "s2", "s3"]) startScheduler(name, await freePort());
+    for (const name of schedulers.keys()) await schedulerHealthy(name);
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const { process } of schedulers.values()) process.signal("SIGKILL");
+    serve?.signal("SIGTERM");
+    await serve?.exited;
+    await kafka?.stop();
+    await nats?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("loses no window across kills, a pause past the lease, a NATS leader loss, a Kafka restart and a rolling restart", async () => {
+    // 300 subscriptions, on events and transactions, spread over the partitions and over 20
+    // organizations (one organization creating 300 at full speed meets the 50/s rate limit).
+    const created: string[] = [];
+    for (let i = 0; i < SUBSCRIPTIONS; i++) {
+      const [dataset, entity, query] =
+        i % 3 === 2
+          ? ["transactions", "transactions", "MATCH (transactions) SELECT count() AS count"]
+          : ["events", "events", "MATCH (events) SELECT count() AS count WHERE level = 'error'"];
+      const response = await fetch(queryUrl(`/${dataset}/${entity}/subscriptions`), {
+        method: "POST",
+        body: JSON.stringify({ project_id: 1 + (i % 97), time_window: 3600, resolution: 60, query, tenant_ids: { organization_id: 1 + (i % 20), referrer: "test.cluster" } }),
+      });
+      expect(response.status, await response.clone().text()).toBe(202);
+      created.push(((await response.json()) as { subscription_id: string }).subscription_id);
+    }
+    const runStart = nowSecond();
+    // Let the three nodes spread the partitions and publish a first round.
+    await sleep(20_000);
+
+    // 1. SIGKILL a scheduler 21 times (each comes back under its name, as a supervisor would restart it).
+    const kills = scenario("SIGKILL x21");
+    const names = [...schedulers.keys()];
+    for (let k = 0; k < 21; k++) {
+      const name = names[k % names.length]!;
+      const { process, port } = schedulers.get(name)!;
+      process.signal("SIGKILL");
+      await process.exited;
+      await sleep(k % 4 === 0 ? LEASE_MS + 1_000 : 1_500);
+      startScheduler(name, port);
+      await schedulerHealthy(name);
+      await sleep(2_000);
+    }
+    kills.to = nowSecond();
+
+    // 2. SIGSTOP one past its lease: its partitions move; on SIGCONT its writes are refused.
+    const pause = scenario("SIGSTOP past the lease");
+    const paused = schedulers.get("s2")!;
+    const ownedBefore = await metric("s2", "quarry_scheduler_partitions_owned");
+    expect(ownedBefore).toBeGreaterThan(0);
+    paused.process.signal("SIGSTOP");
+    await sleep(LEASE_MS * 3);
+    paused.process.signal("SIGCONT");
+    await waitFor("the paused node to see it lost its leases", async () => ((await metric("s2", "quarry_scheduler_leases_lost_total")) > 0 ? true : undefined), 20_000);
+    expect(await metric("s2", "quarry_scheduler_fenced_writes_refused_total")).toBeGreaterThanOrEqual(await metric("s2", "quarry_scheduler_leases_lost_total"));
+    await sleep(8_000);
+    pause.to = nowSecond();
+
+    // 3. Kill the NATS node leading the lease bucket's stream; bring it back.
+    const natsLeader = scenario("NATS stream leader SIGKILL");
+    const leader = await nats.leaderOf(SCHEDULER_STREAM);
+    await nats.node(leader).kill("SIGKILL");
+    await sleep(10_000);
+    await nats.node(leader).start();
+    await sleep(5_000);
+    natsLeader.to = nowSecond();
+
+    // 4. Restart the Kafka broker.
+    const broker = scenario("Kafka broker restart");
+    await kafka.restart({ downMs: 3_000 });
+    await sleep(10_000);
+    broker.to = nowSecond();
+
+    // 5. Rolling restart: SIGTERM each scheduler in turn (graceful handoff), wait, start it again.
+    const rolling = scenario("rolling restart (SIGTERM)");
+    for (const name of names) {
+      const { process, port } = schedulers.get(name)!;
+      process.signal("SIGTERM");
+      expect(await process.exited).toBe(0);
+      startScheduler(name, port);
+      await schedulerHealthy(name);
+      await sleep(3_000);
+    }
+    rolling.to = nowSecond();
+
+    // After the restarts the partitions are spread evenly again (at most one apart).
+    const partitions = new Set(created.map((id, i) => `${i % 3 === 2 ? "transactions" : "events"}/${id.split("/")[0]}`));
+    const owned = await waitFor(
+      "an even spread",
+      async () => {
+        const counts = await Promise.all(names.map((name) => metric(name, "quarry_scheduler_partitions_owned")));
+        const total = counts.reduce((a, b) => a + b, 0);
+        return total === partitions.size && Math.max(...counts) - Math.min(...counts) <= 1 ? counts : undefined;
+      },
+      20_000,
+    );
+    console.log(`[cluster-faults] ${partitions.size} partitions spread ${owned.join(" / ")} over ${names.join(", ")}`);
+
+    // Every window up to here must come: wait out its jitter (< 60 s) and delay.
+    const runEnd = nowSecond();
+    await sleep((60 + DELAY_SECONDS + 8) * 1000);
+
+    // The oracle: `quarry subscriptions audit`, as an operator runs it.
+    // Windows ending in [from, to): every minute the faults ran through, rounded outwards.
+    const from = Math.floor(runStart / 60) * 60;
+    const to = Math.ceil(runEnd / 60) * 60;
+    const iso = (s: number) => new Date(s * 1000).toISOString();
+    const audit = startQuarry(["subscriptions", "audit", "--from", iso(from), "--to", iso(to), "--json"], env);
+    const status = await audit.exited;
+    const reportLine = audit.output.split("\n").find((line) => line.startsWith("{"));
+    expect(reportLine, `the audit printed no report (exit ${status}):\n${audit.output}`).toBeDefined();
+    const report = JSON.parse(reportLine!) as AuditReport;
+    // The same data, cut per scenario (windows ending inside each one's span, rounded to minutes).
+    const results = await readResults(kafka.brokers, ["events-subscription-results", "transactions-subscription-results"]);
+    const records = await readRecords(nats.urls.join(","));
+    expect(records.map((r) => r.subscription.id).sort()).toEqual([...created].sort());
+    for (const s of scenarios) {
+      const part = auditSubscriptions({ fromSecond: Math.floor(s.from / 60) * 60, toSecond: Math.ceil(s.to / 60) * 60, records, results, delayFor: () => DELAY_SECONDS });
+      console.log(`[cluster-faults] ${s.name}: ${formatAuditReport(part).split("\n").slice(1, 3).join(" | ")}`);
+      expect(part.totals.missing, `${s.name}: ${formatAuditReport(part)}`).toBe(0);
+    }
+    console.log(`[cluster-faults] whole run:\n${formatAuditReport(report)}`);
+    expect(report.totals.subscriptions).toBe(SUBSCRIPTIONS);
+    // Every subscription has a window in each whole minute of the run (the first may precede its creation).
+    expect(report.totals.expected).toBeGreaterThanOrEqual(SUBSCRIPTIONS * Math.max(3, (to - from) / 60 - 1));
+    expect(report.totals.missing, formatAuditReport(report)).toBe(0);
+    expect(report.totals.unexpected).toBe(0);
+    expect(status).toBe(0);
+    // Every result of the cluster carries its lease epoch.
+    expect(results.every((r) => r.epoch > 0)).toBe(true);
+  }, 900_000);
+});
+
+/** Every result on the topics, read with a consumer of its own. */
+async function readResults(brokers: readonly string[], topics: string[]): Promise<PublishedResult[]> {
+  const kafka = new Kafka({ clientId: "cluster-faults-test", brokers: [...brokers], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = new Map<string, number>();
+  for (const topic of topics) for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}/${p.partition}`, Number(p.high));
+  await admin.disconnect();
+  const results: PublishedResult[] = [];
+  const consumer = kafka.consumer({ groupId: `cluster-faults-${Date.now()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics, fromBeginning: true });
+  const left = new Set([...ends].filter(([, end]) => end > 0).map(([key]) => key));
+  await new Promise<void>((resolve) => {
+    if (left.size === 0) resolve();
+    void consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        const result = parseResultMessage(topic, message.value, message.timestamp, message.headers);
+        if (result) results.push(result);
+        if (Number(message.offset) + 1 >= ends.get(`${topic}/${partition}`)!) {
+          left.delete(`${topic}/${partition}`);
+          if (left.size === 0) resolve();
+        }
+      },
+    });
+  });
+  await consumer.disconnect();
+  return results;
+}
+
+/** Every subscription record, from the cluster's store. */
+async function readRecords(natsUrl: string): Promise<SubscriptionRecord[]> {
+  const buckets = await openClusterBuckets(natsUrl, { prefix: PREFIX });
+  const store = new NatsSubscriptionStore(buckets.subscriptions);
+  try {
+    return await store.records();
+  } finally {
+    store.close();
+    await buckets.close();
+  }
+}
