@@ -1,63 +1,163 @@
 /**
- * What each answer was: its status and error type, and whether it was typed (the spec's
- * `{"error": {"type", "message"}}` body for a failure; JSON where JSON is due). Untyped answers and
- * 5xx are the failures the reliability suite looks for; the first few are kept to replay.
+ * What each answer was, by status and error type, and whether it was typed:
+ *
+ * - a non-2xx answer must carry the spec's `{"error": {"type": "...", "message": "..."}}` (on a
+ *   Connect path, `/quarry.v1.*`, Connect's own `{"code": "...", "message": "..."}`);
+ * - a 2xx answer where JSON is due (query, subscription and Connect routes) must be JSON;
+ * - a connection reset, a refused connection or a timeout is untyped too.
+ *
+ * Untyped answers and 5xx are the failures the suite looks for; the first few are kept with the
+ * input that caused them (and its replay id).
  */
+import type { FuzzRequest } from "./fuzz-inputs.js";
+
 export interface Answer {
   readonly status: number;
   readonly contentType: string;
   readonly body: string;
+  readonly ms: number;
+}
+
+export interface NetworkFailure {
+  readonly network: string;
+  readonly ms: number;
+}
+
+export interface Classified {
+  readonly label: string;
+  readonly typed: boolean;
+  readonly fiveHundred: boolean;
+  /** Why an untyped answer is untyped. */
+  readonly why?: string;
+}
+
+export function classify(request: FuzzRequest, answer: Answer | NetworkFailure): Classified {
+  if ("network" in answer) return { label: `network ${answer.network}`, typed: false, fiveHundred: false, why: `no answer: ${answer.network}` };
+  const connect = request.path.startsWith("/quarry.v1.");
+  let parsed: unknown;
+  let json = true;
+  try {
+    parsed = JSON.parse(answer.body);
+  } catch {
+    json = false;
+  }
+  const fiveHundred = answer.status >= 500;
+  if (answer.status >= 200 && answer.status < 300) {
+    // A Connect call in binary protobuf is answered in protobuf: that is its typed answer.
+    const protobuf = connect && /^application\/(proto|grpc)/.test(answer.contentType);
+    if (request.expect === "json" && !json && !protobuf) return { label: `${answer.status} not-json`, typed: false, fiveHundred, why: `a ${answer.status} whose body is not JSON (content-type '${answer.contentType}')` };
+    return { label: String(answer.status), typed: true, fiveHundred };
+  }
+  const error = (parsed as { error?: { type?: unknown; message?: unknown } } | null | undefined)?.error;
+  if (json && error && typeof error === "object" && typeof error.type === "string" && typeof error.message === "string") {
+    return { label: `${answer.status} ${error.type}`, typed: true, fiveHundred };
+  }
+  const code = (parsed as { code?: unknown } | null | undefined)?.code;
+  if (connect && json && typeof code === "string") return { label: `${answer.status} connect:${code}`, typed: true, fiveHundred };
+  return {
+    label: `${answer.status} untyped`,
+    typed: false,
+    fiveHundred,
+    why: json ? `a ${answer.status} whose JSON is not {"error": {"type", "message"}}` : `a ${answer.status} whose body is not JSON (content-type '${answer.contentType}')`,
+  };
+}
+
+/** What tells two failures apart: the label and the error message, without its numbers and quoted parts. */
+export function failureSignature(outcome: Classified, answer: Answer | NetworkFailure): string {
+  if ("network" in answer) return outcome.label;
+  let message = "";
+  try {
+    const parsed = JSON.parse(answer.body) as { error?: { message?: unknown }; message?: unknown };
+    message = String(parsed.error?.message ?? parsed.message ?? "");
+  } catch {
+    message = answer.body;
+  }
+  const shape = message.replace(/`[^`]*`|'[^']*'|"[^"]*"/g, "…").replace(/\d+/g, "N").slice(0, 90);
+  return `${outcome.label}: ${shape}`;
+}
+
+/** Labels that mean the query reached ClickHouse: it ran, or ClickHouse refused it. */
+export function reachedClickHouse(label: string): boolean {
+  return label === "200" || label.endsWith(" columnstore");
 }
 
 export class Outcomes {
-  readonly byStatus = new Map<string, number>();
+  readonly byLabel = new Map<string, number>();
+  readonly byKind = new Map<string, Map<string, number>>();
+  readonly latenciesMs: number[] = [];
   total = 0;
   fiveHundreds = 0;
   untyped = 0;
+  slow = 0;
+  /** The first example of each distinct failure (see `examples`) and how many more there were. */
   readonly examples: string[] = [];
+  /** Failures grouped by signature (status, error type and message with numbers and quotes blanked). */
+  readonly failures = new Map<string, { count: number; first: string }>();
 
-  record(kind: string, request: string, answer: Answer | { network: string }): void {
+  constructor(
+    private readonly maxExamples = 10,
+    /** An answer slower than this is counted slow (not a failure by itself). */
+    private readonly slowMs = 10_000,
+  ) {}
+
+  record(request: FuzzRequest, answer: Answer | NetworkFailure, replay: string, describe: (request: FuzzRequest) => string): Classified {
+    const outcome = classify(request, answer);
     this.total += 1;
-    let label: string;
-    let typed = true;
-    if ("network" in answer) {
-      label = `network ${answer.network}`;
-      typed = false;
-    } else {
-      const json = answer.contentType.includes("json");
-      let parsed: unknown = null;
-      if (json) {
-        try {
-          parsed = JSON.parse(answer.body);
-        } catch {
-          typed = false;
+    if (outcome.fiveHundred) this.fiveHundreds += 1;
+    if (!outcome.typed) this.untyped += 1;
+    if (answer.ms > this.slowMs) this.slow += 1;
+    this.latenciesMs.push(answer.ms);
+    this.byLabel.set(outcome.label, (this.byLabel.get(outcome.label) ?? 0) + 1);
+    const kind = this.byKind.get(request.kind) ?? new Map<string, number>();
+    kind.set(outcome.label, (kind.get(outcome.label) ?? 0) + 1);
+    this.byKind.set(request.kind, kind);
+    if (outcome.fiveHundred || !outcome.typed) {
+      const signature = failureSignature(outcome, answer);
+      const seen = this.failures.get(signature);
+      if (seen) seen.count += 1;
+      else {
+        this.failures.set(signature, { count: 1, first: replay });
+        if (this.examples.length < this.maxExamples) {
+          const got = "network" in answer ? `no answer (${answer.network}) after ${Math.round(answer.ms)} ms` : `${answer.status} [${answer.contentType}] ${answer.body.slice(0, 600)}`;
+          this.examples.push(`[${request.kind}] replay ${replay}: ${outcome.why ?? "5xx"}\n  request: ${describe(request)}\n  answer:  ${got}`);
         }
       }
-      if (answer.status >= 400) {
-        const error = (parsed as { error?: { type?: unknown; message?: unknown } } | null)?.error;
-        // Connect routes answer Connect's own typed errors: {"code", "message"}.
-        const connect = parsed as { code?: unknown; message?: unknown } | null;
-        if (error && typeof error.type === "string" && typeof error.message === "string") label = `${answer.status} ${error.type}`;
-        else if (connect && typeof connect.code === "string") label = `${answer.status} connect:${connect.code}`;
-        else {
-          label = `${answer.status} untyped`;
-          typed = false;
-        }
-      } else {
-        label = `${answer.status}`;
-      }
-      if (answer.status >= 500) this.fiveHundreds += 1;
     }
-    if (!typed) this.untyped += 1;
-    this.byStatus.set(label, (this.byStatus.get(label) ?? 0) + 1);
-    const failed = !typed || ("status" in answer && answer.status >= 500);
-    if (failed && this.examples.length < 10) {
-      const what = "network" in answer ? answer.network : `${answer.status} ${answer.body.slice(0, 300)}`;
-      this.examples.push(`[${kind}] ${request.slice(0, 400)}\n  -> ${what}`);
-    }
+    return outcome;
   }
 
-  summary(): string {
-    return [...this.byStatus].sort((a, b) => b[1] - a[1]).map(([label, count]) => `${label}: ${count}`).join(", ");
+  percentile(p: number): number {
+    const sorted = [...this.latenciesMs].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+  }
+
+  /** How many answers reached ClickHouse (ran, or were refused by it). */
+  reached(): number {
+    let count = 0;
+    for (const [label, n] of this.byLabel) if (reachedClickHouse(label)) count += n;
+    return count;
+  }
+
+  summary(limit = 12): string {
+    const sorted = [...this.byLabel].sort((a, b) => b[1] - a[1]);
+    const shown = sorted.slice(0, limit).map(([label, count]) => `${label}: ${count.toLocaleString("en")}`);
+    const rest = sorted.slice(limit).reduce((sum, [, count]) => sum + count, 0);
+    return rest > 0 ? `${shown.join(", ")}, other: ${rest.toLocaleString("en")}` : shown.join(", ");
+  }
+
+  /** One line per distinct failure: how many, and the first input's replay id. */
+  failureLines(): string[] {
+    return [...this.failures].sort((a, b) => b[1].count - a[1].count).map(([signature, { count, first }]) => `${count.toLocaleString("en")} × ${signature} (first: ${first})`);
+  }
+
+  /** One line per kind of input: how many, and their answers. */
+  kinds(): string[] {
+    return [...this.byKind]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([kind, labels]) => {
+        const total = [...labels.values()].reduce((sum, n) => sum + n, 0);
+        const top = [...labels].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([label, n]) => `${label} ${((n / total) * 100).toFixed(0)}%`);
+        return `${kind} (${total.toLocaleString("en")}): ${top.join(", ")}`;
+      });
   }
 }

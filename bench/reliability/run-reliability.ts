@@ -1,16 +1,22 @@
 /**
- * The reliability suite: a fuzz run and a load soak against a real `quarry serve` process, with
- * /health polled and resident memory sampled throughout, the query log accounted for at the end,
- * and the stop on SIGTERM timed.
+ * The reliability suite (docs/reliability.md): against a real `quarry serve` process, a fuzz run
+ * and a load soak, with /health polled and resident memory sampled throughout; then the query log
+ * accounted for, resident memory after the load compared with before it, and a SIGTERM sent while
+ * 100 clients are still sending, timed.
  *
- *   npm run reliability                       1,000,000 inputs, 5-minute 100-client soak; writes BENCHMARKS.md
- *   npm run reliability -- --inputs 50000 --soak-seconds 30 --seed 7
- *   (test/reliability runs a short smoke through `runReliability`)
+ *   npm run reliability                         1,000,000 inputs, 5-minute 100-client soak; writes BENCHMARKS.md
+ *   npm run reliability -- --inputs 50000 --soak-seconds 30 --seed 7 --no-write
+ *   npm run reliability -- --replay 7:1234 --now 1795000000000 [--url http://127.0.0.1:1218]
+ *
+ * Exits 1 when a target is missed. test/reliability runs a short smoke through `runReliability`.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { fuzz } from "./fuzz.js";
-import { startServerProcess } from "./server-process.js";
+import { describeRequest, fuzzInput, type FuzzRequest } from "./fuzz-inputs.js";
+import { classify, type Outcomes } from "./outcomes.js";
+import { send } from "./send.js";
+import { startServerProcess, type ServerProcess, type StopResult } from "./server-process.js";
 import { soak } from "./soak.js";
 
 export interface ReliabilityOptions {
@@ -19,136 +25,369 @@ export interface ReliabilityOptions {
   readonly soakClients: number;
   readonly seed: number;
   readonly demoRows: number;
+  /** Connections the fuzz sends over. */
   readonly concurrency: number;
+  /** Load before the memory baseline, so that it counts the engine warmed up (seconds). */
+  readonly warmupSeconds: number;
+  /** Quiet time after the load before memory is measured again (seconds). */
+  readonly settleSeconds: number;
+  readonly shutdownTimeoutMs?: number;
   readonly log?: (line: string) => void;
 }
 
+export interface RssSample {
+  readonly second: number;
+  readonly phase: string;
+  readonly rssMb: number;
+  readonly anonMb: number;
+}
+
+export interface PhaseOutcome {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly fiveHundreds: number;
+  readonly untyped: number;
+  readonly slow: number;
+  readonly reachedClickHouse: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly answers: string;
+  readonly kinds: string[];
+  readonly examples: string[];
+  /** Distinct failures (5xx, untyped), most frequent first. */
+  readonly failures: string[];
+}
+
 export interface ReliabilityReport {
-  readonly fuzz: { inputs: number; seconds: number; fiveHundreds: number; untyped: number; answers: string; examples: string[] };
-  readonly soak: { requests: number; seconds: number; fiveHundreds: number; untyped: number; p50Ms: number; p99Ms: number; answers: string; examples: string[] };
-  readonly healthChecks: number;
-  readonly healthFailures: number;
-  readonly rss: { startMb: number; peakMb: number; endMb: number; anonStartMb: number; anonEndMb: number };
-  readonly queryLog: { requests: number; written: number; dropped: number; buffered: number; flushFailures: number };
-  readonly stop: { code: number | null; ms: number; deadlineMs: number };
+  readonly startMs: number;
+  readonly now: number;
+  readonly fuzz: PhaseOutcome;
+  readonly soak: PhaseOutcome;
+  readonly health: { checks: number; failures: number; examples: string[] };
+  readonly rss: { bootMb: number; baselineMb: number; baselineAnonMb: number; peakMb: number; peakAnonMb: number; endMb: number; endAnonMb: number; samples: RssSample[] };
+  /** The JavaScript side of that memory (V8 heap in use, external buffers), from /metrics: what is not here is the engine's. */
+  readonly js: { baselineHeapMb: number; baselineExternalMb: number; endHeapMb: number; endExternalMb: number };
+  readonly queryLog: {
+    /** Query requests the server counted (quarry_requests_total), and subscription test runs. */
+    requests: number;
+    subscriptionTestRuns: number;
+    written: number;
+    dropped: number;
+    droppedByReason: Record<string, number>;
+    buffered: number;
+    flushFailures: number;
+    /** Rows in the querylog storage (what `written` claims), counted with a query. */
+    stored: number | null;
+  };
+  readonly stop: StopResult & {
+    deadlineMs: number;
+    /** Requests in flight when SIGTERM was sent, and how many of them were answered. */
+    inFlight: number;
+    inFlightAnswered: number;
+    inFlightUntyped: number;
+    afterSignal: string;
+  };
+  readonly serverErrors: string[];
+}
+
+export interface TargetCheck {
+  readonly bench: string;
+  readonly figure: string;
+  readonly target: string;
+  readonly ok: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function phase(outcomes: Outcomes, seconds: number): PhaseOutcome {
+  return {
+    requests: outcomes.total,
+    seconds,
+    fiveHundreds: outcomes.fiveHundreds,
+    untyped: outcomes.untyped,
+    slow: outcomes.slow,
+    reachedClickHouse: outcomes.reached(),
+    p50Ms: outcomes.percentile(0.5),
+    p99Ms: outcomes.percentile(0.99),
+    answers: outcomes.summary(),
+    kinds: outcomes.kinds(),
+    examples: outcomes.examples,
+    failures: outcomes.failureLines(),
+  };
+}
+
+/** Subscription creates that ran their test query (and so wrote a query-log row no request counter counts). */
+function subscriptionTestRuns(outcomes: Outcomes): number {
+  let runs = 0;
+  for (const [kind, labels] of outcomes.byKind) {
+    if (!kind.includes("subscription-create")) continue;
+    for (const [label, count] of labels) if (/^2\d\d$/.test(label) || / (columnstore|rate-limited)$/.test(label)) runs += count;
+  }
+  return runs;
+}
+
+async function storedQueryLogRows(server: ServerProcess): Promise<number | null> {
+  const query = "MATCH STORAGE(querylog) SELECT count() AS n WHERE timestamp >= toDateTime('2000-01-01T00:00:00') AND timestamp < toDateTime('2100-01-01T00:00:00')";
+  const response = await fetch(`${server.baseUrl}/query`, {
+    method: "POST",
+    body: JSON.stringify({ dataset: "events", query, tenant_ids: { organization_id: 1, referrer: "reliability.check" } }),
+    signal: AbortSignal.timeout(30_000),
+  }).catch(() => null);
+  if (!response?.ok) return null;
+  const body = (await response.json()) as { data?: { n?: number | string }[] };
+  const n = body.data?.[0]?.n;
+  return n === undefined ? null : Number(n);
+}
+
+async function drainQueryLog(server: ServerProcess, timeoutMs: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  let metrics = await server.metrics();
+  while ((metrics.get("quarry_querylog_buffered_rows") ?? 0) > 0 && Date.now() < deadline) {
+    await sleep(250);
+    metrics = await server.metrics();
+  }
+  return metrics;
 }
 
 export async function runReliability(options: ReliabilityOptions): Promise<ReliabilityReport> {
   const log = options.log ?? (() => {});
-  const server = await startServerProcess({ demoRows: options.demoRows });
-  let healthChecks = 0;
-  let healthFailures = 0;
-  let peakMb = 0;
-  const poll = setInterval(() => {
-    healthChecks += 1;
+  const now = Date.now();
+  const server = await startServerProcess({ demoRows: options.demoRows, shutdownTimeoutMs: options.shutdownTimeoutMs ?? 5000 });
+  const t0 = performance.now();
+  let currentPhase = "boot";
+  const samples: RssSample[] = [];
+  const health = { checks: 0, failures: 0, examples: [] as string[] };
+  let healthActive = true;
+  const sampler = setInterval(() => {
+    if (server.exited()) return;
+    samples.push({ second: Math.round((performance.now() - t0) / 1000), phase: currentPhase, rssMb: server.rssMb(), anonMb: server.anonMb() });
+  }, 1000);
+  const poller = setInterval(() => {
+    if (!healthActive) return;
+    health.checks += 1;
+    const at = `${currentPhase} +${Math.round((performance.now() - t0) / 1000)} s`;
+    const fail = (why: string) => {
+      health.failures += 1;
+      if (health.examples.length < 10) health.examples.push(`${at}: ${why}`);
+    };
     fetch(`${server.baseUrl}/health`, { signal: AbortSignal.timeout(5000) }).then(
-      (response) => {
-        if (!response.ok) healthFailures += 1;
-        return response.arrayBuffer();
+      async (response) => {
+        const text = await response.text();
+        if (!response.ok) fail(`${response.status} ${text.slice(0, 300)}`);
       },
-      () => (healthFailures += 1),
+      (reason: Error) => fail(`no answer: ${reason.name === "TimeoutError" ? "timeout (5 s)" : reason.message}`),
     );
-    peakMb = Math.max(peakMb, server.rssMb());
   }, 500);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const startMb = server.rssMb();
-    const anonStartMb = server.anonMb();
-    log(`server pid ${server.pid} at ${server.baseUrl}, ${startMb} MB resident`);
+    const bootMb = server.rssMb();
+    log(`server pid ${server.pid} at ${server.baseUrl}: started in ${(server.startMs / 1000).toFixed(1)} s, ${bootMb} MB resident`);
+
+    currentPhase = "warm-up";
+    await soak(server.baseUrl, { clients: options.soakClients, seconds: options.warmupSeconds, seed: options.seed + 7, now });
+    await drainQueryLog(server, 30_000);
+    await sleep(options.settleSeconds * 1000);
+    const baselineMb = server.rssMb();
+    const baselineAnonMb = server.anonMb();
+    const baselineJs = jsMemoryMb(await server.metrics());
+    log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB, external ${baselineJs.externalMb} MB)`);
+
+    currentPhase = "fuzz";
     const fuzzed = await fuzz(server.baseUrl, {
       inputs: options.inputs,
       seed: options.seed,
       concurrency: options.concurrency,
-      progress: (sent) => log(`fuzz: ${sent.toLocaleString("en")} sent, ${server.rssMb()} MB resident`),
+      now,
+      progress: (sent, outcomes) =>
+        log(`fuzz: ${sent.toLocaleString("en")} sent, ${outcomes.fiveHundreds} 5xx, ${outcomes.untyped} untyped, ${outcomes.reached().toLocaleString("en")} reached ClickHouse; ${server.rssMb()} MB resident`),
+      progressEvery: options.inputs >= 200_000 ? 50_000 : 5_000,
     });
-    log(`fuzz: ${fuzzed.outcomes.total} answers in ${fuzzed.seconds.toFixed(0)} s: ${fuzzed.outcomes.summary()}`);
-    const soaked = await soak(server.baseUrl, { clients: options.soakClients, seconds: options.soakSeconds, seed: options.seed + 1 });
-    log(`soak: ${soaked.outcomes.total} answers in ${soaked.seconds.toFixed(0)} s: ${soaked.outcomes.summary()}`);
+    log(`fuzz: ${fuzzed.outcomes.total.toLocaleString("en")} answers in ${fuzzed.seconds.toFixed(0)} s: ${fuzzed.outcomes.summary()}`);
 
-    // The query log catches up, memory settles.
-    const deadline = Date.now() + 60_000;
-    let metrics = await server.metrics();
-    while ((metrics.get("quarry_querylog_buffered_rows") ?? 0) > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      metrics = await server.metrics();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    metrics = await server.metrics();
-    const endMb = server.rssMb();
-    const anonEndMb = server.anonMb();
-    clearInterval(poll);
+    currentPhase = "soak";
+    const soaked = await soak(server.baseUrl, { clients: options.soakClients, seconds: options.soakSeconds, seed: options.seed + 1, now });
+    log(`soak: ${soaked.outcomes.total.toLocaleString("en")} answers in ${soaked.seconds.toFixed(0)} s: ${soaked.outcomes.summary()}`);
+
+    // The query log catches up; then its counters, and the rows in its table.
+    currentPhase = "settle";
+    let metrics = await drainQueryLog(server, 60_000);
+    const stored = await storedQueryLogRows(server);
+    const dropped = [...metrics].filter(([key]) => key.startsWith("quarry_querylog_rows_dropped_total{"));
     const queryLog = {
       requests: metrics.get("quarry_requests_total:sum") ?? 0,
+      subscriptionTestRuns: subscriptionTestRuns(fuzzed.outcomes) + subscriptionTestRuns(soaked.outcomes),
       written: metrics.get("quarry_querylog_rows_written_total") ?? 0,
       dropped: metrics.get("quarry_querylog_rows_dropped_total:sum") ?? 0,
+      droppedByReason: Object.fromEntries(dropped.map(([key, value]) => [/reason="([^"]*)"/.exec(key)?.[1] ?? key, value])),
       buffered: metrics.get("quarry_querylog_buffered_rows") ?? 0,
       flushFailures: metrics.get("quarry_querylog_flush_failures_total") ?? 0,
+      stored,
     };
+    // The count query above is itself a query (a request and a row): leave it out of both sides.
+    await sleep(options.settleSeconds * 1000);
+    metrics = await drainQueryLog(server, 30_000);
+    const endMb = server.rssMb();
+    const endAnonMb = server.anonMb();
+    const endJs = jsMemoryMb(metrics);
+    log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB, external ${endJs.externalMb} MB); query log ${JSON.stringify(queryLog)}`);
+
+    // SIGTERM while 100 clients are still sending.
+    currentPhase = "stop";
+    healthActive = false;
+    let signalledAt = Infinity;
+    let inFlight = 0;
+    let inFlightAnswered = 0;
+    let inFlightUntyped = 0;
+    const after = new Map<string, number>();
+    let signalled!: () => void;
+    const stopping = new Promise<void>((resolve) => (signalled = resolve));
+    const load = soak(server.baseUrl, {
+      clients: options.soakClients,
+      seconds: 120,
+      seed: options.seed + 2,
+      now,
+      until: stopping.then(() => waitExit(server)),
+      onAnswer: (request: FuzzRequest, startedAt, answer) => {
+        if (startedAt < signalledAt && performance.now() >= signalledAt) {
+          inFlight += 1;
+          const outcome = classify(request, answer);
+          if (!("network" in answer)) inFlightAnswered += 1;
+          if (!("network" in answer) && !outcome.typed) inFlightUntyped += 1;
+        } else if (startedAt >= signalledAt) {
+          const label = "network" in answer ? `network ${answer.network}` : classify(request, answer).label;
+          after.set(label, (after.get(label) ?? 0) + 1);
+        }
+      },
+    });
+    await sleep(3000);
+    signalledAt = performance.now();
+    signalled();
     const stop = await server.stop();
-    if (stop.code !== 0) log(`server output tail:\n${server.output().slice(-3000)}`);
+    await load;
+    clearInterval(sampler);
+    log(`stop: exit code ${stop.code} after ${stop.ms} ms; ${inFlight} requests in flight at SIGTERM, ${inFlightAnswered} answered`);
+
+    const peakMb = Math.max(0, ...samples.filter((s) => s.phase !== "boot").map((s) => s.rssMb));
+    const peakAnonMb = Math.max(0, ...samples.filter((s) => s.phase !== "boot").map((s) => s.anonMb));
     return {
-      fuzz: {
-        inputs: fuzzed.outcomes.total,
-        seconds: fuzzed.seconds,
-        fiveHundreds: fuzzed.outcomes.fiveHundreds,
-        untyped: fuzzed.outcomes.untyped,
-        answers: fuzzed.outcomes.summary(),
-        examples: fuzzed.outcomes.examples,
-      },
-      soak: {
-        requests: soaked.outcomes.total,
-        seconds: soaked.seconds,
-        fiveHundreds: soaked.outcomes.fiveHundreds,
-        untyped: soaked.outcomes.untyped,
-        p50Ms: soaked.p50Ms,
-        p99Ms: soaked.p99Ms,
-        answers: soaked.outcomes.summary(),
-        examples: soaked.outcomes.examples,
-      },
-      healthChecks,
-      healthFailures,
-      rss: { startMb, peakMb, endMb, anonStartMb, anonEndMb },
+      startMs: server.startMs,
+      now,
+      fuzz: phase(fuzzed.outcomes, fuzzed.seconds),
+      soak: phase(soaked.outcomes, soaked.seconds),
+      health,
+      rss: { bootMb, baselineMb, baselineAnonMb, peakMb, peakAnonMb, endMb, endAnonMb, samples },
+      js: { baselineHeapMb: baselineJs.heapMb, baselineExternalMb: baselineJs.externalMb, endHeapMb: endJs.heapMb, endExternalMb: endJs.externalMb },
       queryLog,
-      stop: { ...stop, deadlineMs: server.shutdownTimeoutMs },
+      stop: {
+        ...stop,
+        deadlineMs: server.shutdownTimeoutMs,
+        inFlight,
+        inFlightAnswered,
+        inFlightUntyped,
+        afterSignal: [...after].sort((a, b) => b[1] - a[1]).map(([label, n]) => `${label}: ${n}`).join(", "),
+      },
+      serverErrors: server
+        .output()
+        .split("\n")
+        .filter((line) => /"level":\s*"(error|fatal)"|\b(ERROR|FATAL|Error:|uncaught|unhandled)/i.test(line))
+        .slice(-10),
     };
   } finally {
-    clearInterval(poll);
+    clearInterval(sampler);
+    clearInterval(poller);
+    if (!server.exited()) await server.stop();
   }
 }
 
-function percent(before: number, after: number): string {
-  const change = ((after - before) / before) * 100;
-  return `${change >= 0 ? "+" : ""}${change.toFixed(1)} %`;
+function jsMemoryMb(metrics: Map<string, number>): { heapMb: number; externalMb: number } {
+  const mb = (name: string) => Math.round((metrics.get(name) ?? NaN) / (1024 * 1024));
+  return { heapMb: mb("nodejs_heap_size_used_bytes"), externalMb: mb("nodejs_external_memory_bytes") };
 }
 
-function block(report: ReliabilityReport, options: ReliabilityOptions, command: string): string {
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const { fuzz: f, soak: s, rss, queryLog: q, stop } = report;
-  const rows = [
-    [
-      `Fuzz: ${f.inputs.toLocaleString("en")} inputs (grammar-generated SnQL and MQL, mutations, random JSON, wrong HTTP), ${options.concurrency} connections, seed ${options.seed}, ${options.demoRows.toLocaleString("en")} demo rows`,
-      `${f.fiveHundreds} 5xx, ${f.untyped} untyped, in ${f.seconds.toFixed(0)} s (${Math.round(f.inputs / f.seconds).toLocaleString("en")}/s); ${f.answers}`,
-      "0 5xx, 0 untyped",
-    ],
-    [
-      `Soak: ${options.soakClients} clients for ${options.soakSeconds} s, cached / uncached / MQL / invalid`,
-      `${s.requests.toLocaleString("en")} requests, ${s.fiveHundreds} 5xx, ${s.untyped} untyped; p50 ${s.p50Ms.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms; ${s.answers}`,
-      "0 5xx, 0 untyped",
-    ],
-    [`/health during both, every 500 ms`, `${report.healthChecks - report.healthFailures} of ${report.healthChecks} ok`, "all ok"],
-    [
-      `Resident memory of the server (anonymous part: heap, buffers, caches; the rest is the engine's code paged in)`,
-      `${rss.startMb} MB before, ${rss.peakMb} MB peak, ${rss.endMb} MB after (${percent(rss.startMb, rss.endMb)}); anonymous ${rss.anonStartMb} MB before, ${rss.anonEndMb} MB after (${percent(rss.anonStartMb, rss.anonEndMb)})`,
-      "after within 10 % of before",
-    ],
-    [
-      `Query log accounting`,
-      `${q.requests.toLocaleString("en")} queries: ${q.written.toLocaleString("en")} rows written + ${q.dropped.toLocaleString("en")} dropped with a reason + ${q.buffered} buffered; ${q.flushFailures} failed INSERTs`,
-      "written + dropped = queries",
-    ],
-    [`Stop on SIGTERM after the load`, `exit code ${stop.code} after ${stop.ms} ms`, `exit 0 within ${stop.deadlineMs} ms`],
+async function waitExit(server: ServerProcess): Promise<void> {
+  while (!server.exited()) await sleep(50);
+}
+
+const percent = (before: number, after: number) => {
+  const change = ((after - before) / before) * 100;
+  return `${change >= 0 ? "+" : ""}${change.toFixed(1)} %`;
+};
+
+/** Every target of issue 15, with its figure. */
+export function evaluate(report: ReliabilityReport): TargetCheck[] {
+  const { fuzz: f, soak: s, health, rss, queryLog: q, stop } = report;
+  const accounted = q.written + q.dropped + q.buffered;
+  const expected = q.requests + q.subscriptionTestRuns;
+  return [
+    { bench: "Fuzz: 5xx answers", figure: `${f.fiveHundreds} of ${f.requests.toLocaleString("en")}`, target: "0", ok: f.fiveHundreds === 0 },
+    { bench: "Fuzz: untyped answers (no typed error body, not JSON, reset, timeout)", figure: `${f.untyped}`, target: "0", ok: f.untyped === 0 },
+    { bench: "Soak: 5xx answers", figure: `${s.fiveHundreds} of ${s.requests.toLocaleString("en")}`, target: "0", ok: s.fiveHundreds === 0 },
+    { bench: "Soak: untyped answers", figure: `${s.untyped}`, target: "0", ok: s.untyped === 0 },
+    { bench: "/health every 500 ms, warm-up to stop", figure: `${health.checks - health.failures} of ${health.checks} ok`, target: "all ok", ok: health.failures === 0 && health.checks > 0 },
+    {
+      bench: "Resident memory after the load (settled) against before it (after warm-up)",
+      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB, external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB`,
+      target: "within 10 %",
+      ok: rss.endMb <= rss.baselineMb * 1.1,
+    },
+    {
+      bench: "Query log: rows written + dropped (by reason) + buffered, against queries answered + subscription test runs",
+      figure: `${q.written.toLocaleString("en")} + ${q.dropped.toLocaleString("en")} ${JSON.stringify(q.droppedByReason)} + ${q.buffered} = ${accounted.toLocaleString("en")} of ${q.requests.toLocaleString("en")} + ${q.subscriptionTestRuns}; ${q.flushFailures} failed INSERTs`,
+      target: "equal",
+      ok: accounted === expected,
+    },
+    {
+      bench: "Query log: rows in the querylog storage against rows counted written",
+      figure: q.stored === null ? "count query failed" : `${q.stored.toLocaleString("en")} of ${q.written.toLocaleString("en")}`,
+      target: "equal",
+      ok: q.stored === q.written,
+    },
+    {
+      bench: "SIGTERM with 100 clients sending: exit",
+      figure: `exit code ${stop.code}${stop.signal ? ` (${stop.signal})` : ""} after ${stop.ms} ms${stop.killed ? ", had to be SIGKILLed" : ""}`,
+      target: `code 0 within ${stop.deadlineMs} ms`,
+      ok: stop.code === 0 && stop.ms <= stop.deadlineMs && !stop.killed,
+    },
+    {
+      bench: "SIGTERM with 100 clients sending: requests in flight answered",
+      figure: `${stop.inFlightAnswered} of ${stop.inFlight} (${stop.inFlightUntyped} untyped); after the signal: ${stop.afterSignal || "none sent"}`,
+      target: "all, typed",
+      ok: stop.inFlightAnswered === stop.inFlight && stop.inFlightUntyped === 0,
+    },
   ];
-  const table = ["| bench | figure | target |", "|---|---|---|", ...rows.map(([a, b, c]) => `| ${a} | ${b} | ${c} |`)].join("\n");
+}
+
+/** RSS over time, one sample per `every` seconds. */
+export function rssTimeline(samples: readonly RssSample[], every: number): string {
+  const lines: string[] = [];
+  let last = -Infinity;
+  let lastPhase = "";
+  for (const sample of samples) {
+    if (sample.second - last >= every || sample.phase !== lastPhase) {
+      lines.push(`${String(sample.second).padStart(5)} s  ${sample.phase.padEnd(8)} ${String(sample.rssMb).padStart(6)} MB (${sample.anonMb} MB anonymous)`);
+      last = sample.second;
+      lastPhase = sample.phase;
+    }
+  }
+  return lines.join("\n");
+}
+
+function block(report: ReliabilityReport, checks: readonly TargetCheck[], options: ReliabilityOptions, command: string): string {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const { fuzz: f, soak: s } = report;
+  const rows: [string, string, string][] = [
+    [
+      `Fuzz: ${f.requests.toLocaleString("en")} inputs (SnQL and MQL from the grammars, corpus, mutations, bad JSON, subscriptions, Connect, wrong HTTP), ${options.concurrency} connections, seed ${options.seed}, ${options.demoRows.toLocaleString("en")} demo rows`,
+      `${Math.round(f.requests / f.seconds).toLocaleString("en")} inputs/s, ${((f.reachedClickHouse / f.requests) * 100).toFixed(0)} % reached ClickHouse; p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms; ${f.answers}`,
+      "—",
+    ],
+    [
+      `Soak: ${options.soakClients} keep-alive clients for ${options.soakSeconds} s (cached, uncached, generated, MQL, heavy, invalid; a hot organisation)`,
+      `${s.requests.toLocaleString("en")} requests (${Math.round(s.requests / s.seconds).toLocaleString("en")}/s), p50 ${s.p50Ms.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms; ${s.answers}`,
+      "—",
+    ],
+    ...checks.map((check): [string, string, string] => [check.bench, `${check.ok ? "" : "**missed**: "}${check.figure}`, check.target]),
+  ];
+  const table = ["| bench | figure | target |", "|---|---|---|", ...rows.map(([a, b, c]) => `| ${a} | ${b.replace(/\|/g, "\\|")} | ${c} |`)].join("\n");
   return `## Reliability\n\nMachine: ${machine}. Command: \`${command}\` (${new Date().toISOString().slice(0, 10)}).\n\n${table}\n`;
 }
 
@@ -156,27 +395,65 @@ function block(report: ReliabilityReport, options: ReliabilityOptions, command: 
 function writeBlock(text: string): void {
   const current = existsSync("BENCHMARKS.md") ? readFileSync("BENCHMARKS.md", "utf8") : "# Benchmarks\n";
   const parts = current.split(/^(?=## )/m);
-  const kept = parts.filter((part) => !part.startsWith("## Reliability"));
-  writeFileSync("BENCHMARKS.md", `${kept.map((part) => part.trimEnd()).join("\n\n")}\n\n${text}`);
+  const at = parts.findIndex((part) => part.startsWith("## Reliability"));
+  if (at >= 0) parts[at] = `${text}\n`;
+  else parts.push(`${text}\n`);
+  writeFileSync("BENCHMARKS.md", `${parts.map((part) => part.trimEnd()).join("\n\n")}\n`);
+}
+
+/** Regenerates input `seed:index` and sends it (to `url`, or to a server started for it). */
+async function replay(id: string, now: number, url: string | null): Promise<void> {
+  const [seed, index] = id.split(":").map(Number);
+  const request = fuzzInput(seed!, index!, now);
+  console.log(`input ${id} (now ${now}, ${new Date(now).toISOString()}): [${request.kind}]\n${describeRequest(request, Infinity)}\n`);
+  const server = url ? null : await startServerProcess({ demoRows: 20_000 });
+  try {
+    const answer = await send(url ?? server!.baseUrl, request);
+    const outcome = classify(request, answer);
+    console.log(`answer: ${outcome.label}${outcome.typed ? "" : ` (untyped: ${outcome.why})`}`);
+    console.log("network" in answer ? answer.network : answer.body.slice(0, 5000));
+  } finally {
+    if (server) console.log(`server stopped: ${JSON.stringify(await server.stop())}`);
+  }
 }
 
 if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
-  const arg = (name: string, fallback: number) => {
+  const value = (name: string) => {
     const index = process.argv.indexOf(name);
-    return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+    return index >= 0 ? process.argv[index + 1] : undefined;
   };
-  const options: ReliabilityOptions = {
-    inputs: arg("--inputs", 1_000_000),
-    soakSeconds: arg("--soak-seconds", 300),
-    soakClients: arg("--clients", 100),
-    seed: arg("--seed", 1),
-    demoRows: arg("--demo-rows", 100_000),
-    concurrency: arg("--concurrency", 8),
-    log: (line) => console.error(line),
-  };
-  const report = await runReliability(options);
-  const text = block(report, options, `npm run reliability -- ${process.argv.slice(2).join(" ")}`.trim());
-  console.log(text);
-  for (const example of [...report.fuzz.examples, ...report.soak.examples]) console.log(example);
-  if (!process.argv.includes("--no-write")) writeBlock(text);
+  const number = (name: string, fallback: number) => Number(value(name) ?? fallback);
+  const replayId = value("--replay");
+  if (replayId) {
+    await replay(replayId, number("--now", Date.now()), value("--url") ?? null);
+  } else {
+    const options: ReliabilityOptions = {
+      inputs: number("--inputs", 1_000_000),
+      soakSeconds: number("--soak-seconds", 300),
+      soakClients: number("--clients", 100),
+      seed: number("--seed", 1),
+      demoRows: number("--demo-rows", 100_000),
+      concurrency: number("--concurrency", 8),
+      warmupSeconds: number("--warmup-seconds", 20),
+      settleSeconds: number("--settle-seconds", 20),
+      log: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
+    };
+    const report = await runReliability(options);
+    const checks = evaluate(report);
+    const text = block(report, checks, options, `npm run reliability -- ${process.argv.slice(2).join(" ")}`.trim());
+    console.log(text);
+    console.log(`Fuzz answers by kind of input:\n  ${report.fuzz.kinds.join("\n  ")}\n`);
+    console.log(`Soak answers by kind of request:\n  ${report.soak.kinds.join("\n  ")}\n`);
+    console.log(`Resident memory over time:\n${rssTimeline(report.rss.samples, Math.max(5, Math.round(report.rss.samples.length / 40)))}\n`);
+    if (report.health.examples.length > 0) console.log(`/health failures:\n  ${report.health.examples.join("\n  ")}\n`);
+    const failures = [...report.fuzz.failures.map((line) => `fuzz: ${line}`), ...report.soak.failures.map((line) => `soak: ${line}`)];
+    if (failures.length > 0) console.log(`Failures by signature:\n  ${failures.join("\n  ")}\n`);
+    const examples = [...report.fuzz.examples, ...report.soak.examples];
+    if (examples.length > 0) console.log(`First failing inputs (replay: npm run reliability -- --replay <seed:index> --now <ms>):\n${examples.join("\n")}\n`);
+    if (report.serverErrors.length > 0) console.log(`Server log, last error lines:\n  ${report.serverErrors.join("\n  ")}\n`);
+    if (!process.argv.includes("--no-write")) writeBlock(text);
+    const missed = checks.filter((check) => !check.ok);
+    console.log(missed.length === 0 ? "All targets met." : `Targets missed: ${missed.map((check) => check.bench).join("; ")}`);
+    process.exitCode = missed.length === 0 ? 0 : 1;
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * A `quarry serve` process for the reliability runs: started on a free port with its own data
- * directory, watched through /proc (resident memory), stopped with SIGTERM and timed. Stopped by
- * its process id, never by name.
+ * directory (removed after), watched through /proc (resident memory), stopped with SIGTERM and
+ * timed. Stopped by its process id, never by name; SIGKILLed by its id only if it outlives its
+ * deadline by far (and then reported as not stopping).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,20 +13,31 @@ import { freePort } from "../../scripts/test-services/free-port.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+export interface StopResult {
+  /** Exit code (null: killed by a signal). */
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** From SIGTERM to exit. */
+  readonly ms: number;
+  /** True when it had to be SIGKILLed. */
+  readonly killed: boolean;
+}
+
 export interface ServerProcess {
   readonly baseUrl: string;
   readonly pid: number;
   readonly shutdownTimeoutMs: number;
-  /** Resident memory of the server process, in MB. */
+  readonly startMs: number;
+  /** Resident memory of the server process, in MB (VmRSS). */
   rssMb(): number;
-  /**
-   * Its anonymous part (heap, buffers, caches), in MB: the rest is file-backed, mostly the
-   * embedded engine's code, paged in as queries reach more of it and never a leak.
-   */
+  /** Its anonymous part (RssAnon: heap, buffers, caches), in MB; the rest is file-backed, mostly the engine's code. */
   anonMb(): number;
   metrics(): Promise<Map<string, number>>;
   /** SIGTERM; resolves with the exit code and how long the process took to exit. */
-  stop(): Promise<{ code: number | null; ms: number }>;
+  stop(): Promise<StopResult>;
+  /** Sends SIGTERM now; `stop()` then waits. */
+  signal(): void;
+  exited(): boolean;
   output(): string;
 }
 
@@ -33,74 +45,105 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-reliability-"));
   const port = await freePort();
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 5000;
-  const source = join(ROOT, "src/cli/main.ts");
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", source, "serve", "--bootstrap"], {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "serve", "--bootstrap"], {
     cwd: ROOT,
     env: {
       ...process.env,
+      NODE_ENV: "production",
       QUARRY_DATA_DIR: dataDir,
       PORT: String(port),
+      HOST: "127.0.0.1",
       QUARRY_DEMO_ROWS: String(options.demoRows),
       QUARRY_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
       // Subscription runs would add query-log rows no request accounts for.
       QUARRY_SCHEDULER: "off",
+      // As `npm start` and bin/quarry run the server (docs/reliability.md, memory).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
       KAFKA_BROKERS: "",
-      // A single node: the test run exports NATS_URL to every child, which would make this one join a cluster.
+      // One node on the embedded engine: the test run exports NATS_URL to every child.
       NATS_URL: "",
+      CLICKHOUSE_URL: "",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
-  child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-500_000));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`quarry exited during start:\n${output}`);
-    if (await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false)) break;
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`quarry exited during start:\n${output.slice(-5000)}`);
+    if (await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false)) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`quarry did not start:\n${output}`);
+      throw new Error(`quarry did not start within 300 s:\n${output.slice(-5000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
+  const startMs = performance.now() - started;
   const pid = child.pid!;
+  let signalledAt: number | null = null;
+  const signal = () => {
+    if (signalledAt === null) {
+      signalledAt = performance.now();
+      process.kill(pid, "SIGTERM");
+    }
+  };
   return {
     baseUrl,
     pid,
     shutdownTimeoutMs,
+    startMs,
     rssMb: () => statusMb(pid, "VmRSS"),
     anonMb: () => statusMb(pid, "RssAnon"),
     async metrics() {
-      const text = await (await fetch(`${baseUrl}/metrics`)).text();
-      const values = new Map<string, number>();
-      for (const line of text.split("\n")) {
-        if (line.startsWith("#") || line.trim() === "") continue;
-        const space = line.lastIndexOf(" ");
-        const key = line.slice(0, space);
-        const name = key.replace(/\{.*$/, "");
-        values.set(key, Number(line.slice(space + 1)));
-        // Per metric name, the sum over its label sets.
-        if (key !== name) values.set(`${name}:sum`, (values.get(`${name}:sum`) ?? 0) + Number(line.slice(space + 1)));
-      }
-      return values;
+      const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+      return parseMetrics(text);
     },
+    signal,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
     async stop() {
-      const started = Date.now();
-      child.kill("SIGTERM");
-      const code = await exited;
-      const ms = Date.now() - started;
+      signal();
+      let killed = false;
+      const hard = setTimeout(() => {
+        killed = true;
+        process.kill(pid, "SIGKILL");
+      }, shutdownTimeoutMs + 60_000);
+      const { code, signal: exitSignal } = await exit;
+      clearTimeout(hard);
+      const ms = Math.round(performance.now() - signalledAt!);
       rmSync(dataDir, { recursive: true, force: true });
-      return { code, ms };
+      return { code, signal: exitSignal, ms, killed };
     },
     output: () => output,
   };
 }
 
+/** Prometheus text -> value by series (`name{labels}`), plus `name:sum` over each metric's label sets. */
+export function parseMetrics(text: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (line.startsWith("#") || line.trim() === "") continue;
+    const space = line.lastIndexOf(" ");
+    const key = line.slice(0, space);
+    const value = Number(line.slice(space + 1));
+    const name = key.replace(/\{.*$/, "");
+    values.set(key, value);
+    values.set(`${name}:sum`, (values.get(`${name}:sum`) ?? 0) + value);
+  }
+  return values;
+}
+
 function statusMb(pid: number, field: string): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
 }

@@ -46,7 +46,8 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs: num
 }
 
 export const clusterBench: BenchSection = async ({ quick }) => {
-  const steps = quick ? [60] : [500, 1000, 2000, 3000];
+  // Steps grow until one misses the target; the one before it is the figure.
+  const steps = quick ? [60] : [500, 1000, 2000, 3000, 4500, 6000, 8000, 10000];
   const [natsBinary, java, libs] = [await ensureNatsServer(), await ensureJava(), await ensureKafkaJars()];
   const nats = await startNats(natsBinary);
   const kafka = await startKafka(java, libs);
@@ -92,7 +93,7 @@ export const clusterBench: BenchSection = async ({ quick }) => {
 
     // (a) capacity, step by step.
     let created = 0;
-    const stepFigures: { count: number; p50: number; p99: number; windows: number }[] = [];
+    const stepFigures: { count: number; p50: number; p99: number; windows: number; rawP99: number }[] = [];
     for (const count of steps) {
       for (; created < count; created++) {
         const response = await fetch(`http://127.0.0.1:${queryPort}/events/events/subscriptions`, {
@@ -108,7 +109,9 @@ export const clusterBench: BenchSection = async ({ quick }) => {
         .filter((r) => r.windowEnd >= from && r.windowEnd < from + 60)
         .map((r) => r.publishedAtMs / 1000 - (r.windowEnd + jitterSeconds({ uuid: r.subscriptionId.split("/")[1]!, resolution: 60 })))
         .sort((a, b) => a - b);
-      stepFigures.push({ count, p50: percentile(lateness, 0.5), p99: percentile(lateness, 0.99), windows: lateness.length });
+      const nowMinusT = results.filter((r) => r.windowEnd >= from && r.windowEnd < from + 60).map((r) => r.publishedAtMs / 1000 - r.windowEnd).sort((a, b) => a - b);
+      stepFigures.push({ count, p50: percentile(lateness, 0.5), p99: percentile(lateness, 0.99), windows: lateness.length, rawP99: percentile(nowMinusT, 0.99) });
+      if (!(percentile(lateness, 0.99) < 1) || lateness.length < count) break;
     }
 
     // (b) failover: kill the node with the most partitions.
@@ -132,13 +135,14 @@ export const clusterBench: BenchSection = async ({ quick }) => {
       else await sleep(250);
     }
 
-    const fit = stepFigures.filter((s) => s.p99 < 1);
+    const fit = stepFigures.filter((s) => s.p99 < 1 && s.windows >= s.count);
+    const lastTried = steps.indexOf(stepFigures.at(-1)!.count) === steps.length - 1 && fit.length === stepFigures.length;
     return [
       {
-        bench: `Scheduler cluster: 3 \`quarry scheduler\` nodes + 1 query node (embedded engine) + NATS + Kafka on this machine; resolution-60 subscriptions with a cheap count; lateness at Kafka against T + jitter + delay, one minute per step`,
+        bench: `Scheduler cluster: 3 \`quarry scheduler\` nodes + 1 query node (embedded engine) + NATS + Kafka on this machine; resolution-60 subscriptions with a cheap count; lateness at Kafka against the planned moment T + jitter + delay (now − T itself includes the jitter, up to 59 s, by design), one minute per step; steps grow until one misses`,
         figure:
-          stepFigures.map((s) => `${s.count.toLocaleString("en")}: p50 ${(s.p50 * 1000).toFixed(0)} ms, p99 ${(s.p99 * 1000).toFixed(0)} ms (${s.windows.toLocaleString("en")} windows)`).join("; ") +
-          `. Largest with p99 < 1 s: ${fit.length > 0 ? fit.at(-1)!.count.toLocaleString("en") : "none of the steps"}`,
+          stepFigures.map((s) => `${s.count.toLocaleString("en")}: p50 ${(s.p50 * 1000).toFixed(0)} ms, p99 ${(s.p99 * 1000).toFixed(0)} ms (${s.windows.toLocaleString("en")} of ${s.count.toLocaleString("en")} windows; now − T p99 ${s.rawP99.toFixed(1)} s)`).join("; ") +
+          `. Largest with p99 < 1 s: ${fit.length > 0 ? fit.at(-1)!.count.toLocaleString("en") : "none of the steps"}${lastTried ? " (the largest step tried)" : ""}`,
         target: "p99 < 1 s",
       },
       {

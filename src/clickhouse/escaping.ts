@@ -1,4 +1,5 @@
 /** How literals and identifiers are written into ClickHouse SQL. */
+import { invalidQuery } from "../errors/query-service-error.js";
 
 /** A single-quoted string literal: backslash and quote escaped, control bytes spelled out. */
 export function quoteString(value: string): string {
@@ -65,6 +66,7 @@ export function resultAlias(name: string): string {
 }
 
 export function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) throw new Error(`cannot write ${value} into SQL`);
+  // The query's text is the only source of such a number (e.g. 1e400 in MQL): the caller's fault.
+  if (!Number.isFinite(value)) throw invalidQuery(`the number ${value} cannot be written into SQL: it is outside the range of a 64-bit float`);
   return String(value);
 }

@@ -31,7 +31,9 @@ export function buildJoinSql(input: JoinSqlInput, options: SqlBuildOptions = {})
       throw invalidQuery(`SAMPLE is only supported on the left-most entity of a join ('${first!.alias}'), not on '${node.alias}'`, node.position);
     }
   }
-  const left = tableClause(storages.get(first!.alias)!, first!.sample, options, { description: `entity '${first!.entity}'`, position: first!.position }, first!.alias);
+  // Turbo's default sample is not applied to a join: with a joined table that has no sampling
+  // key, ClickHouse refuses it (code 141) depending on the data read. An explicit SAMPLE stays.
+  const left = tableClause(storages.get(first!.alias)!, first!.sample, { ...options, defaultSample: null }, { description: `entity '${first!.entity}'`, position: first!.position }, first!.alias);
   let from = left.from;
   let final = left.final;
   const joined = new Set([first!.alias]);

@@ -1,4 +1,5 @@
 /** Every metric Quarry exports on GET /metrics, in one registry per server. */
+import { registerProcessMetrics } from "./process-metrics.js";
 import { Counter, Gauge, Histogram, PrometheusRegistry } from "./prometheus-registry.js";
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -27,6 +28,10 @@ export class ServiceMetrics {
   readonly queryLogFailures = this.registry.register(
     new Counter("quarry_querylog_flush_failures_total", "Query-log INSERTs that failed (retried with backoff, or split to isolate a refused row)."),
   );
+
+  constructor() {
+    registerProcessMetrics(this.registry);
+  }
 
   /** Gauges read live values of components built after the metrics. */
   addGauge(name: string, help: string, read: () => number): void {

@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { guardConnectRequest } from "./connect-request-guard.js";
 import { connectRoutes } from "./connect-routes.js";
+import { EngineProbe } from "./engine-probe.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
 import { listenOnSinglePort, type RequestHandler, type RunningServer } from "./single-port-server.js";
@@ -27,20 +28,15 @@ export interface ServerOptions {
   readonly subscriptions?: SubscriptionSettings;
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
+  const engine = new EngineProbe({
+    name: `clickhouse (${options.columnstore.kind})`,
+    firstAnswerTimeoutMs: options.healthTimeoutMs ?? 2000,
+    async probe() {
+      const rows = await options.columnstore.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" }).then((r) => r.json());
+      if (!Array.isArray(rows) || rows.length !== 1) throw new Error("unexpected answer to SELECT 1");
+    },
   });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime } {
-  const timeoutMs = options.healthTimeoutMs ?? 2000;
   const backend = new QueryBackend(options.columnstore, options.backend);
   const pipeline = {
     definitions: options.definitions,
@@ -55,22 +51,10 @@ export function buildServiceContext(options: ServerOptions): { context: ServiceC
     subscriptions: subscriptions.service,
     subscriptionWindows: subscriptions.windows,
     async checkHealth() {
-      const name = `clickhouse (${options.columnstore.kind})`;
-      let clickhouse: string;
-      try {
-        const result = await withTimeout(
-          options.columnstore.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" }).then((r) => r.json()),
-          timeoutMs,
-          name,
-        );
-        clickhouse = Array.isArray(result) && result.length === 1 ? "ok" : "unexpected answer to SELECT 1";
-      } catch (reason) {
-        clickhouse = reason instanceof Error ? reason.message : String(reason);
-      }
-      return { clickhouse, ...subscriptions.health() };
+      return { clickhouse: await engine.status(), ...subscriptions.health() };
     },
   };
-  return { context, subscriptions };
+  return { context, subscriptions, engine };
 }
 
 export interface QuarryServer extends RunningServer {
@@ -81,7 +65,7 @@ export interface QuarryServer extends RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<QuarryServer> {
-  const { context, subscriptions } = buildServiceContext(options);
+  const { context, subscriptions, engine } = buildServiceContext(options);
   const json = jsonRoutes(context);
   const handler = connectNodeAdapter({
     routes: connectRoutes(context),
@@ -112,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
       const started = Date.now();
       const left = () => (deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started)));
       await running.close(deadlineMs ?? 0);
+      engine.stop();
       // Runs in progress finish and the checkpoints are saved while the engine is still there.
       await subscriptions.stop(left());
       // After the last request: the query log's remaining rows are written before the client goes.

@@ -62,7 +62,7 @@ export function parseWithChevrotain(text: string): ParsedSnql {
 }
 
 /**
- * Walks every expression and refuses one too deep. Recursive, but the walk stops at depth
+ * Walks every expression and refuses one too deep, or a number literal too large to be one. Recursive, but the walk stops at depth
  * MAX_EXPRESSION_DEPTH + 1, so the stack stays bounded whatever the text (and no per-node
  * work list is allocated, as an explicit stack would). Expressions and children are visited
  * last first, the order of the explicit stack this replaced, so the node an error names is
@@ -88,6 +88,9 @@ function checkDepth(node: Expression, depth: number): void {
     for (let i = node.params.length - 1; i >= 0; i--) checkDepth(node.params[i]!, depth + 1);
   } else if (node.kind === "lambda") {
     checkDepth(node.body, depth + 1);
+  } else if (node.kind === "literal" && typeof node.value === "number" && !Number.isFinite(node.value)) {
+    // 1e400 reads as Infinity: no ClickHouse number can hold it.
+    throw invalidQuery(`the number at line ${node.position?.line ?? 1}, column ${node.position?.column ?? 1} is too large for a 64-bit float`, node.position ?? { line: 1, column: 1 });
   }
 }
 

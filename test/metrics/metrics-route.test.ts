@@ -44,5 +44,13 @@ describe("GET /metrics", () => {
     expect(text).toContain('quarry_allocation_policy_decisions_total{storage="errors",policy="PerSecondRateLimitAllocationPolicy",decision="rejected"} 1');
     expect(text).toMatch(/quarry_clickhouse_errors_total\{code="43"\} 1/);
     expect(text).toMatch(/# TYPE quarry_querylog_rows_dropped_total counter/);
+    // The process's memory, split so a leak in JavaScript can be told from the engine's own.
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    const rss = gauge("process_resident_memory_bytes");
+    expect(rss).toBeGreaterThan(50 * 1024 * 1024);
+    expect(gauge("nodejs_heap_size_used_bytes")).toBeGreaterThan(1024 * 1024);
+    expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThan(rss);
+    expect(gauge("nodejs_external_memory_bytes")).toBeGreaterThan(0);
+    expect(gauge("nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
   });
 });

@@ -90,6 +90,21 @@ describe("ClickHouse errors end to end", () => {
     expect(answer.body.quota_allowance.summary.is_successful).toBe(true);
   });
 
+  it("maps what the fuzzer found ClickHouse refusing in valid SnQL to 400s: values it cannot read as the type asked for, parameters on a plain function", async () => {
+    const cases: [string, number][] = [
+      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' < 1.5`, 72],
+      [`MATCH (events) SELECT arrayCount(1)(tags.key) AS a WHERE ${RANGE} AND project_id = 1`, 309],
+      // The embedded engine cuts its message at the NUL; the code is read from "Code: 53." at its start.
+      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND group_id IN tuple(1000, '\u0000', 2)`, 53],
+      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' = array(user)`, 130],
+    ];
+    for (const [query, code] of cases) {
+      const answer = await post({ query, tenant_ids: { organization_id: 1, referrer: "test.errors" } });
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error, query).toMatchObject({ type: "columnstore", code });
+    }
+  });
+
   it("applies a referrer's memory limit: MEMORY_LIMIT_EXCEEDED (241) is the query's fault, 400", async () => {
     const answer = await post({
       query: `MATCH (events) SELECT uniq(user) AS u BY group_id WHERE ${RANGE} AND project_id = ${HEAVY_PROJECT}`,

@@ -97,6 +97,15 @@ describe("parseSnql", () => {
     expect(parseError(huge).message).toMatch(/bytes long; the maximum is 262144 bytes/);
   });
 
+  it("refuses a number too large for a 64-bit float at its position", () => {
+    for (const literal of ["1.20243e+22657", "-1.5e+400"]) {
+      const error = parseError(`MATCH (events) SELECT count() AS c WHERE ${RANGE}\n  AND duration < ${literal}`);
+      expect(error.type).toBe("invalid_query");
+      expect(error.message).toContain("too large for a 64-bit float");
+      expect(error.position).toEqual({ line: 2, column: literal.startsWith("-") ? 19 : 18 });
+    }
+  });
+
   it("never throws anything but an invalid_query error on binary junk", () => {
     const junk = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)).toString("latin1");
     expect(parseError(junk).type).toBe("invalid_query");
