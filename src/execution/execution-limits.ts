@@ -69,28 +69,12 @@ export function parseReferrerLimits(source: string, text: string): Record<string
   return out;
 }
 
-/**
- * Settings every query on the embedded engine gets. The engine lives in Quarry's process, so its
- * caches are Quarry's resident memory: the JIT's compiled-expression cache (128 MiB) and the
- * query-condition cache (100 MiB) fill with every distinct expression and filter a burst of
- * varied queries brings, and neither gives memory back. Without them a 20,000-query fuzz run
- * left resident memory far above where it started (docs/reliability.md). A ClickHouse server
- * keeps its own defaults.
- */
-export const EMBEDDED_ENGINE_SETTINGS: Readonly<Record<string, number>> = {
-  compile_expressions: 0,
-  compile_aggregate_expressions: 0,
-  compile_sort_description: 0,
-  use_query_condition_cache: 0,
-};
-
 export function executionSettings(
   limits: ExecutionLimits,
   storageSettings: Readonly<Record<string, string | number>>,
   referrer: string,
-  engineSettings: Readonly<Record<string, string | number>> = {},
 ): Record<string, string | number> {
-  const settings: Record<string, string | number> = { ...engineSettings };
+  const settings: Record<string, string | number> = {};
   if (limits.maxExecutionTimeSeconds > 0) settings.max_execution_time = limits.maxExecutionTimeSeconds;
   if (limits.maxMemoryUsageBytes > 0) settings.max_memory_usage = limits.maxMemoryUsageBytes;
   if (limits.maxResultRows > 0) settings.max_result_rows = limits.maxResultRows;

@@ -9,7 +9,7 @@ import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import { ServiceMetrics } from "../metrics/service-metrics.js";
 import { DEFAULT_QUERY_LOG_OPTIONS, QueryLogWriter } from "../query-log/query-log-writer.js";
 import type { ExecutionResult } from "./execute-sql.js";
-import { DEFAULT_EXECUTION_LIMITS, EMBEDDED_ENGINE_SETTINGS, type ExecutionLimits } from "./execution-limits.js";
+import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from "./execution-limits.js";
 import { stringifyResponse } from "./result-values.js";
 
 export interface BackendOptions {
@@ -46,8 +46,6 @@ export class QueryBackend {
   readonly frontEndMemo = new PreparedQueryMemo();
   readonly queryLog: QueryLogWriter | null;
   readonly limits: ExecutionLimits;
-  /** Settings the engine itself calls for (the embedded one's; none for a server). */
-  readonly engineSettings: Readonly<Record<string, number>>;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(columnstore: ColumnstoreClient, options: BackendOptions = {}) {
@@ -57,7 +55,6 @@ export class QueryBackend {
       approximateSize,
     );
     this.limits = options.limits ?? DEFAULT_EXECUTION_LIMITS;
-    this.engineSettings = columnstore.kind === "embedded" ? EMBEDDED_ENGINE_SETTINGS : {};
     this.queryLog =
       options.queryLog === false
         ? null

@@ -73,7 +73,7 @@ export async function runPreparedQuery(
     ...overrides,
   });
 
-  const settings = executionSettings(backend.limits, storage.querySettings, referrer, backend.engineSettings);
+  const settings = executionSettings(backend.limits, storage.querySettings, referrer);
   if (request.consistent) settings.load_balancing = "in_order";
   // `consistent` queries always go to ClickHouse; others may be answered by the cache. The lookup
   // comes first (it is synchronous, so nothing changes before `run`) because a query the cache

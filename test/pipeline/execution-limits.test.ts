@@ -2,24 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { readSettings } from "../../src/config/settings.js";
 import { totalmem } from "node:os";
-import { DEFAULT_EXECUTION_LIMITS, defaultMaxMemoryUsage, EMBEDDED_ENGINE_SETTINGS, executionSettings } from "../../src/execution/execution-limits.js";
-import { QueryBackend } from "../../src/execution/query-backend.js";
-import type { ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { DEFAULT_EXECUTION_LIMITS, defaultMaxMemoryUsage, executionSettings } from "../../src/execution/execution-limits.js";
 
 describe("execution limits", () => {
   it("stack defaults, then the storage's settings, then the referrer's", () => {
     const limits = { ...DEFAULT_EXECUTION_LIMITS, maxMemoryUsageBytes: 1000, maxResultRows: 50, maxResultBytes: 0, byReferrer: { slow: { max_execution_time: 120 } } };
     expect(executionSettings(limits, { max_execution_time: 25 }, "api")).toEqual({ max_execution_time: 25, max_memory_usage: 1000, max_result_rows: 50 });
     expect(executionSettings(limits, { max_execution_time: 25 }, "slow")).toEqual({ max_execution_time: 120, max_memory_usage: 1000, max_result_rows: 50 });
-  });
-
-  it("start from the embedded engine's own settings (no JIT, no query-condition cache), which a storage or referrer may override", () => {
-    const limits = { ...DEFAULT_EXECUTION_LIMITS, byReferrer: { jit: { max_execution_time: 5 } } };
-    const settings = executionSettings(limits, { compile_expressions: 1 }, "api", EMBEDDED_ENGINE_SETTINGS);
-    expect(settings).toMatchObject({ compile_expressions: 1, compile_aggregate_expressions: 0, compile_sort_description: 0, use_query_condition_cache: 0, max_execution_time: 30 });
-    const backend = (kind: ColumnstoreClient["kind"]) => new QueryBackend({ kind, client: {} as ColumnstoreClient["client"], location: "", close: async () => {} }, { queryLog: false });
-    expect(backend("embedded").engineSettings).toEqual(EMBEDDED_ENGINE_SETTINGS);
-    expect(backend("server").engineSettings).toEqual({});
   });
 
   it("limit memory to a quarter of the machine and results to a million rows and 256 MiB by default", () => {
