@@ -2,19 +2,32 @@
  * A bounded memo of a language front end: (language, dataset, query text, flags) -> the
  * PreparedQuery it produced. Parsing, validating and translating are pure functions of the text
  * and the definitions, and they cost more than answering a cache hit, so a repeated query skips
- * them. Failures are not memoised (they are cheap to reproduce and carry positions). Entries are
- * few and small; the least recently used goes first.
+ * them. Failures are not memoised (they are cheap to reproduce and carry positions). The memo is
+ * bounded in entries and in characters (texts and SQL): a burst of distinct, long queries — a
+ * fuzzer, a caller that inlines ids — fills it to its budget and no further. The least recently
+ * used goes first.
  */
 import type { PreparedQuery } from "../pipeline/prepared-query.js";
 import type { StageTimer } from "../pipeline/stage-timer.js";
 
 /** Longer texts are rare and would make the memo's memory unpredictable. */
 const MAX_MEMO_TEXT = 16 * 1024;
+/** Characters of keys and SQL held at most (a few MB: real callers repeat short texts). */
+const DEFAULT_MAX_CHARS = 4 * 1024 * 1024;
 
 export class PreparedQueryMemo {
   private readonly entries = new Map<string, PreparedQuery>();
+  private chars = 0;
 
-  constructor(private readonly maxEntries = 2000) {}
+  constructor(
+    private readonly maxEntries = 2000,
+    private readonly maxChars = DEFAULT_MAX_CHARS,
+  ) {}
+
+  /** Characters of keys and SQL held now. */
+  get heldChars(): number {
+    return this.chars;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -33,12 +46,22 @@ export class PreparedQueryMemo {
       return known;
     }
     const prepared = prepare();
-    if (key.length <= MAX_MEMO_TEXT) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    const size = entryChars(key, prepared);
+    if (key.length <= MAX_MEMO_TEXT && size <= this.maxChars) {
+      while (this.entries.size > 0 && (this.entries.size >= this.maxEntries || this.chars + size > this.maxChars)) {
+        const [oldest, value] = this.entries.entries().next().value!;
+        this.entries.delete(oldest);
+        this.chars -= entryChars(oldest, value);
+      }
       this.entries.set(key, prepared);
+      this.chars += size;
     }
     return prepared;
   }
+}
+
+function entryChars(key: string, prepared: PreparedQuery): number {
+  return key.length + prepared.sql.length;
 }
 
 /** The memo key: every input the front end reads besides the definitions. */

@@ -153,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
           definitions: registry,
           columnstore,
           statsInResponse: settings.statsInResponse,
+          idleMemoryReleaseMs: settings.idleMemoryReleaseMs,
           ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
           backend: {
             policyOverrides: settings.policyOverrides,

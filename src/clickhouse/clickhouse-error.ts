@@ -32,6 +32,9 @@ const CLIENT_FAULT_CODES = new Set([
   72, // CANNOT_PARSE_NUMBER
   130, // CANNOT_READ_ARRAY_FROM_TEXT
   467, // CANNOT_PARSE_BOOL
+  376, // CANNOT_PARSE_UUID (trace_id IN ('not-a-uuid'))
+  675, // CANNOT_PARSE_IPV4 (ip_address_v4 = 'x')
+  676, // CANNOT_PARSE_IPV6
   321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
   // Functions used in a way they do not support:
   1, // UNSUPPORTED_METHOD (e.g. an aggregate given a lambda)

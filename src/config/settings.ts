@@ -45,6 +45,8 @@ export interface Settings {
   readonly queryUrl: string;
   /** How long SIGTERM waits for requests, subscription runs and the query log before exiting. */
   readonly shutdownTimeoutMs: number;
+  /** Quiet time after which the server gives freed memory back to the system; 0: never. */
+  readonly idleMemoryReleaseMs: number;
   /** This node's name in the scheduler cluster (QUARRY_NODE_ID; default host-pid). */
   readonly nodeId: string | null;
   /** A partition lease lasts this long without renewal (a dead node's partitions move after it). */
@@ -135,6 +137,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionDelaySeconds: env.QUARRY_SUBSCRIPTION_DELAY_SECONDS ? integer(env, "QUARRY_SUBSCRIPTION_DELAY_SECONDS", 0) : null,
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
+    idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),
     queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
     nodeId: env.QUARRY_NODE_ID || null,
     leaseMs: Math.max(500, integer(env, "QUARRY_LEASE_MS", 5000)),

@@ -10,7 +10,7 @@ import type { QueryResult } from "../pipeline/query-result.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 import { buildQueryLogRow, markRecorded, wasRecorded } from "../query-log/build-query-log-row.js";
 
-export async function observeQuery(context: PipelineContext, request: QueryRequest, run: () => Promise<QueryResult>): Promise<QueryResult> {
+export async function observeQuery<T = QueryResult>(context: PipelineContext, request: QueryRequest, run: () => Promise<T>): Promise<T> {
   const backend = context.backend ?? implicitBackend(context.columnstore);
   const startedAt = performance.now();
   const startedAtSeconds = Math.floor(Date.now() / 1000);

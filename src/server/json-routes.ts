@@ -7,7 +7,9 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { stringifyResponse } from "../execution/result-values.js";
 import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
-import { MAX_BODY_BYTES, parseJsonObject } from "../request/parse-json-body.js";
+import { parseJsonObject } from "../request/parse-json-body.js";
+import { readBody } from "./read-body.js";
+import { isRpcPath, rpcRoute } from "./rpc-routes.js";
 import { readSnqlBody } from "../request/query-body-schema.js";
 import { readMqlBody } from "../request/mql-body-schema.js";
 import { readSubscriptionBody } from "../request/subscription-body.js";
@@ -40,28 +42,6 @@ export function sendError(response: Response, reason: unknown): void {
   send(response, error.httpStatus, stringifyResponse({ error: error.toErrorBody(), ...extra }), "application/json", headers);
 }
 
-/** Past this much, an oversized upload is cut off instead of drained. */
-const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
-
-async function readBody(request: Request): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // An oversized body is still read (and dropped) to its end, so the client, which is
-    // blocked sending it, gets to read our 413; a body beyond any reason is cut off.
-    if (size > MAX_DRAIN_BYTES) {
-      (request as IncomingMessage).destroy();
-      break;
-    }
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  if (size > MAX_BODY_BYTES) {
-    throw new QueryServiceError("invalid_query", `the request body is larger than ${MAX_BODY_BYTES} bytes`, { httpStatus: 413 });
-  }
-  return Buffer.concat(chunks);
-}
-
 function methodNotAllowed(allowed: string): QueryServiceError {
   return new QueryServiceError("invalid_query", `method not allowed here; use ${allowed}`, { httpStatus: 405 });
 }
@@ -90,6 +70,11 @@ export function jsonRoutes(context: ServiceContext) {
       if (parts.length === 1 && parts[0] === "metrics") {
         if (method !== "GET" && method !== "HEAD") throw methodNotAllowed("GET");
         send(response, 200, context.backend.metrics.render(), PROMETHEUS_CONTENT_TYPE);
+        return;
+      }
+      if (isRpcPath(parts)) {
+        // Snuba's RPC transport: protobuf in, protobuf out, failures as its Error message.
+        await rpcRoute(context, parts, method, request, response);
         return;
       }
       if (parts.length === 1 && parts[0] === "query") {

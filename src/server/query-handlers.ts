@@ -9,6 +9,8 @@ import type { CreateSubscriptionRequest } from "../request/subscription-body.js"
 import { runSnqlQuery } from "../pipeline/run-snql-query.js";
 import { type MqlQueryRequest, runMqlQuery } from "../pipeline/run-mql-query.js";
 import type { ServiceContext } from "./service-context.js";
+import type { TimeSeriesRequest } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
+import { runTimeSeries, timeSeriesQueryRequest, type TimeSeriesRun } from "../pipeline/run-time-series.js";
 
 export function handleSnql(context: ServiceContext, request: QueryRequest): Promise<QueryResult> {
   return observeQuery(context, request, () => runSnqlQuery(context, request));
@@ -16,6 +18,11 @@ export function handleSnql(context: ServiceContext, request: QueryRequest): Prom
 
 export function handleMql(context: ServiceContext, request: MqlQueryRequest): Promise<QueryResult> {
   return observeQuery(context, request, () => runMqlQuery(context, request));
+}
+
+export function handleTimeSeries(context: ServiceContext, request: TimeSeriesRequest): Promise<TimeSeriesRun> {
+  const queryRequest = timeSeriesQueryRequest(request);
+  return observeQuery(context, queryRequest, () => runTimeSeries(context, request, queryRequest));
 }
 
 export function handleCreateSubscription(context: ServiceContext, request: CreateSubscriptionRequest): Promise<string> {

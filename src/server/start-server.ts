@@ -8,6 +8,7 @@ import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSe
 import { guardConnectRequest } from "./connect-request-guard.js";
 import { connectRoutes } from "./connect-routes.js";
 import { EngineProbe } from "./engine-probe.js";
+import { IdleMemoryRelease } from "./idle-memory-release.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
 import { listenOnSinglePort, type RequestHandler, type RunningServer } from "./single-port-server.js";
@@ -26,6 +27,8 @@ export interface ServerOptions {
   readonly storeIndexerMappings?: Readonly<Record<string, number | string>>;
   /** Scheduler, publisher and their settings; by default the scheduler runs and results go to the results table. */
   readonly subscriptions?: SubscriptionSettings;
+  /** Quiet time after which memory is given back to the system (idle-memory-release.ts); 0 or absent: never. */
+  readonly idleMemoryReleaseMs?: number;
 }
 
 export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
@@ -64,6 +67,8 @@ export interface QuarryServer extends RunningServer {
   readonly subscriptions: SubscriptionRuntime;
 }
 
+const HOUSEKEEPING_PATH = /^\/(health|metrics)(\?|$)/;
+
 export async function startServer(options: ServerOptions): Promise<QuarryServer> {
   const { context, subscriptions, engine } = buildServiceContext(options);
   const json = jsonRoutes(context);
@@ -74,10 +79,21 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     // connect-node narrows `write` on its response type; the object is a plain Node response.
     fallback: (request, response) => void json(request, response as unknown as Parameters<typeof json>[1]),
   });
+  // Health checks and metric scrapes come every few seconds whatever the load: they do not keep
+  // the server from counting as quiet (idle-memory-release.ts).
+  let workStarted = 0;
   const guarded: RequestHandler = (request, response) => {
+    if (!HOUSEKEEPING_PATH.test(request.url ?? "")) workStarted += 1;
     if (!guardConnectRequest(request, response)) (handler as RequestHandler)(request, response);
   };
   const running = await listenOnSinglePort(guarded, options.host, options.port);
+  const memory = new IdleMemoryRelease({
+    idleMs: options.idleMemoryReleaseMs ?? 0,
+    requestsStarted: () => workStarted,
+    activeRequests: () => running.activeRequests,
+    registry: context.backend.metrics.registry,
+  });
+  memory.start();
   await subscriptions.start();
   return {
     port: running.port,
@@ -97,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
       const left = () => (deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started)));
       await running.close(deadlineMs ?? 0);
       engine.stop();
+      await memory.stop();
       // Runs in progress finish and the checkpoints are saved while the engine is still there.
       await subscriptions.stop(left());
       // After the last request: the query log's remaining rows are written before the client goes.

@@ -18,6 +18,7 @@ import { compileSubscription, prepareWindow } from "./subscription-query.js";
 import type { SubscriptionStatus } from "./subscription-status.js";
 import type { SubscriptionStore } from "./subscription-store.js";
 import { formatSubscriptionId, normaliseUuid, type Subscription } from "./subscription.js";
+import type { Counter } from "../metrics/prometheus-registry.js";
 
 export const MIN_TIME_WINDOW_SECONDS = 60;
 export const MAX_TIME_WINDOW_SECONDS = 86_400;
@@ -31,6 +32,8 @@ export interface SubscriptionServiceOptions {
   readonly statusOf: (subscription: Subscription) => SubscriptionStatus;
   /** Called after a create or delete, so an in-process scheduler re-reads the store. */
   readonly onChange?: () => void;
+  /** Counts creation test runs by entity and outcome (each is a query: it writes a query-log row). */
+  readonly testRuns?: Counter;
 }
 
 export interface SubscriptionView {
@@ -100,7 +103,14 @@ export class SubscriptionService {
     const windowEnd = Math.floor(now / 1000);
     const compiled = compileSubscription(this.definitions, subscription, windowEnd);
     const testRequest = windowRequest(compiled, request.referrer || CREATION_REFERRER);
-    await runPreparedQuery(this.options.pipeline, { ...testRequest, consistent: true }, prepareWindow(compiled, windowEnd), new StageTimer());
+    const window = prepareWindow(compiled, windowEnd);
+    try {
+      await runPreparedQuery(this.options.pipeline, { ...testRequest, consistent: true }, window, new StageTimer());
+      this.options.testRuns?.inc([entity.name, "ok"]);
+    } catch (reason) {
+      this.options.testRuns?.inc([entity.name, QueryServiceError.from(reason).type]);
+      throw reason;
+    }
 
     await this.options.store.create(subscription);
     this.options.onChange?.();

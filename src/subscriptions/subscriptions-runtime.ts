@@ -24,6 +24,7 @@ import { PartitionLeases } from "./partition-leases.js";
 import type { ResultPublisher } from "./result-publisher.js";
 import { SubscriptionScheduler } from "./scheduler.js";
 import { SubscriptionMetrics } from "./subscription-metrics.js";
+import { Counter } from "../metrics/prometheus-registry.js";
 import { SubscriptionService } from "./subscription-service.js";
 import { SubscriptionStatusBook } from "./subscription-status.js";
 import type { SubscriptionStore } from "./subscription-store.js";
@@ -132,6 +133,9 @@ export function buildSubscriptionRuntime(
     clock,
     statusOf: (subscription) => status.get(subscription.entity, subscription.partition, subscription.uuid),
     onChange: () => scheduler?.subscriptionsChanged(),
+    testRuns: registry.register(
+      new Counter("quarry_subscription_creation_test_runs_total", "Test runs of subscriptions being created (each is a query with a query-log row), by entity and outcome (ok or the error type).", ["entity", "outcome"]),
+    ),
   });
   // Creates and deletes made on other nodes reach this scheduler through the store's watch.
   natsStore?.onChange(() => scheduler?.subscriptionsChanged());

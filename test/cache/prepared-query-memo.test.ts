@@ -37,4 +37,15 @@ describe("PreparedQueryMemo", () => {
     memo.prepare("b", new StageTimer(), [], () => ((rebuilt = true), prepared("b2")));
     expect(rebuilt).toBe(true);
   });
+
+  it("stays within its character budget: long distinct queries push out the oldest", () => {
+    const memo = new PreparedQueryMemo(1000, 10_000);
+    for (let i = 0; i < 50; i++) memo.prepare(`q${i}`.padEnd(1000, "x"), new StageTimer(), [], () => prepared("s".repeat(1000)));
+    expect(memo.heldChars).toBeLessThanOrEqual(10_000);
+    expect(memo.size).toBe(5);
+    // An entry larger than the whole budget is prepared but not kept.
+    memo.prepare("huge", new StageTimer(), [], () => prepared("s".repeat(20_000)));
+    expect(memo.size).toBe(5);
+    expect(memo.heldChars).toBe(5 * 2000);
+  });
 });

@@ -1,0 +1,143 @@
+/**
+ * Gives memory back to the operating system once the server has gone quiet.
+ *
+ * After a burst of requests two kinds of memory stay resident although nothing uses them:
+ * - the V8 heap's garbage: V8 collects when allocation asks it to, and an idle process
+ *   allocates nothing, so the heap a burst grew stays at its size until the next burst;
+ * - glibc's free lists: the embedded engine frees its query buffers into malloc arenas, and
+ *   glibc returns only the top of each arena to the kernel, not the free chunks below it.
+ * Neither is a leak, but resident memory is what an operator (and an OOM killer) watches, and
+ * it cannot tell "free but kept" from "leaked". So when no request has started for `idleMs`
+ * after some did, this runs one full garbage collection and `malloc_trim(0)` — once per quiet
+ * period, never while a request is in progress. The trim runs on a libuv worker thread; the
+ * collection pauses the event loop for tens of milliseconds, which is why it waits for quiet.
+ */
+import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Counter, Gauge, type PrometheusRegistry } from "../metrics/prometheus-registry.js";
+
+/** What a release does; real ones by default, a test passes its own to watch the timing. */
+export interface MemoryReleaseActions {
+  /** A full V8 collection, or null where this runtime offers none. */
+  readonly collectGarbage: (() => void) | null;
+  /** Returns freed malloc memory to the kernel; null where the C library has no malloc_trim. */
+  readonly trimMalloc: (() => Promise<void>) | null;
+  readonly residentBytes: () => number;
+}
+
+export interface IdleMemoryReleaseOptions {
+  /** Quiet time before a release; 0 turns releases off. */
+  readonly idleMs: number;
+  /** Requests started so far, health checks and metric scrapes left out (only its changes matter). */
+  readonly requestsStarted: () => number;
+  /** Requests being answered now. */
+  readonly activeRequests: () => number;
+  readonly registry: PrometheusRegistry;
+  readonly actions?: MemoryReleaseActions;
+  readonly now?: () => number;
+}
+
+export class IdleMemoryRelease {
+  private readonly actions: MemoryReleaseActions;
+  private readonly now: () => number;
+  private readonly releases: Counter;
+  private readonly released: Counter;
+  private lastSeen: number;
+  private lastChangeAt: number;
+  /** The request count at the last release: no new request since, no new release. */
+  private releasedAt: number;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly options: IdleMemoryReleaseOptions) {
+    this.actions = options.actions ?? defaultMemoryReleaseActions();
+    this.now = options.now ?? Date.now;
+    this.lastSeen = options.requestsStarted();
+    this.releasedAt = this.lastSeen;
+    this.lastChangeAt = this.now();
+    this.releases = options.registry.register(new Counter("quarry_idle_memory_releases_total", "Memory releases (full GC and malloc_trim) run after the server went quiet."));
+    this.released = options.registry.register(new Counter("quarry_idle_memory_released_bytes_total", "Resident memory the idle releases gave back to the operating system."));
+    // Written as 0 from the start, so a dashboard sees the series before the first release.
+    this.releases.inc([], 0);
+    this.released.inc([], 0);
+    options.registry.register(new Gauge("quarry_idle_memory_release_enabled", "1 when the server gives memory back after going quiet (QUARRY_IDLE_MEMORY_RELEASE_MS > 0).", () => (options.idleMs > 0 ? 1 : 0)));
+  }
+
+  start(): void {
+    if (this.options.idleMs <= 0 || this.timer) return;
+    // Checked four times per quiet period: a release lands between idleMs and 1.25 × idleMs.
+    this.timer = setInterval(() => void this.check(), Math.max(50, Math.floor(this.options.idleMs / 4)));
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One look at the server: releases when it has been quiet long enough since its last request. */
+  async check(): Promise<void> {
+    if (this.running) return;
+    const started = this.options.requestsStarted();
+    const now = this.now();
+    if (started !== this.lastSeen) {
+      this.lastSeen = started;
+      this.lastChangeAt = now;
+      return;
+    }
+    if (started === this.releasedAt) return;
+    if (this.options.activeRequests() > 0 || now - this.lastChangeAt < this.options.idleMs) return;
+    this.releasedAt = started;
+    this.running = this.release().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+  }
+
+  private async release(): Promise<void> {
+    const before = this.actions.residentBytes();
+    this.actions.collectGarbage?.();
+    // Best effort: a trim that fails leaves memory where it was, which is no worse than before.
+    await this.actions.trimMalloc?.().catch(() => undefined);
+    const after = this.actions.residentBytes();
+    this.releases.inc();
+    if (before > after) this.released.inc([], before - after);
+  }
+}
+
+/** The real actions: V8's own full collection and glibc's malloc_trim through koffi. */
+export function defaultMemoryReleaseActions(): MemoryReleaseActions {
+  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), residentBytes: () => process.memoryUsage.rss() };
+}
+
+function fullGarbageCollection(): (() => void) | null {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === "function") return exposed;
+  try {
+    // Node's documented way to reach V8's collector without a launch flag: expose it, then
+    // take `gc` from a fresh context (the current one was created before the flag).
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as unknown;
+    return typeof gc === "function" ? (gc as () => void) : null;
+  } catch {
+    return null;
+  }
+}
+
+function mallocTrim(): (() => Promise<void>) | null {
+  if (process.platform !== "linux") return null;
+  try {
+    const koffi = createRequire(import.meta.url)("koffi") as typeof import("koffi");
+    const trim = koffi.load("libc.so.6").func("int malloc_trim(size_t pad)");
+    // `.async` runs the call on a libuv worker: walking large arenas does not block requests.
+    return () =>
+      new Promise<void>((resolve, reject) => {
+        trim.async(0, (error: unknown) => (error ? reject(error) : resolve()));
+      });
+  } catch {
+    // musl and other C libraries have no malloc_trim: nothing to trim.
+    return null;
+  }
+}

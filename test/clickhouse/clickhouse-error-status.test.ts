@@ -1,0 +1,16 @@
+/** Which ClickHouse refusals are the query's fault (400) and which the service's (500). */
+import { describe, expect, it } from "vitest";
+import { httpStatusForClickHouseCode } from "../../src/clickhouse/clickhouse-error.js";
+
+describe("ClickHouse error codes to HTTP statuses", () => {
+  it("values the query asks to read as a UUID or an IP address are the query's fault (found by the fuzzer on profiles and discover)", () => {
+    expect(httpStatusForClickHouseCode(376)).toBe(400); // CANNOT_PARSE_UUID
+    expect(httpStatusForClickHouseCode(675)).toBe(400); // CANNOT_PARSE_IPV4
+    expect(httpStatusForClickHouseCode(676)).toBe(400); // CANNOT_PARSE_IPV6
+  });
+
+  it("the engine's own trouble stays a 500", () => {
+    expect(httpStatusForClickHouseCode(999)).toBe(500); // KEEPER_EXCEPTION
+    expect(httpStatusForClickHouseCode(210)).toBe(500); // NETWORK_ERROR
+  });
+});
