@@ -51,19 +51,21 @@ const key = (type: AttributeKey_Type, name: string) => ({ type, name });
 const DURATION = key(AttributeKey_Type.DOUBLE, "sentry.duration_ms");
 const OP = key(AttributeKey_Type.STRING, "sentry.op");
 
+const META = {
+  organizationId: 1n,
+  projectIds: [1n, 2n, 3n],
+  referrer: "test.rpc",
+  startTimestamp: { seconds: BigInt(START) },
+  endTimestamp: { seconds: BigInt(END) },
+  traceItemType: TraceItemType.SPAN,
+};
+
 function spans(overrides: Partial<RequestInit> = {}): RequestInit {
   return {
-    meta: {
-      organizationId: 1n,
-      projectIds: [1n, 2n, 3n],
-      referrer: "test.rpc",
-      startTimestamp: { seconds: BigInt(START) },
-      endTimestamp: { seconds: BigInt(END) },
-      traceItemType: TraceItemType.SPAN,
-    },
+    meta: META,
     granularitySecs: 3600n,
     ...overrides,
-  };
+  } as RequestInit;
 }
 
 function aggregate(fn: Fn, attribute: { type: AttributeKey_Type; name: string }, label: string, extrapolationMode = ExtrapolationMode.NONE, filter?: RequestInit["filter"]) {
@@ -71,7 +73,7 @@ function aggregate(fn: Fn, attribute: { type: AttributeKey_Type; name: string },
 }
 
 async function rpc(body: Uint8Array, path = "/rpc/EndpointTimeSeries/v1"): Promise<{ status: number; bytes: Uint8Array; type: string | null }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: "POST", body });
+  const response = await fetch(`${baseUrl}${path}`, { method: "POST", body: Buffer.from(body) });
   return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()), type: response.headers.get("content-type") };
 }
 
@@ -218,7 +220,7 @@ describe("EndpointTimeSeries v1", () => {
     const severity = key(AttributeKey_Type.INT, "sentry.severity_number");
     const response = await timeSeries(
       spans({
-        meta: { ...spans().meta, traceItemType: TraceItemType.LOG },
+        meta: { ...META, traceItemType: TraceItemType.LOG },
         filter: { value: { case: "comparisonFilter", value: { key: severity, op: ComparisonFilter_Op.GREATER_THAN_OR_EQUALS, value: { value: { case: "valInt", value: 17n } } } } },
         expressions: [aggregate(Fn.COUNT, severity, "errors")],
       }),
@@ -235,9 +237,9 @@ describe("EndpointTimeSeries v1", () => {
     const cases: [RequestInit, number, string | RegExp][] = [
       [spans({ granularitySecs: 7n }), 400, "Granularity of 7 is not valid, valid granularity_secs: [15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400]"],
       [spans({ granularitySecs: 0n }), 400, "granularity of 0 is invalid"],
-      [spans({ granularitySecs: 15n, meta: { ...spans().meta, startTimestamp: { seconds: 0n } } }), 400, /too many datapoints/],
-      [spans({ meta: { ...spans().meta, startTimestamp: { seconds: BigInt(END + 10) } } }), 400, "start timestamp is after end timestamp"],
-      [spans({ meta: { ...spans().meta, traceItemType: TraceItemType.UNSPECIFIED } }), 400, "This endpoint requires meta.trace_item_type to be set (are you requesting spans? logs?)"],
+      [spans({ granularitySecs: 15n, meta: { ...META, startTimestamp: { seconds: 0n } } }), 400, /too many datapoints/],
+      [spans({ meta: { ...META, startTimestamp: { seconds: BigInt(END + 10) } } }), 400, "start timestamp is after end timestamp"],
+      [spans({ meta: { ...META, traceItemType: TraceItemType.UNSPECIFIED } }), 400, "This endpoint requires meta.trace_item_type to be set (are you requesting spans? logs?)"],
       [spans({ expressions: [aggregate(Fn.SUM, DURATION, "x"), aggregate(Fn.COUNT, DURATION, "x")] }), 400, "Duplicate expression label: x"],
       [spans({ expressions: [aggregate(Fn.SUM, key(AttributeKey_Type.UNSPECIFIED, "a"), "x")] }), 400, "attribute key a must have a type specified"],
       [spans({ expressions: [aggregate(Fn.SUM, key(AttributeKey_Type.DOUBLE, "sentry.project_id"), "x")] }), 400, "Attribute sentry.project_id must be one of [TYPE_INT], got TYPE_DOUBLE"],
@@ -245,7 +247,7 @@ describe("EndpointTimeSeries v1", () => {
       [spans({ filter: { value: { case: "comparisonFilter", value: { key: OP, op: ComparisonFilter_Op.EQUALS } } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, "comparison does not have a right hand side"],
       [spans({ filter: { value: { case: "comparisonFilter", value: { key: OP, op: ComparisonFilter_Op.EQUALS, value: { value: { case: "valInt", value: 3n } } } } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, /sentry.op holds string values and cannot be compared with a val_int/],
       [spans({ expressions: [aggregate(Fn.FIRST, DURATION, "f", ExtrapolationMode.SAMPLE_WEIGHTED)] }), 400, "Extrapolation is not supported for FUNCTION_FIRST function."],
-      [spans({ meta: { ...spans().meta, requestId: "not-a-uuid" }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, /meta.request_id must be a UUID/],
+      [spans({ meta: { ...META, requestId: "not-a-uuid" }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, /meta.request_id must be a UUID/],
     ];
     for (const [init, status, message] of cases) {
       const error = await rpcError(init);
@@ -277,7 +279,7 @@ describe("EndpointTimeSeries v1", () => {
 
   it("an end that is not on a bucket boundary is moved up to the next one, and every query leaves a query-log row", async () => {
     const before = server.backend.metrics.requests.value(["events_analytics_platform", "test.rpc", "success"]);
-    const response = await timeSeries(spans({ meta: { ...spans().meta, endTimestamp: { seconds: BigInt(START + 5400) } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }));
+    const response = await timeSeries(spans({ meta: { ...META, endTimestamp: { seconds: BigInt(START + 5400) } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }));
     expect(response.resultTimeseries[0]!.buckets.map((b) => Number(b.seconds))).toEqual([START, START + 3600]);
     expect(response.meta?.requestId).toMatch(/^[0-9a-f]{32}$/);
     expect(server.backend.metrics.requests.value(["events_analytics_platform", "test.rpc", "success"])).toBe(before + 1);
