@@ -1,6 +1,6 @@
 /**
  * Typed answers for what connect-node answers bare, on the Connect/gRPC paths
- * (`/quarry.v1.<Service>/<Method>`): a method other than POST (405) and a content type no
+ * (`/quarry.v1.<Service>/<Method>`, `/quarry.rpc.v1.<Service>/<Method>`): a method other than POST (405) and a content type no
  * protocol reads (415) get a Connect error body, and a Connect unary request whose protobuf
  * bytes do not parse is the caller's fault (400 `invalid_argument`), not connect-es's 500
  * `internal` "parse binary".
@@ -22,7 +22,7 @@ function answer(response: Response, status: number, code: string, message: strin
 
 /** Answers the request itself and returns true, or returns false to let connect-node answer. */
 export function guardConnectRequest(request: Request, response: Response): boolean {
-  if (!request.url?.startsWith("/quarry.v1.")) return false;
+  if (!request.url?.startsWith("/quarry.v1.") && !request.url?.startsWith("/quarry.rpc.v1.")) return false;
   const method = request.method ?? "GET";
   if (method !== "POST") {
     answer(response, 405, "unimplemented", `method ${method} is not allowed on ${request.url.split("?")[0]}: Connect, gRPC and gRPC-Web calls are POSTs`);

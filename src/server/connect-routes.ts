@@ -3,9 +3,10 @@ import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { CheckResponseSchema, HealthService } from "../../gen/quarry/v1/health_pb.js";
 import { QueryService } from "../../gen/quarry/v1/query_pb.js";
+import { TimeSeriesService } from "../../gen/quarry/rpc/v1/time_series_pb.js";
 import { DeleteSubscriptionResponseSchema, ListSubscriptionsResponseSchema, SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
 import { createSubscriptionRequestFrom, mqlRequestFrom, queryRequestFrom } from "../request/from-protobuf.js";
-import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
+import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql, handleTimeSeries } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";
 import { subscriptionMessage } from "./subscription-views.js";
 import { toConnectError, toQueryResponse, toWindowResponse } from "./to-protobuf.js";
@@ -44,6 +45,9 @@ export function connectRoutes(context: ServiceContext) {
         typed(async () => subscriptionMessage(await context.subscriptions.get(request.dataset, request.entity, String(request.partition), request.key))),
       runSubscriptionWindow: (request) =>
         typed(async () => toWindowResponse(await context.subscriptionWindows.run(request.subscriptionJson, Number(request.windowEnd), request.referrer))),
+    });
+    router.service(TimeSeriesService, {
+      timeSeries: (request) => typed(async () => (await handleTimeSeries(context, request)).response),
     });
     router.service(HealthService, {
       check: () =>

@@ -8,7 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TimeSeriesService } from "../../gen/quarry/rpc/v1/time_series_pb.js";
 import { TimeSeriesRequestSchema, TimeSeriesResponseSchema, type TimeSeriesResponse } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
 import { ErrorSchema } from "../../gen/sentry_protos/snuba/v1/error_pb.js";
 import { TraceItemType } from "../../gen/sentry_protos/snuba/v1/request_common_pb.js";
@@ -284,4 +287,20 @@ describe("EndpointTimeSeries v1", () => {
     expect(response.meta?.requestId).toMatch(/^[0-9a-f]{32}$/);
     expect(server.backend.metrics.requests.value(["events_analytics_platform", "test.rpc", "success"])).toBe(before + 1);
   });
+
+  it("the same operation as a Connect and a gRPC method (quarry.rpc.v1.TimeSeriesService/TimeSeries)", async () => {
+    const init = spans({ expressions: [aggregate(Fn.COUNT, DURATION, "n")], groupBy: [OP] });
+    const overHttp = await timeSeries(init);
+    for (const transport of [createConnectTransport({ baseUrl, httpVersion: "1.1" }), createGrpcTransport({ baseUrl })]) {
+      const client = createClient(TimeSeriesService, transport);
+      const answer = await client.timeSeries(create(TimeSeriesRequestSchema, init));
+      const series = (r: TimeSeriesResponse) => r.resultTimeseries.map((s) => [s.groupByAttributes["sentry.op"], s.dataPoints.map((p) => p.data)]).sort();
+      expect(series(answer)).toEqual(series(overHttp));
+      const refused = await client.timeSeries(create(TimeSeriesRequestSchema, spans({ granularitySecs: 7n }))).catch((reason: unknown) => reason);
+      expect(refused).toBeInstanceOf(ConnectError);
+      expect((refused as ConnectError).code).toBe(Code.InvalidArgument);
+      expect((refused as ConnectError).rawMessage).toMatch(/^invalid_query: Granularity of 7 is not valid/);
+    }
+  });
 });
+
