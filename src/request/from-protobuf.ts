@@ -113,6 +113,10 @@ export function createSubscriptionRequestFrom(message: CreateSubscriptionMessage
     subscription_type: message.subscriptionType || undefined,
     query: message.query || undefined,
     organization: message.organization === undefined ? undefined : asNumber(message.organization, "organization"),
+    request_name: message.requestName || undefined,
+    request_version: message.requestVersion || undefined,
+    // Bytes on this wire, base64 on the JSON route: one reader for both.
+    time_series_request: message.timeSeriesRequest.length > 0 ? Buffer.from(message.timeSeriesRequest).toString("base64") : undefined,
   };
   return readSubscriptionBody(body, message.dataset, message.entity);
 }

@@ -19,6 +19,17 @@ export interface CreateSubscriptionRequest {
   /** Metrics entities filter on it; defaults to tenant_ids.organization_id. */
   readonly organization: number | null;
   readonly referrer: string | null;
+  /** For subscription_type 'rpc': the request's class name and version, and its base64 bytes. */
+  readonly requestName?: string | null;
+  readonly requestVersion?: string | null;
+  readonly timeSeriesRequest?: string | null;
+}
+
+function optionalString(body: Record<string, unknown>, field: string, what: string): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") throw subscriptionError(`'${field}' must be a string (${what}), got ${typeName(value)}`, field);
+  return value;
 }
 
 function typeName(value: unknown): string {
@@ -76,5 +87,8 @@ export function readSubscriptionBody(body: Record<string, unknown>, dataset: str
     organizationId,
     organization,
     referrer,
+    requestName: optionalString(body, "request_name", "the request message's name, e.g. TimeSeriesRequest"),
+    requestVersion: optionalString(body, "request_version", "the request message's version, e.g. v1"),
+    timeSeriesRequest: optionalString(body, "time_series_request", "the base64 of a serialised TimeSeriesRequest"),
   };
 }

@@ -9,9 +9,11 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { anyPack, StructSchema } from "@bufbuild/protobuf/wkt";
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { TimeSeriesRequestSchema, TimeSeriesResponseSchema } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
+import { CreateSubscriptionRequestSchema, CreateSubscriptionResponseSchema } from "../../gen/sentry_protos/snuba/v1/endpoint_create_subscription_pb.js";
 import { ErrorSchema, type Error as RpcError } from "../../gen/sentry_protos/snuba/v1/error_pb.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
-import { handleTimeSeries } from "./query-handlers.js";
+import { handleCreateSubscription, handleTimeSeries } from "./query-handlers.js";
+import { rpcSubscriptionRequestFrom } from "../request/rpc-subscription-request.js";
 import { readBody } from "./read-body.js";
 import type { ServiceContext } from "./service-context.js";
 
@@ -38,11 +40,18 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint<DescMessage, DescMessage>> = new M
     "EndpointTimeSeries__v1",
     endpoint({ input: TimeSeriesRequestSchema, output: TimeSeriesResponseSchema, run: async (context, request) => (await handleTimeSeries(context, request)).response }),
   ],
+  [
+    "CreateSubscriptionRequest__v1",
+    endpoint({
+      input: CreateSubscriptionRequestSchema,
+      output: CreateSubscriptionResponseSchema,
+      run: async (context, request) => create(CreateSubscriptionResponseSchema, { subscriptionId: await handleCreateSubscription(context, rpcSubscriptionRequestFrom(request)) }),
+    }),
+  ],
 ]);
 
 /** Snuba's other endpoints: known names that Quarry does not serve (yet). */
 const NOT_SERVED = new Set([
-  "CreateSubscriptionRequest",
   "EndpointTraceItemTable",
   "EndpointTraceItemAttributeNames",
   "AttributeValuesRequest",
@@ -64,7 +73,7 @@ export async function rpcRoute(context: ServiceContext, parts: readonly string[]
     if (parts.length !== 3) throw rpcFailure(404, `no RPC at /${parts.join("/")}: RPC paths are /rpc/<EndpointName>/<version>, e.g. /rpc/EndpointTimeSeries/v1`);
     const target = ENDPOINTS.get(`${name}__${version}`);
     if (!target) {
-      if (NOT_SERVED.has(name) && version === "v1") throw rpcFailure(501, `endpoint ${name} with version ${version} is not implemented by Quarry; it serves EndpointTimeSeries v1`);
+      if (NOT_SERVED.has(name) && version === "v1") throw rpcFailure(501, `endpoint ${name} with version ${version} is not implemented by Quarry; it serves EndpointTimeSeries v1 and CreateSubscriptionRequest v1`);
       throw rpcFailure(404, `endpoint ${name} with version ${version} does not exist (did you use the correct version and capitalization?)`);
     }
     if (method !== "POST") throw rpcFailure(405, `method ${method} not allowed here; use POST with a serialized ${target.input.name} body`);

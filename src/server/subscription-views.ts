@@ -21,6 +21,9 @@ export function subscriptionJson({ subscription, status }: SubscriptionView): Re
     time_window: subscription.timeWindow,
     resolution: subscription.resolution,
     subscription_type: subscription.type,
+    ...(subscription.rpc
+      ? { request_name: subscription.rpc.requestName, request_version: subscription.rpc.requestVersion, time_series_request: subscription.rpc.timeSeriesRequest }
+      : {}),
     tenant_ids: { organization_id: subscription.organizationId },
     created_at: isoMillis(subscription.createdAt),
     status: {

@@ -24,10 +24,19 @@ interface Row {
   organization_id: string | number;
   created_at_ms: string | number;
   deleted: number;
+  /** Snuba's stored JSON (storedJson): where an rpc subscription's request lives. */
+  data: string;
 }
 
 const COLUMNS =
-  "entity, partition, uuid, dataset, project_id, time_window, resolution, subscription_type, query, organization_id, toUnixTimestamp64Milli(created_at) AS created_at_ms, deleted";
+  "entity, partition, uuid, dataset, project_id, time_window, resolution, subscription_type, query, organization_id, toUnixTimestamp64Milli(created_at) AS created_at_ms, deleted, data";
+
+/** The request of an rpc subscription, from its stored JSON. */
+function rpcFields(row: Row): Pick<Subscription, "rpc"> {
+  if (row.subscription_type !== "rpc") return {};
+  const data = JSON.parse(row.data) as Record<string, unknown>;
+  return { rpc: { requestName: String(data.request_name), requestVersion: String(data.request_version), timeSeriesRequest: String(data.time_series_request) } };
+}
 
 function fromRow(row: Row): Subscription {
   return {
@@ -39,8 +48,9 @@ function fromRow(row: Row): Subscription {
     projectId: Number(row.project_id),
     timeWindow: row.time_window,
     resolution: row.resolution,
-    type: "snql",
+    type: row.subscription_type === "rpc" ? "rpc" : "snql",
     query: row.query,
+    ...rpcFields(row),
     organizationId: Number(row.organization_id),
     createdAt: Number(row.created_at_ms),
   };

@@ -9,7 +9,9 @@ import { runPreparedQuery } from "../pipeline/run-prepared-query.js";
 import type { QueryRequest } from "../pipeline/query-request.js";
 import { StageTimer } from "../pipeline/stage-timer.js";
 import { ConcurrencyLimiter } from "./concurrency-limiter.js";
-import { prepareWindow, type CompiledSubscription } from "./subscription-query.js";
+import { prepareWindow, type CompiledRpcSubscription, type CompiledSubscription } from "./subscription-query.js";
+import { runTimeSeries, timeSeriesQueryRequest } from "../pipeline/run-time-series.js";
+import { rpcWindowRow, windowTimeSeriesRequest } from "./rpc-subscription.js";
 
 /** Snuba's referrers: scheduled runs, and the test run at creation. */
 export const EXECUTOR_REFERRER = "subscriptions_executor";
@@ -59,6 +61,7 @@ export class PipelineExecutor implements SubscriptionExecutor {
 
   run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER): Promise<WindowResult> {
     return this.limiter.run(async () => {
+      if (compiled.kind === "rpc") return runRpcWindow(this.context, compiled, windowEnd, referrer);
       const timer = new StageTimer();
       const prepared = prepareWindow(compiled, windowEnd);
       timer.mark("prepare_query");
@@ -66,4 +69,13 @@ export class PipelineExecutor implements SubscriptionExecutor {
       return { data: result.data, meta: result.meta };
     });
   }
+}
+
+/** One window of an rpc subscription through the TimeSeries pipeline: one row, `{<label>: value}`. */
+export async function runRpcWindow(context: PipelineContext, compiled: CompiledRpcSubscription, windowEnd: number, referrer: string): Promise<WindowResult> {
+  const { subscription } = compiled;
+  const request = windowTimeSeriesRequest(compiled.request, subscription.timeWindow, windowEnd, referrer);
+  const asked = timeSeriesQueryRequest(request);
+  const { response, executed } = await runTimeSeries(context, request, { ...asked, tenantIds: { ...asked.tenantIds, organization_id: subscription.organizationId, referrer } });
+  return { data: [rpcWindowRow(response, executed)], meta: [] };
 }

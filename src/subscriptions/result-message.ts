@@ -2,11 +2,13 @@
  * Snuba's subscription result message, version 3 (facts B6.4), exactly: key = the subscription
  * id, value = {"version": 3, "payload": {subscription_id, request, result, timestamp, entity}},
  * `timestamp` the window end T as a naive ISO datetime, `request` the stored query with the
- * executor's tenant ids. Consumers written for Snuba read it unchanged.
+ * executor's tenant ids (for an rpc subscription, the executed TimeSeriesRequest in base64). Consumers written for Snuba read it unchanged.
  */
 import { stringifyResponse } from "../execution/result-values.js";
 import { EXECUTOR_REFERRER, type WindowResult } from "./executor.js";
 import type { Subscription } from "./subscription.js";
+import { normalizeTimeSeriesRequest } from "../rpc/time-series-rules.js";
+import { decodeTimeSeriesRequest, rpcResultRequest, windowTimeSeriesRequest } from "./rpc-subscription.js";
 
 /** A result ready to publish, with what the publishers and the status book need to know of it. */
 export interface PublishableResult {
@@ -34,12 +36,25 @@ export function resultPayload(subscription: Subscription, windowEnd: number, res
     version: 3,
     payload: {
       subscription_id: subscription.id,
-      request: { query: subscription.query, tenant_ids: { referrer: EXECUTOR_REFERRER, organization_id: subscription.organizationId } },
+      request: payloadRequest(subscription, windowEnd),
       result: { data: result.data, meta: result.meta },
       timestamp: naiveIsoTimestamp(windowEnd),
       entity: subscription.entity,
     },
   };
+}
+
+/**
+ * SnQL: the stored query with the executor's tenant ids. RPC: the request as the window ran it
+ * (window, referrer, granularity set; labels filled in), base64, with its name and version.
+ */
+function payloadRequest(subscription: Subscription, windowEnd: number): Record<string, unknown> {
+  if (subscription.rpc) {
+    const { requestName, requestVersion, timeSeriesRequest } = subscription.rpc;
+    const windowed = windowTimeSeriesRequest(decodeTimeSeriesRequest(timeSeriesRequest), subscription.timeWindow, windowEnd, EXECUTOR_REFERRER);
+    return rpcResultRequest(normalizeTimeSeriesRequest(windowed), requestName, requestVersion);
+  }
+  return { query: subscription.query, tenant_ids: { referrer: EXECUTOR_REFERRER, organization_id: subscription.organizationId } };
 }
 
 export function encodeResult(subscription: Subscription, windowEnd: number, result: WindowResult, topic: string, epoch = 0): PublishableResult {

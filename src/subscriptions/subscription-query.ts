@@ -15,8 +15,24 @@ import { validateSnqlQuery } from "../pipeline/snql-validation.js";
 import { parseSnql } from "../snql/parse-snql.js";
 import type { Subscription } from "./subscription.js";
 import { checkSubscriptionQuery } from "./subscription-rules.js";
+import type { TimeSeriesRequest } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
+import { prepareTimeSeries } from "../pipeline/run-time-series.js";
+import { checkRpcSubscription, decodeTimeSeriesRequest, windowTimeSeriesRequest } from "./rpc-subscription.js";
+import { EXECUTOR_REFERRER } from "./executor.js";
 
-export interface CompiledSubscription {
+/** A subscription ready to run windows: its SnQL parsed and validated, or its TimeSeriesRequest decoded and checked. */
+export type CompiledSubscription = CompiledSnqlSubscription | CompiledRpcSubscription;
+
+export interface CompiledRpcSubscription {
+  readonly kind: "rpc";
+  readonly subscription: Subscription;
+  readonly entity: EntityDefinition;
+  /** The stored request (no window). */
+  readonly request: TimeSeriesRequest;
+}
+
+export interface CompiledSnqlSubscription {
+  readonly kind: "snql";
   readonly subscription: Subscription;
   readonly entity: EntityDefinition;
   readonly storage: StorageDefinition;
@@ -55,15 +71,30 @@ export function compileSubscription(definitions: DefinitionLookup, subscription:
   if (!entity) throw invalidQuery(`entity '${subscription.entity}' does not exist`);
   const support = entity.subscriptions;
   if (!support) throw invalidQuery(`entity ${entity.name} does not support subscriptions`);
+  if (subscription.type === "rpc") return compileRpcSubscription(definitions, subscription, entity, windowEnd);
   const query = parseSnql(subscription.query);
   checkSubscriptionQuery(query, entity, support);
   const validated = validateSnqlQuery(withWindow(query, entity, subscription, windowEnd), definitions);
   if (validated.kind !== "entity") throw invalidQuery(`a subscription query reads one entity with MATCH (${entity.name})`);
-  return { subscription, entity, storage: validated.storage, query, aliases: validated.aliases };
+  return { kind: "snql", subscription, entity, storage: validated.storage, query, aliases: validated.aliases };
+}
+
+/** Decodes and checks the stored request, and applies EndpointTimeSeries' rules to one window of it. */
+function compileRpcSubscription(definitions: DefinitionLookup, subscription: Subscription, entity: EntityDefinition, windowEnd: number): CompiledRpcSubscription {
+  if (!subscription.rpc) throw invalidQuery(`subscription ${subscription.id} is of type rpc but holds no TimeSeriesRequest`);
+  let request: TimeSeriesRequest;
+  try {
+    request = decodeTimeSeriesRequest(subscription.rpc.timeSeriesRequest);
+    checkRpcSubscription(subscription.rpc.requestName, subscription.rpc.requestVersion, request);
+  } catch (reason) {
+    throw invalidQuery(reason instanceof Error ? reason.message : String(reason));
+  }
+  prepareTimeSeries(definitions, windowTimeSeriesRequest(request, subscription.timeWindow, windowEnd, EXECUTOR_REFERRER));
+  return { kind: "rpc", subscription, entity, request };
 }
 
 /** The SQL of one window, [windowEnd − time_window, windowEnd). */
-export function prepareWindow(compiled: CompiledSubscription, windowEnd: number): PreparedQuery {
+export function prepareWindow(compiled: CompiledSnqlSubscription, windowEnd: number): PreparedQuery {
   const { subscription, entity, storage, aliases } = compiled;
   const query = withWindow(compiled.query, entity, subscription, windowEnd);
   const timeRange = entity.requiredTimeColumn ? { from: windowEnd - subscription.timeWindow, to: windowEnd } : null;

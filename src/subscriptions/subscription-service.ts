@@ -12,13 +12,14 @@ import { runPreparedQuery, type PipelineContext } from "../pipeline/run-prepared
 import { StageTimer } from "../pipeline/stage-timer.js";
 import type { CreateSubscriptionRequest } from "../request/subscription-body.js";
 import type { Clock } from "./clock.js";
-import { CREATION_REFERRER, windowRequest } from "./executor.js";
+import { CREATION_REFERRER, runRpcWindow, windowRequest } from "./executor.js";
 import { partitionFor } from "./partitioner.js";
 import { compileSubscription, prepareWindow } from "./subscription-query.js";
 import type { SubscriptionStatus } from "./subscription-status.js";
 import type { SubscriptionStore } from "./subscription-store.js";
 import { formatSubscriptionId, normaliseUuid, type Subscription } from "./subscription.js";
 import type { Counter } from "../metrics/prometheus-registry.js";
+import { checkRpcSubscription, decodeTimeSeriesRequest, encodeTimeSeriesRequest, RPC_SUBSCRIPTION_ENTITY, storableRequest } from "./rpc-subscription.js";
 
 export const MIN_TIME_WINDOW_SECONDS = 60;
 export const MAX_TIME_WINDOW_SECONDS = 86_400;
@@ -60,13 +61,7 @@ export class SubscriptionService {
 
   async create(request: CreateSubscriptionRequest): Promise<string> {
     const entity = requireSubscriptionEntity(this.definitions, request.dataset, request.entity);
-    if (request.subscriptionType === "rpc") {
-      throw subscriptionError(
-        "RPC subscriptions (subscription_type 'rpc', a TimeSeriesRequest) are not supported by this server yet; send subscription_type 'snql' with a SnQL query",
-        "subscription_type",
-      );
-    }
-    if (request.subscriptionType !== "snql") {
+    if (request.subscriptionType !== "snql" && request.subscriptionType !== "rpc") {
       throw subscriptionError(`'subscription_type' must be 'snql' or 'rpc', got '${request.subscriptionType}'`, "subscription_type");
     }
     if (request.timeWindow < MIN_TIME_WINDOW_SECONDS) throw subscriptionError("Time window must be greater than or equal to 1 minute", "time_window");
@@ -77,9 +72,7 @@ export class SubscriptionService {
       const supported = this.definitions.entities().filter((e) => e.subscriptions).map((e) => e.name);
       throw subscriptionError(`Entity ${entity.name} does not support subscriptions; entities that do: ${supported.join(", ")}`, "entity");
     }
-    if (request.query === null || request.query.trim() === "") {
-      throw subscriptionError("'query' is required: the SnQL to run each window, e.g. MATCH (events) SELECT count() AS count", "query");
-    }
+    const what = request.subscriptionType === "rpc" ? rpcFields(request, entity) : snqlFields(request);
 
     const now = this.options.clock.now();
     const uuid = randomUUID().replace(/-/g, "");
@@ -93,8 +86,8 @@ export class SubscriptionService {
       projectId: request.projectId,
       timeWindow: request.timeWindow,
       resolution: request.resolution,
-      type: "snql",
-      query: request.query,
+      type: request.subscriptionType,
+      ...what,
       organizationId: request.organization ?? request.organizationId,
       createdAt: now,
     };
@@ -103,9 +96,12 @@ export class SubscriptionService {
     const windowEnd = Math.floor(now / 1000);
     const compiled = compileSubscription(this.definitions, subscription, windowEnd);
     const testRequest = windowRequest(compiled, request.referrer || CREATION_REFERRER);
-    const window = prepareWindow(compiled, windowEnd);
+    const testRun = () =>
+      compiled.kind === "rpc"
+        ? runRpcWindow(this.options.pipeline, compiled, windowEnd, testRequest.tenantIds.referrer)
+        : runPreparedQuery(this.options.pipeline, { ...testRequest, consistent: true }, prepareWindow(compiled, windowEnd), new StageTimer());
     try {
-      await runPreparedQuery(this.options.pipeline, { ...testRequest, consistent: true }, window, new StageTimer());
+      await testRun();
       this.options.testRuns?.inc([entity.name, "ok"]);
     } catch (reason) {
       this.options.testRuns?.inc([entity.name, QueryServiceError.from(reason).type]);
@@ -152,4 +148,33 @@ export function parseLocator(partitionText: string, key: string): { partition: n
   const uuid = normaliseUuid(key);
   if (!uuid) throw subscriptionError(`the key '${key}' is not a UUID: use the 32 hex digits after '/' of the subscription id`, "key");
   return { partition: Number(partitionText), uuid };
+}
+
+function snqlFields(request: CreateSubscriptionRequest): Pick<Subscription, "query"> {
+  if (request.query === null || request.query.trim() === "") {
+    throw subscriptionError("'query' is required: the SnQL to run each window, e.g. MATCH (events) SELECT count() AS count", "query");
+  }
+  return { query: request.query };
+}
+
+/** An rpc subscription's request, decoded and checked (spec §4.4 rule 5), stored as Snuba stores it. */
+function rpcFields(request: CreateSubscriptionRequest, entity: EntityDefinition): Pick<Subscription, "query" | "rpc"> {
+  if (entity.name !== RPC_SUBSCRIPTION_ENTITY) {
+    throw subscriptionError(`subscription_type 'rpc' runs on ${RPC_SUBSCRIPTION_ENTITY} (POST /events_analytics_platform/${RPC_SUBSCRIPTION_ENTITY}/subscriptions), not on ${entity.name}`, "subscription_type");
+  }
+  const required = (value: string | null | undefined, field: string, example: string): string => {
+    if (value === null || value === undefined || value.trim() === "") throw subscriptionError(`'${field}' is required for subscription_type 'rpc': ${example}`, field);
+    return value;
+  };
+  const requestName = required(request.requestName, "request_name", "the request message's name, TimeSeriesRequest");
+  const requestVersion = required(request.requestVersion, "request_version", "the request message's version, v1");
+  const encoded = required(request.timeSeriesRequest, "time_series_request", "the base64 of a serialised sentry_protos.snuba.v1.TimeSeriesRequest");
+  if (request.query !== null && request.query.trim() !== "") throw subscriptionError("'query' is for subscription_type 'snql': an rpc subscription runs its time_series_request", "query");
+  const decoded = decodeTimeSeriesRequest(encoded);
+  checkRpcSubscription(requestName, requestVersion, decoded);
+  const project = Number(decoded.meta!.projectIds[0]);
+  if (project !== request.projectId) {
+    throw subscriptionError(`'project_id' (${request.projectId}) must be the project of the TimeSeriesRequest (meta.project_ids [${project}])`, "project_id");
+  }
+  return { query: "", rpc: { requestName, requestVersion, timeSeriesRequest: encodeTimeSeriesRequest(storableRequest(decoded)) } };
 }

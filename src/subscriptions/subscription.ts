@@ -1,10 +1,13 @@
 /**
- * A stored subscription (spec §2.5): a SnQL query that runs every `resolution` seconds over the
- * window `[T − time_window, T)`, on one entity, for one project. Its id is Snuba's
+ * A stored subscription (spec §2.5): a SnQL query (or, for `type: "rpc"`, a TimeSeriesRequest:
+ * rpc-subscription.ts) that runs every `resolution` seconds over the window `[T − time_window, T)`,
+ * on one entity, for one project. Its id is Snuba's
  * `<partition>/<uuid hex>` (facts B5.4); the partition is the unit of scheduling and checkpoints.
  */
 
-export type SubscriptionType = "snql";
+import type { RpcSubscriptionRequest } from "./rpc-subscription.js";
+
+export type SubscriptionType = "snql" | "rpc";
 
 export interface Subscription {
   /** `<partition>/<uuid hex>`. */
@@ -20,8 +23,10 @@ export interface Subscription {
   /** Seconds between runs, ≥ 60. */
   readonly resolution: number;
   readonly type: SubscriptionType;
-  /** The SnQL as the caller sent it (without the window and project conditions). */
+  /** The SnQL as the caller sent it (without the window and project conditions); "" for rpc. */
   readonly query: string;
+  /** The TimeSeriesRequest of an rpc subscription (absent for snql). */
+  readonly rpc?: RpcSubscriptionRequest;
   /**
    * The organization every run is attributed to (tenant_ids.organization_id at creation, or the
    * body's `organization`); metrics entities also filter on it (`org_id = <organization>`).
@@ -46,8 +51,20 @@ export function normaliseUuid(text: string): string | null {
   return null;
 }
 
-/** Snuba's stored JSON of a SnQL subscription (facts B6.1), plus the organization Quarry keeps. */
+/** Snuba's stored JSON of a subscription (facts B6.1; RPCSubscriptionData.to_dict), plus the organization Quarry keeps. */
 export function storedJson(subscription: Subscription): Record<string, unknown> {
+  if (subscription.rpc) {
+    return {
+      project_id: subscription.projectId,
+      time_window: subscription.timeWindow,
+      resolution: subscription.resolution,
+      time_series_request: subscription.rpc.timeSeriesRequest,
+      request_version: subscription.rpc.requestVersion,
+      request_name: subscription.rpc.requestName,
+      subscription_type: "rpc",
+      organization: subscription.organizationId,
+    };
+  }
   return {
     project_id: subscription.projectId,
     time_window: subscription.timeWindow,

@@ -68,7 +68,7 @@ describe("POST /{dataset}/{entity}/subscriptions", () => {
     ["resolution 59", "/events/events/subscriptions", { ...VALID, resolution: 59 }, 400, "subscription", /^Resolution must be greater than or equal to 1 minute$/, "resolution"],
     ["time_window before resolution", "/events/events/subscriptions", { ...VALID, time_window: 10, resolution: 10 }, 400, "subscription", /^Time window/, "time_window"],
     ["an entity without subscriptions", "/discover/discover/subscriptions", { ...VALID, query: "MATCH (discover) SELECT count() AS c" }, 400, "subscription", /Entity discover does not support subscriptions/, "entity"],
-    ["subscription_type rpc (not yet)", "/events/events/subscriptions", { ...VALID, subscription_type: "rpc" }, 400, "subscription", /RPC subscriptions .* not supported/, "subscription_type"],
+    ["subscription_type rpc on an entity other than eap_items", "/events/events/subscriptions", { ...VALID, subscription_type: "rpc" }, 400, "subscription", /subscription_type 'rpc' runs on eap_items/, "subscription_type"],
     ["an unknown subscription_type", "/events/events/subscriptions", { ...VALID, subscription_type: "sql" }, 400, "subscription", /'snql' or 'rpc', got 'sql'/, "subscription_type"],
     ["a missing project_id", "/events/events/subscriptions", { ...VALID, project_id: undefined }, 400, "subscription", /'project_id' is required/, "project_id"],
     ["project_id as a string", "/events/events/subscriptions", { ...VALID, project_id: "1" }, 400, "subscription", /'project_id' must be an integer .* got string "1"/, "project_id"],
