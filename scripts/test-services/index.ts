@@ -7,6 +7,7 @@ import { ensureJava, ensureKafkaJars, KAFKA_VERSION, startKafka, type RunningKaf
 import { log } from "./log.js";
 import { ensureNatsServer, natsServerVersion, startNats, type RunningNats } from "./nats-server.js";
 import { ensureSentryKafkaSchemas } from "./sentry-kafka-schemas.js";
+import { ensureSentryProtos } from "./sentry-protos.js";
 
 export { KAFKA_VERSION } from "./kafka-broker.js";
 
@@ -17,6 +18,8 @@ export interface TestServices {
   kafkaBrokers: string[];
   /** The installed `sentry_kafka_schemas` Python package (schemas and examples of Sentry's topics). */
   sentryKafkaSchemasDir: string;
+  /** A python that imports Sentry's `sentry_protos` (the RPC tests build their requests with it). */
+  sentryProtosPython: string;
   /** Stops both servers and removes their temp dirs. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -26,6 +29,7 @@ export interface InstalledTools {
   java: string;
   kafkaLibs: string;
   sentryKafkaSchemas: string;
+  sentryProtosPython: string;
 }
 
 /** Installs / caches everything the services need, without starting them. */
@@ -39,7 +43,9 @@ export async function installTestServices(): Promise<InstalledTools> {
   log(`kafka ${KAFKA_VERSION}: ${kafkaLibs}`);
   const sentryKafkaSchemas = await ensureSentryKafkaSchemas();
   log(`sentry-kafka-schemas: ${sentryKafkaSchemas}`);
-  return { natsServer, java, kafkaLibs, sentryKafkaSchemas };
+  const sentryProtosPython = await ensureSentryProtos();
+  log(`sentry-protos: ${sentryProtosPython}`);
+  return { natsServer, java, kafkaLibs, sentryKafkaSchemas, sentryProtosPython };
 }
 
 /**
@@ -67,6 +73,7 @@ export async function startTestServices(): Promise<TestServices> {
     natsUrl: nats.value.url,
     kafkaBrokers: kafka.value.brokers,
     sentryKafkaSchemasDir: tools.sentryKafkaSchemas,
+    sentryProtosPython: tools.sentryProtosPython,
     stop() {
       stopping ??= (async () => {
         const results = await Promise.allSettled([nats.value.stop(), kafka.value.stop()]);

@@ -23,6 +23,7 @@ import { defaultRegistry } from "../../src/datasets/registry.js";
 import { loadDemoData } from "../../src/demo-data/load-demo-data.js";
 import { startServer, type QuarryServer } from "../../src/server/start-server.js";
 import { GENEROUS_POLICY_LIMITS } from "../server/fixture-server.js";
+import { anyMap } from "./hand-sql.js";
 
 const NOW = new Date("2026-11-22T10:37:12Z");
 const START = Date.parse("2026-11-20T00:00:00Z") / 1000;
@@ -90,14 +91,6 @@ async function rpcError(init: RequestInit): Promise<{ code: number; message: str
   const answer = await rpc(toBinary(TimeSeriesRequestSchema, create(TimeSeriesRequestSchema, init)));
   const error = fromBinary(ErrorSchema, answer.bytes);
   return { code: error.code, message: error.message, status: answer.status };
-}
-
-/** An attribute read without the bucket rule: the first of the 40 maps of its kind that has it. */
-function anyMap(kind: "string" | "float", name: string): { value: string; exists: string } {
-  const maps = Array.from({ length: 40 }, (_, i) => `attributes_${kind}_${i}`);
-  const exists = maps.map((m) => `mapContains(${m}, '${name}')`).join(" OR ");
-  const value = `multiIf(${maps.map((m) => `mapContains(${m}, '${name}'), ${m}['${name}']`).join(", ")}, ${kind === "string" ? "''" : "0"})`;
-  return { value, exists: `(${exists})` };
 }
 
 async function handSql(sql: string): Promise<Record<string, number | string>[]> {

@@ -12,6 +12,7 @@
 import type { TestProject } from "vitest/node";
 import { startTestServices } from "../../scripts/test-services/index.js";
 import { ensureSentryKafkaSchemas } from "../../scripts/test-services/sentry-kafka-schemas.js";
+import { ensureSentryProtos } from "../../scripts/test-services/sentry-protos.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,6 +20,8 @@ declare module "vitest" {
     kafkaBrokers: string[];
     /** The installed sentry_kafka_schemas package: Sentry's topic schemas and examples. */
     sentryKafkaSchemasDir: string;
+    /** A python that imports sentry_protos: the RPC tests build their requests with it. */
+    sentryProtosPython: string;
   }
 }
 
@@ -30,6 +33,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     if (kafkaBrokers) project.provide("kafkaBrokers", kafkaBrokers.split(","));
     // No server needed: the schemas are files of a Python package.
     project.provide("sentryKafkaSchemasDir", await ensureSentryKafkaSchemas());
+    project.provide("sentryProtosPython", await ensureSentryProtos());
     return undefined;
   }
 
@@ -39,5 +43,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide("natsUrl", services.natsUrl);
   project.provide("kafkaBrokers", services.kafkaBrokers);
   project.provide("sentryKafkaSchemasDir", services.sentryKafkaSchemasDir);
+  project.provide("sentryProtosPython", services.sentryProtosPython);
   return () => services.stop();
 }

@@ -19,6 +19,7 @@ import { ManualClock } from "../../src/subscriptions/manual-clock.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { loadTopicSchema } from "../support/sentry-kafka-schemas.js";
 import { drivenScheduler } from "./driven-scheduler.js";
+import { anyMap } from "../rpc/hand-sql.js";
 
 const DEMO_NOW = new Date("2026-11-22T10:37:12Z");
 const START = Date.parse("2026-11-21T12:00:00Z");
@@ -158,9 +159,8 @@ describe("RPC subscriptions", () => {
     });
 
     const validator = loadTopicSchema(inject("sentryKafkaSchemasDir"), TOPIC);
-    const maps = (kind: string) => Array.from({ length: 40 }, (_, i) => `attributes_${kind}_${i}`);
-    const has = (kind: string, name: string) => `(${maps(kind).map((m) => `mapContains(${m}, '${name}')`).join(" OR ")})`;
-    const value = (kind: string, name: string) => `multiIf(${maps(kind).map((m) => `mapContains(${m}, '${name}'), ${m}['${name}']`).join(", ")}, '')`;
+    const duration = anyMap("float", "sentry.duration_ms");
+    const op = anyMap("string", "sentry.op");
     let nonZero = 0;
     for (const message of messages) {
       validator.validate(message);
@@ -177,7 +177,7 @@ describe("RPC subscriptions", () => {
 
       const [row] = (await (
         await server.columnstore.client.query({
-          query: `SELECT countIf(${has("float", "sentry.duration_ms")}) AS c FROM eap_items_1_local WHERE organization_id = 1 AND project_id = 1 AND item_type = 1 AND timestamp >= toDateTime(${end - 3600}) AND timestamp < toDateTime(${end}) AND NOT (${has("string", "sentry.op")} AND ${value("string", "sentry.op")} = 'cache.get')`,
+          query: `SELECT countIf(${duration.exists}) AS c FROM eap_items_1_local WHERE organization_id = 1 AND project_id = 1 AND item_type = 1 AND timestamp >= toDateTime(${end - 3600}) AND timestamp < toDateTime(${end}) AND NOT (${op.exists} AND ${op.value} = 'cache.get')`,
           format: "JSONEachRow",
           clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
         })
