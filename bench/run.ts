@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { BenchRow, BenchSection } from "./bench-row.js";
 import { mqlFrontendBench } from "./mql/mql-frontend-bench.js";
+import { rpcFrontendBench } from "./rpc/rpc-frontend-bench.js";
 import { serviceBench } from "./service/service-bench.js";
 import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
 import { clusterBench } from "./subscriptions/cluster-bench.js";
@@ -17,6 +18,7 @@ import { subscriptionBench } from "./subscriptions/subscription-bench.js";
 const SECTIONS: readonly { readonly name: string; readonly title: string; readonly run: BenchSection }[] = [
   { name: "snql", title: "SnQL front end", run: snqlFrontendBench },
   { name: "mql", title: "MQL front end", run: mqlFrontendBench },
+  { name: "rpc", title: "RPC front end", run: rpcFrontendBench },
   { name: "service", title: "Service", run: serviceBench },
   { name: "subscriptions", title: "Subscriptions", run: subscriptionBench },
   { name: "cluster", title: "Scheduler cluster", run: clusterBench },

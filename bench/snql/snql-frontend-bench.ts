@@ -3,15 +3,21 @@
  * on one core, over a corpus of realistic queries (filters, aggregations, tags, time series,
  * joins, subqueries, storages). No ClickHouse involved.
  */
+import type { DefinitionLookup } from "../../src/datasets/definition-lookup.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import type { BenchSection } from "../bench-row.js";
 import { describeThroughput, measureThroughput } from "../measure-throughput.js";
 import { SNQL_CORPUS } from "./snql-corpus.js";
 
+/** The measured function: query text → SQL. */
+export function snqlFrontEnd(registry: DefinitionLookup): (text: string) => string {
+  return (text) => prepareSnqlQuery(registry, text, false).sql;
+}
+
 export const snqlFrontendBench: BenchSection = async ({ quick }) => {
   const registry = defaultRegistry();
-  const frontEnd = (text: string) => prepareSnqlQuery(registry, text, false).sql;
+  const frontEnd = snqlFrontEnd(registry);
   // A corpus query that fails would measure error handling, not the front end.
   for (const text of SNQL_CORPUS) frontEnd(text);
   const result = measureThroughput(SNQL_CORPUS, frontEnd, quick ? 300 : 5000);
