@@ -14,7 +14,11 @@ import { TraceItemType } from "../../gen/sentry_protos/snuba/v1/request_common_p
 import { AttributeKey_Type, ExtrapolationMode, Function as Fn } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
 import { ComparisonFilter_Op } from "../../gen/sentry_protos/snuba/v1/trace_item_filter_pb.js";
 import { loadDemoData } from "../../src/demo-data/load-demo-data.js";
+import { ClickHouseSubscriptionStore } from "../../src/subscriptions/clickhouse-subscription-store.js";
+import { PipelineExecutor } from "../../src/subscriptions/executor.js";
 import { KafkaPublisher } from "../../src/subscriptions/kafka-publisher.js";
+import { RemoteExecutor } from "../../src/subscriptions/remote-executor.js";
+import { compileSubscription } from "../../src/subscriptions/subscription-query.js";
 import { ManualClock } from "../../src/subscriptions/manual-clock.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { loadTopicSchema } from "../support/sentry-kafka-schemas.js";
@@ -204,5 +208,19 @@ describe("RPC subscriptions", () => {
     const error = fromBinary(ErrorSchema, new Uint8Array(await bad.arrayBuffer()));
     expect(error).toMatchObject({ code: 400, message: "Group bys not supported." });
     expect(await stored()).toBe(before + 1);
+  });
+
+  it("a scheduler node without the engine runs an rpc window through the query node (RunSubscriptionWindow) with the same result", async () => {
+    const created = await post(body({ meta: META, expressions: [COUNT_DB] }, { time_window: 3600 }));
+    expect(created.status).toBe(202);
+    const [partition, uuid] = (created.json.subscription_id as string).split("/") as [string, string];
+    const subscription = (await new ClickHouseSubscriptionStore(server.columnstore.client).get("eap_items", Number(partition), uuid))!;
+    const windowEnd = Date.parse("2026-11-21T12:00:00Z") / 1000;
+    const compiled = compileSubscription(server.definitions, subscription, windowEnd);
+    expect(compiled.kind).toBe("rpc");
+    const local = await new PipelineExecutor({ definitions: server.definitions, columnstore: server.columnstore, statsInResponse: false, backend: server.backend }, 1).run(compiled, windowEnd);
+    const remote = await new RemoteExecutor(server.baseUrl, 1).run(compiled, windowEnd);
+    expect(remote.data).toEqual(local.data);
+    expect(Object.keys(local.data[0]!)).toEqual(["count"]);
   });
 });
