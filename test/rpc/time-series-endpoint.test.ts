@@ -261,6 +261,15 @@ describe("EndpointTimeSeries v1", () => {
     expect(decode.type).toBe("application/x-protobuf");
     expect(fromBinary(ErrorSchema, decode.bytes).message).toMatch(/^protobuf gave a decode error .* \(are all fields set and the correct types\?\)$/);
 
+    // `meta` (a message, field 1) sent as a varint: the wrong wire type for the field.
+    const wrongType = await rpc(new Uint8Array([0x08, 0x01]));
+    expect(wrongType.status).toBe(400);
+    expect(fromBinary(ErrorSchema, wrongType.bytes).message).toMatch(/^protobuf gave a decode error/);
+
+    const oversized = await rpc(new Uint8Array(1024 * 1024 + 1));
+    expect(oversized.status).toBe(413);
+    expect(fromBinary(ErrorSchema, oversized.bytes)).toMatchObject({ code: 413, message: "the request body is larger than 1048576 bytes" });
+
     const unknown = await rpc(new Uint8Array(), "/rpc/EndpointTimeseries/v1");
     expect(unknown.status).toBe(404);
     expect(fromBinary(ErrorSchema, unknown.bytes).message).toBe("endpoint EndpointTimeseries with version v1 does not exist (did you use the correct version and capitalization?)");
