@@ -16,6 +16,7 @@ import { MQL_CORPUS } from "../mql/mql-corpus.js";
 import { SNQL_CORPUS } from "../snql/snql-corpus.js";
 import { mqlRequest, mqlSentence } from "./mql-sentences.js";
 import { Prng } from "./prng.js";
+import { rpcRequest } from "./rpc-inputs.js";
 import { anchoredSnql, snqlSentence } from "./snql-sentences.js";
 
 /** What a 2xx answer must be: JSON (query routes), or anything (the form, metrics, "ok"). */
@@ -338,7 +339,7 @@ function subscriptionRequest(prng: Prng): FuzzRequest {
 
 // ---- the mix -----------------------------------------------------------------------------
 
-type Category = "snql-anchored" | "snql-grammar" | "mql-grammar" | "corpus" | "text-mutated" | "body-mutated" | "json-structure" | "json-random" | "subscription" | "http";
+type Category = "snql-anchored" | "snql-grammar" | "mql-grammar" | "corpus" | "text-mutated" | "body-mutated" | "json-structure" | "json-random" | "subscription" | "http" | "rpc";
 
 const MIX: readonly (readonly [Category, number])[] = [
   ["snql-anchored", 26],
@@ -351,6 +352,7 @@ const MIX: readonly (readonly [Category, number])[] = [
   ["json-random", 4],
   ["subscription", 4],
   ["http", 7],
+  ["rpc", 6],
 ];
 
 function snqlBody(prng: Prng, query: string, dataset: string): Record<string, unknown> {
@@ -438,6 +440,8 @@ export function fuzzInput(seed: number, index: number, now: number): FuzzRequest
       return subscriptionRequest(prng);
     case "http":
       return wrongHttp(prng, now);
+    case "rpc":
+      return rpcRequest(prng, now);
   }
 }
 

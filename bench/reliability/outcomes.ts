@@ -2,19 +2,24 @@
  * What each answer was, by status and error type, and whether it was typed:
  *
  * - a non-2xx answer must carry the spec's `{"error": {"type": "...", "message": "..."}}` (on a
- *   Connect path, `/quarry.v1.*`, Connect's own `{"code": "...", "message": "..."}`);
+ *   Connect path, `/quarry.v1.*`, Connect's own `{"code": "...", "message": "..."}`; on Snuba's
+ *   RPC transport, `/rpc/*`, a serialised `Error` whose code is the status);
  * - a 2xx answer where JSON is due (query, subscription and Connect routes) must be JSON;
  * - a connection reset, a refused connection or a timeout is untyped too.
  *
  * Untyped answers and 5xx are the failures the suite looks for; the first few are kept with the
  * input that caused them (and its replay id).
  */
+import { fromBinary } from "@bufbuild/protobuf";
+import { ErrorSchema } from "../../gen/sentry_protos/snuba/v1/error_pb.js";
 import type { FuzzRequest } from "./fuzz-inputs.js";
 
 export interface Answer {
   readonly status: number;
   readonly contentType: string;
   readonly body: string;
+  /** The body as received (RPC answers are protobuf). */
+  readonly bytes?: Uint8Array;
   readonly ms: number;
 }
 
@@ -33,7 +38,8 @@ export interface Classified {
 
 export function classify(request: FuzzRequest, answer: Answer | NetworkFailure): Classified {
   if ("network" in answer) return { label: `network ${answer.network}`, typed: false, fiveHundred: false, why: `no answer: ${answer.network}` };
-  const connect = request.path.startsWith("/quarry.v1.");
+  const connect = request.path.startsWith("/quarry.v1.") || request.path.startsWith("/quarry.rpc.v1.");
+  if (request.path.startsWith("/rpc")) return classifyRpc(answer);
   let parsed: unknown;
   let json = true;
   try {
@@ -62,11 +68,40 @@ export function classify(request: FuzzRequest, answer: Answer | NetworkFailure):
   };
 }
 
+/**
+ * Snuba's RPC transport answers protobuf: a response with 200, else a serialised `Error` whose
+ * `code` is the status. Anything else (JSON, an empty body, a code that disagrees) is untyped.
+ */
+function classifyRpc(answer: Answer): Classified {
+  const fiveHundred = answer.status >= 500;
+  if (!answer.contentType.startsWith("application/x-protobuf")) {
+    return { label: `${answer.status} untyped`, typed: false, fiveHundred, why: `an RPC answer that is not protobuf (content-type '${answer.contentType}')` };
+  }
+  if (answer.status === 200) return { label: "200 rpc", typed: true, fiveHundred };
+  try {
+    const error = fromBinary(ErrorSchema, answer.bytes ?? new Uint8Array());
+    if (error.code === answer.status && error.message !== "") return { label: `${answer.status} rpc`, typed: true, fiveHundred };
+    return { label: `${answer.status} untyped`, typed: false, fiveHundred, why: `an RPC Error with code ${error.code} on a ${answer.status}, or no message` };
+  } catch {
+    return { label: `${answer.status} untyped`, typed: false, fiveHundred, why: `a ${answer.status} whose body is not a serialised Error` };
+  }
+}
+
+/** The message of a serialised RPC Error, or null. */
+function rpcErrorMessage(answer: Answer): string | null {
+  if (!answer.contentType.startsWith("application/x-protobuf") || answer.status === 200) return null;
+  try {
+    return fromBinary(ErrorSchema, answer.bytes ?? new Uint8Array()).message;
+  } catch {
+    return null;
+  }
+}
+
 /** What tells two failures apart: the label and the error message, without its numbers and quoted parts. */
 export function failureSignature(outcome: Classified, answer: Answer | NetworkFailure): string {
   if ("network" in answer) return outcome.label;
-  let message = "";
-  try {
+  let message = rpcErrorMessage(answer) ?? "";
+  if (message === "") try {
     const parsed = JSON.parse(answer.body) as { error?: { message?: unknown }; message?: unknown };
     message = String(parsed.error?.message ?? parsed.message ?? "");
   } catch {

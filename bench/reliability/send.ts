@@ -14,8 +14,8 @@ export async function send(baseUrl: string, request: FuzzRequest, timeoutMs = 60
       headers,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const body = await response.text();
-    return { status: response.status, contentType: response.headers.get("content-type") ?? "", body, ms: performance.now() - started };
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, contentType: response.headers.get("content-type") ?? "", body: new TextDecoder().decode(bytes), bytes, ms: performance.now() - started };
   } catch (reason) {
     const error = reason as { name?: string; cause?: { code?: string; message?: string }; message?: string };
     const network = error.name === "TimeoutError" ? "timeout" : (error.cause?.code ?? error.cause?.message ?? error.message ?? "error");

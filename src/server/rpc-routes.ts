@@ -73,7 +73,8 @@ export async function rpcRoute(context: ServiceContext, parts: readonly string[]
     if (parts.length !== 3) throw rpcFailure(404, `no RPC at /${parts.join("/")}: RPC paths are /rpc/<EndpointName>/<version>, e.g. /rpc/EndpointTimeSeries/v1`);
     const target = ENDPOINTS.get(`${name}__${version}`);
     if (!target) {
-      if (NOT_SERVED.has(name) && version === "v1") throw rpcFailure(501, `endpoint ${name} with version ${version} is not implemented by Quarry; it serves EndpointTimeSeries v1 and CreateSubscriptionRequest v1`);
+      // 404 as for any endpoint the server does not have (Snuba's answer), with a message that says which it does have.
+      if (NOT_SERVED.has(name) && version === "v1") throw rpcFailure(404, `endpoint ${name} with version ${version} is a Snuba endpoint Quarry does not serve; it serves EndpointTimeSeries v1 and CreateSubscriptionRequest v1`);
       throw rpcFailure(404, `endpoint ${name} with version ${version} does not exist (did you use the correct version and capitalization?)`);
     }
     if (method !== "POST") throw rpcFailure(405, `method ${method} not allowed here; use POST with a serialized ${target.input.name} body`);

@@ -275,7 +275,8 @@ describe("EndpointTimeSeries v1", () => {
     expect(fromBinary(ErrorSchema, unknown.bytes).message).toBe("endpoint EndpointTimeseries with version v1 does not exist (did you use the correct version and capitalization?)");
 
     const unserved = await rpc(new Uint8Array(), "/rpc/EndpointTraceItemTable/v1");
-    expect(unserved.status).toBe(501);
+    expect(unserved.status).toBe(404);
+    expect(fromBinary(ErrorSchema, unserved.bytes).message).toMatch(/is a Snuba endpoint Quarry does not serve; it serves EndpointTimeSeries v1/);
 
     const get = await fetch(`${baseUrl}/rpc/EndpointTimeSeries/v1`);
     expect(get.status).toBe(405);
