@@ -1,10 +1,20 @@
 /**
  * A small Prometheus registry (text exposition format 0.0.4): labelled counters, histograms and
  * callback gauges, rendered on GET /metrics. Label values come from requests (referrers), so each
- * metric keeps at most MAX_SERIES label sets and folds the rest into `other`.
+ * metric keeps at most MAX_SERIES label sets and folds the rest into `other`, and a value is cut
+ * to MAX_LABEL_CHARS with control characters replaced: a 100,000-character referrer once made
+ * /metrics 18 MB.
  */
 const MAX_SERIES = 500;
 const OVERFLOW = "other";
+export const MAX_LABEL_CHARS = 100;
+
+/** A label value as kept: at most MAX_LABEL_CHARS (then `…`), no control characters. */
+export function boundLabelValue(value: string): string {
+   
+  const clean = /[\u0000-\u001f\u007f]/.test(value) ? value.replace(/[\u0000-\u001f\u007f]/g, "\uFFFD") : value;
+  return clean.length > MAX_LABEL_CHARS ? `${clean.slice(0, MAX_LABEL_CHARS - 1)}…` : clean;
+}
 
 function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
@@ -36,7 +46,8 @@ class Series<T> {
     private readonly create: () => T,
   ) {}
 
-  get(values: readonly string[]): T {
+  get(raw: readonly string[]): T {
+    const values = raw.some((v) => v.length > MAX_LABEL_CHARS || /[\u0000-\u001f\u007f]/.test(v)) ? raw.map(boundLabelValue) : raw;  
     const key = values.join("\u0000");
     let series = this.byKey.get(key);
     if (!series) {

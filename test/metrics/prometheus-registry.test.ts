@@ -1,6 +1,6 @@
 /** The Prometheus text format: HELP/TYPE lines, escaped labels, cumulative histogram buckets. */
 import { describe, expect, it } from "vitest";
-import { Counter, Histogram, PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
+import { Counter, Histogram, MAX_LABEL_CHARS, PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
 
 describe("PrometheusRegistry", () => {
   it("renders counters and histograms in the text exposition format", () => {
@@ -36,5 +36,16 @@ describe("PrometheusRegistry", () => {
     const lines = counter.render().split("\n").filter((line) => line.startsWith("c_total{"));
     expect(lines).toHaveLength(501);
     expect(lines).toContain('c_total{referrer="other"} 100');
+  });
+
+  it("cuts long label values and replaces control characters (a 100,000-character referrer made /metrics 18 MB)", () => {
+    const counter = new Counter("c_total", "C.", ["referrer"]);
+    counter.inc(["x".repeat(100_000)]);
+    counter.inc(["x".repeat(200_000)]);
+    counter.inc(["a\u0000b\tc"]);
+    const text = counter.render();
+    expect(text.length).toBeLessThan(500);
+    expect(text).toContain(`c_total{referrer="${"x".repeat(MAX_LABEL_CHARS - 1)}…"} 2`);
+    expect(text).toContain('c_total{referrer="a\uFFFDb\uFFFDc"} 1');
   });
 });
