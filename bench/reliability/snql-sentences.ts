@@ -324,10 +324,35 @@ const isBareColumn = (tokens: readonly SentenceToken[], start: number, end: numb
   end - start === 1 && ((tokens[start]!.type === "Identifier" && tokens[start]!.rule === "columnOrCall") || tokens[start]!.type === "Subscript");
 
 const LITERAL_TYPES = new Set(["StringLiteral", "NumberLiteral", "NULL", "TRUE", "FALSE"]);
+const COMPARISON_TEXTS = new Set(["=", "!=", "<", "<=", ">", ">="]);
+/** Where an operator chain sits: a WHERE/HAVING condition, a function argument, a list that takes no conditions, or a value. */
+type ChainPlace = "condition" | "argument" | "list" | "value";
+
+/** The top-level steps of an operator chain `a op b op c` that spans tokens [start, end). */
+function chainSteps(tokens: readonly SentenceToken[], start: number, end: number): { at: number; width: number; comparison: boolean }[] {
+  const steps: { at: number; width: number; comparison: boolean }[] = [];
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const token = tokens[i]!;
+    if (token.type === "LParen" || token.type === "LCurly") depth++;
+    else if (token.type === "RParen" || token.type === "RCurly") depth--;
+    if (depth !== 0 || token.rule !== "expression") continue;
+    if (token.type === "BinaryOperator") steps.push({ at: i, width: 1, comparison: COMPARISON_TEXTS.has(token.text) });
+    else if (token.type === "IS") steps.push({ at: i, width: tokens[i + 1]?.type === "NOT" ? 3 : 2, comparison: true });
+    else if (token.type === "IN" || token.type === "LIKE") steps.push({ at: i, width: 1, comparison: true });
+    else if (token.type === "NOT" && (tokens[i + 1]?.type === "IN" || tokens[i + 1]?.type === "LIKE")) {
+      steps.push({ at: i, width: 2, comparison: true });
+      i++;
+    }
+  }
+  return steps;
+}
 
 class SnqlProfile implements GrammarProfile {
   readonly productions = snqlParser.getGAstProductions();
   readonly state: SnqlState;
+  /** Per expression being generated (by stack depth): whether its current condition has its comparison. */
+  private readonly compared = new Map<number, boolean>();
 
   constructor(
     entity: EntityInfo,
@@ -366,6 +391,38 @@ class SnqlProfile implements GrammarProfile {
     const [prefix, info] = prng.pick(sources);
     const subscriptable = info.subscriptables.length > 0 ? prng.pick(info.subscriptables) : "tags";
     return `${prefix}${subscriptable}[${prng.pick(TAG_KEYS[subscriptable] ?? TAG_KEYS.tags!)}]`;
+  }
+
+  /** What the expression being expanded (the last `expression` on the stack) is for. */
+  private chainPlace(context: WalkContext): ChainPlace {
+    const stack = context.stack;
+    const at = stack.lastIndexOf("expression");
+    if (stack[at - 1] === "expressionList") return "list";
+    const inArguments = stack.lastIndexOf("argumentList") > Math.max(stack.lastIndexOf("selectItem"), stack.lastIndexOf("orderByList"));
+    const clause = this.clause(context);
+    if (inArguments) return "argument";
+    return clause === "WHERE" || clause === "HAVING" ? "condition" : "value";
+  }
+
+  /**
+   * An infix operator: a condition alternates comparison and AND/OR (with some arithmetic), an
+   * argument is sometimes a comparison (`if(a = 1, ...)`), other values are arithmetic; after a
+   * comparison only AND/OR keeps the chain valid.
+   */
+  private operatorText(context: WalkContext, prng: Prng): string {
+    const depth = context.stack.length;
+    const place = this.chainPlace(context);
+    if (this.compared.get(depth)) {
+      if (place !== "condition" && place !== "argument" && prng.chance(0.5)) return prng.pick(["+", "-", "*", "/"]);
+      this.compared.set(depth, false);
+      return prng.chance(0.7) ? "AND" : "OR";
+    }
+    const comparisonChance = { condition: 0.9, argument: 0.3, list: 0, value: 0.05 }[place];
+    if (prng.chance(comparisonChance)) {
+      this.compared.set(depth, true);
+      return prng.weighted([["=", 40], ["!=", 15], ["<=", 10], [">=", 15], ["<", 10], [">", 10]] as const);
+    }
+    return prng.pick(["+", "-", "*", "/"]);
   }
 
   private kindOfColumn(name: string): Kind {
@@ -407,6 +464,13 @@ class SnqlProfile implements GrammarProfile {
       }
       case "UnterminatedString":
         return "'x";
+      case "BinaryOperator":
+        return this.operatorText(context, prng);
+      case "IS":
+      case "IN":
+      case "LIKE":
+        if (rule === "expression") this.compared.set(context.stack.length, true);
+        return patternText(token, prng);
       default:
         return patternText(token, prng);
     }
@@ -427,10 +491,13 @@ class SnqlProfile implements GrammarProfile {
         return [8, 92];
       case "alias":
         return [92, 8];
-      case "comparison":
-        if (occurrence === 0) return [72, 12, 16];
-        if (occurrence === 3) return [60, 40];
-        return count === 6 ? [40, 15, 10, 15, 10, 10] : undefined;
+      case "expression": {
+        if (occurrence === 2) return [60, 40];
+        // A chain step: `op operand`, `IS [NOT] NULL` or `[NOT] IN/LIKE operand`.
+        const place = this.chainPlace(context);
+        if (this.compared.get(context.stack.length) || place === "list") return [1, 0, 0];
+        return place === "condition" ? [72, 12, 16] : place === "argument" ? [80, 8, 12] : [94, 3, 3];
+      }
       default:
         return undefined;
     }
@@ -440,13 +507,8 @@ class SnqlProfile implements GrammarProfile {
     switch (rule) {
       case "query":
         return [0.35, undefined, 0.85, 0.12, 0.3, 0.4, 0.08, 0.12, 0.05, 0.05][occurrence];
-      case "comparison": {
-        if (occurrence !== 0) return 0.15;
-        const clause = this.clause(context);
-        const nested = context.stack.lastIndexOf("argumentList") > context.stack.lastIndexOf("selectItem");
-        if (clause === "WHERE" || clause === "HAVING") return nested ? 0.3 : 0.92;
-        return nested ? 0.15 : 0.08;
-      }
+      case "expression":
+        return 0.15;
       case "columnOrCall":
         return occurrence === 0 ? (context.stack.at(-2) === "lambda" ? 1 : 0.45) : 0.08;
       case "selectItem":
@@ -474,13 +536,16 @@ class SnqlProfile implements GrammarProfile {
     switch (rule) {
       case "selectList":
         return [1, 3];
-      case "orExpression":
-        return prng.chance(condition() ? 0.2 : 0.03) ? [1, 1] : [0, 0];
-      case "andExpression":
-        return prng.chance(condition() ? 0.4 : 0.03) ? [1, 2] : [0, 0];
-      case "additive":
-      case "multiplicative":
-        return prng.chance(0.12) ? [1, 1] : [0, 0];
+      case "expression": {
+        // Steps of an operator chain: a condition is 1-3 comparisons joined by AND/OR.
+        const place = this.chainPlace(context);
+        if (place === "condition" || (place === "argument" && condition() && prng.chance(0.3))) {
+          const comparisons = prng.weighted([[1, 60], [2, 25], [3, 15]] as const);
+          return [2 * comparisons - 1, 2 * comparisons - 1];
+        }
+        const steps = prng.weighted([[0, 78], [1, 17], [2, 5]] as const);
+        return [steps, steps];
+      }
       case "entityOrJoin":
         return prng.chance(0.2) ? [1, 1] : [0, 0];
       case "argumentList":
@@ -495,7 +560,10 @@ class SnqlProfile implements GrammarProfile {
   onRuleExit = (rule: string, start: number, context: WalkContext, prng: Prng): void => {
     const tokens = context.tokens;
     if (rule === "columnOrCall") this.fixColumnOrCall(tokens, start, context, prng);
-    else if (rule === "comparison") this.fixComparison(tokens, start, prng);
+    else if (rule === "expression") {
+      this.fixComparisons(tokens, start, prng);
+      this.compared.delete(context.stack.length);
+    }
     else if (rule === "entityOrJoin") this.fixSource(tokens, start, prng);
     else if (rule === "selectItem" && this.clause(context) === "SELECT" && !context.stack.slice(0, -1).includes("selectItem")) {
       const end = tokens.length;
@@ -560,30 +628,43 @@ class SnqlProfile implements GrammarProfile {
     });
   }
 
-  private fixComparison(tokens: SentenceToken[], start: number, prng: Prng): void {
-    const operatorAt = tokens.findIndex((token, i) => i > start && token.rule === "comparison");
-    if (operatorAt < 0 || !isBareColumn(tokens, start, operatorAt)) return;
-    const column = tokens[start]!.text;
+  /**
+   * In each comparison `column op operand` of the chain just generated, a literal operand gets a
+   * value of the column's type (a tuple for IN, a pattern for LIKE). Right to left, so that a
+   * rewrite leaves the positions of the earlier steps as they were.
+   */
+  private fixComparisons(tokens: SentenceToken[], start: number, prng: Prng): void {
+    const steps = chainSteps(tokens, start, tokens.length);
+    for (let k = steps.length - 1; k >= 0; k--) {
+      const step = steps[k]!;
+      const leftStart = k === 0 ? start : steps[k - 1]!.at + steps[k - 1]!.width;
+      const rightEnd = k + 1 < steps.length ? steps[k + 1]!.at : tokens.length;
+      if (step.comparison) this.fixComparison(tokens, leftStart, step.at, step.at + step.width, rightEnd, prng);
+    }
+  }
+
+  private fixComparison(tokens: SentenceToken[], leftStart: number, operatorAt: number, rightAt: number, rightEnd: number, prng: Prng): void {
+    if (!isBareColumn(tokens, leftStart, operatorAt)) return;
+    const column = tokens[leftStart]!.text;
     const kind = this.kindOfColumn(column);
-    const operator = tokens[operatorAt]!.type;
-    const rightAt = tokens.findIndex((token, i) => i > operatorAt && token.rule !== "comparison");
-    if (operator === "IS" || rightAt < 0) return;
-    const right = tokens.slice(rightAt);
+    const operator = tokens[operatorAt]!.type === "NOT" ? tokens[operatorAt + 1]!.type : tokens[operatorAt]!.type;
+    if (operator === "IS" || rightAt >= rightEnd) return;
+    const right = tokens.slice(rightAt, rightEnd);
     const literal = right.every((token) => LITERAL_TYPES.has(token.type) || (token.type === "Minus" && token.rule === "literal"));
-    if (operator === "IN" || (operator === "NOT" && tokens[operatorAt + 1]?.type === "IN")) {
+    if (operator === "IN") {
       if (literal || prng.chance(0.5)) {
         const values = Array.from({ length: prng.int(1, 3) }, () => literalFor(kind, column, prng, this.now));
-        tokens.splice(rightAt, right.length, { type: "Identifier", text: `tuple(${values.join(", ")})`, rule: "comparison" });
+        tokens.splice(rightAt, right.length, { type: "Identifier", text: `tuple(${values.join(", ")})`, rule: "atom" });
       }
       return;
     }
     if (!literal) return;
     if (kind === "array" && prng.chance(0.7)) {
-      // An array compared with a scalar: has(column, value) instead.
-      tokens.splice(start, tokens.length - start, { type: "Identifier", text: `has(${column}, ${literalFor("string", column, prng, this.now)})`, rule: "comparison" });
+      // An array compared with a scalar: has(column, value) = 1 instead.
+      tokens.splice(leftStart, rightEnd - leftStart, { type: "Identifier", text: `has(${column}, ${literalFor("string", column, prng, this.now)}) = 1`, rule: "atom" });
       return;
     }
-    const text = operator === "LIKE" || (operator === "NOT" && tokens[operatorAt + 1]?.type === "LIKE") ? `'%${prng.pick(["error", "a", "GET", ""])}%'` : literalFor(kind, column, prng, this.now);
+    const text = operator === "LIKE" ? `'%${prng.pick(["error", "a", "GET", ""])}%'` : literalFor(kind, column, prng, this.now);
     tokens.splice(rightAt, right.length, { type: "StringLiteral", text, rule: "literal" });
   }
 
@@ -678,10 +759,10 @@ export function anchoredSnql(prng: Prng, now: number, entity: EntityInfo = prng.
   for (const column of entity.required) {
     conditions.push(column === "project_id" ? (prng.chance(0.7) ? `project_id = ${prng.int(1, 3)}` : "project_id IN tuple(1, 2, 3)") : `${column} = 1`);
   }
-  if (prng.chance(0.6)) conditions.push(`(${rule("orExpression", "WHERE", 24)})`);
+  if (prng.chance(0.6)) conditions.push(`(${rule("expression", "WHERE", 24)})`);
   if (prng.chance(0.5)) conditions.reverse();
   let query = `MATCH (${entity.name}) SELECT ${select}${by ? ` BY ${by}` : ""} WHERE ${conditions.join(" AND ")}`;
-  if (aggregated && prng.chance(0.1)) query += ` HAVING ${rule("orExpression", "HAVING", 16)}`;
+  if (aggregated && prng.chance(0.1)) query += ` HAVING ${rule("expression", "HAVING", 16)}`;
   if (prng.chance(0.3)) {
     const direction = prng.pick(["ASC", "DESC"]);
     query += ` ORDER BY ${selectAliases.length > 0 && prng.chance(0.6) ? `${prng.pick(selectAliases)} ${direction}` : rule("orderByList", "ORDER BY", 12)}`;

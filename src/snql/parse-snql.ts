@@ -14,7 +14,6 @@ import {
   type QuerySource,
 } from "../query/ast.js";
 import { snqlParser, type ParsedJoinEdge, type ParsedJoinNode, type ParsedSample, type ParsedSnql, type ParsedSource } from "./parser.js";
-import { parseSnqlFast } from "./fast-parser.js";
 import { LCurly, LParen, RCurly, RParen, snqlLexer, UnterminatedString } from "./tokens.js";
 
 export const DEFAULT_LIMIT = 1000;
@@ -34,16 +33,13 @@ export function parseSnql(text: string): LogicalQuery {
   if (Buffer.byteLength(text, "utf8") > MAX_QUERY_BYTES) {
     throw invalidQuery(`the query is ${Buffer.byteLength(text, "utf8")} bytes long; the maximum is ${MAX_QUERY_BYTES} bytes`, { line: 1, column: 1 });
   }
-  // The hand-written fast path reads the usual query; anything it is unsure of, including every
-  // error, is parsed again by the chevrotain grammar, which owns the messages (fast-parser.ts).
-  const parsed = parseSnqlFast(text) ?? parseWithChevrotain(text);
-  const query = toLogicalQuery(parsed, true);
+  const query = toLogicalQuery(parseSnqlText(text), true);
   checkExpressionDepth(query);
   return query;
 }
 
-/** The reference parser: chevrotain's lexer and grammar, with their errors in SnQL words. */
-export function parseWithChevrotain(text: string): ParsedSnql {
+/** Chevrotain's lexer and the grammar (parser.ts), with their errors in SnQL words. */
+function parseSnqlText(text: string): ParsedSnql {
   const lexed = snqlLexer.tokenize(text);
   if (lexed.errors.length > 0) {
     const error = lexed.errors[0]!;

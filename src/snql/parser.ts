@@ -7,7 +7,7 @@
  * the validator then checks that WHERE/HAVING hold conditions, which lets the parser stay LL(k)
  * where Snuba's PEG grammar needs backtracking for `(` .
  */
-import { EmbeddedActionsParser, type IOrAlt, type IToken } from "chevrotain";
+import { EmbeddedActionsParser, type IOrAlt, type IToken, type TokenType } from "chevrotain";
 import type { Expression, LiteralNode, OrderByItem, SelectedExpression } from "../query/ast.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import { parseDateTimeLiteral } from "./datetime-literal.js";
@@ -62,14 +62,84 @@ export interface ParsedSnql {
   readonly totals: { readonly value: boolean; readonly position: TextPosition } | null;
 }
 
-const COMPARISON_FUNCTION: Record<string, string> = {
-  Equals: "equals",
-  NotEquals: "notEquals",
-  Less: "less",
-  LessOrEquals: "lessOrEquals",
-  Greater: "greater",
-  GreaterOrEquals: "greaterOrEquals",
-};
+/** One step of an operator chain: `op right`, or a postfix `IS [NOT] NULL` (right null). */
+interface OperatorStep {
+  readonly token: IToken;
+  readonly name: string;
+  readonly precedence: number;
+  readonly right: Expression | null;
+  readonly position: TextPosition;
+}
+
+/** Binding strength, loosest first: OR < AND < comparisons < + - < * /. All left-associative. */
+const OR = 1;
+const AND = 2;
+const COMPARISON = 3;
+const ADDITIVE = 4;
+const MULTIPLICATIVE = 5;
+
+const OPERATORS = new Map<TokenType, { readonly name: string; readonly precedence: number }>([
+  [t.Or, { name: "or", precedence: OR }],
+  [t.And, { name: "and", precedence: AND }],
+  [t.Equals, { name: "equals", precedence: COMPARISON }],
+  [t.NotEquals, { name: "notEquals", precedence: COMPARISON }],
+  [t.Less, { name: "less", precedence: COMPARISON }],
+  [t.LessOrEquals, { name: "lessOrEquals", precedence: COMPARISON }],
+  [t.Greater, { name: "greater", precedence: COMPARISON }],
+  [t.GreaterOrEquals, { name: "greaterOrEquals", precedence: COMPARISON }],
+  [t.Plus, { name: "plus", precedence: ADDITIVE }],
+  [t.Minus, { name: "minus", precedence: ADDITIVE }],
+  [t.Star, { name: "multiply", precedence: MULTIPLICATIVE }],
+  [t.Slash, { name: "divide", precedence: MULTIPLICATIVE }],
+]);
+
+const NO_CONDITIONS = { ARGS: [false] as [boolean] };
+
+function binaryStep(op: IToken, right: Expression): OperatorStep {
+  const operator = OPERATORS.get(op.tokenType)!;
+  return { token: op, name: operator.name, precedence: operator.precedence, right, position: positionOf(op) };
+}
+
+/**
+ * Folds `first step step ...` into a tree by precedence (shunting-yard): a step waits on a stack
+ * until a step that binds no tighter arrives, and then applies to the operands left of it.
+ * Comparisons do not chain (`a = b = c`, `a IS NULL = 1`): between two ANDs/ORs there is at most
+ * one, and nothing but AND or OR follows `IS NULL`, as in Snuba's grammar.
+ */
+function foldOperators(first: Expression, steps: readonly OperatorStep[], conditions: boolean): Expression {
+  const operands: Expression[] = [first];
+  const waiting: OperatorStep[] = [];
+  let compared = false;
+  let postfix = false;
+  for (const step of steps) {
+    if (step.precedence <= COMPARISON && !conditions) {
+      throw syntaxErrorAt(step.token, "a list of columns and expressions holds no conditions (put one in parentheses)");
+    }
+    if (postfix && step.precedence > COMPARISON) throw syntaxErrorAt(step.token, "expected AND, OR or the end of the condition after IS NULL");
+    postfix = step.right === null;
+    if (step.precedence === COMPARISON) {
+      if (compared) throw syntaxErrorAt(step.token, "comparisons do not chain: join conditions with AND or OR");
+      compared = true;
+    } else if (step.precedence < COMPARISON) {
+      compared = false;
+    }
+    while (waiting.length > 0 && waiting[waiting.length - 1]!.precedence >= step.precedence) apply(waiting.pop()!, operands);
+    if (step.right === null) {
+      operands.push({ kind: "function", name: step.name, args: [operands.pop()!], position: step.position });
+    } else {
+      waiting.push(step);
+      operands.push(step.right);
+    }
+  }
+  while (waiting.length > 0) apply(waiting.pop()!, operands);
+  return operands[0]!;
+}
+
+function apply(step: OperatorStep, operands: Expression[]): void {
+  const right = operands.pop()!;
+  const left = operands.pop()!;
+  operands.push({ kind: "function", name: step.name, args: [left, right], position: step.position });
+}
 
 function positionOf(token: IToken): TextPosition {
   return { line: token.startLine ?? 1, column: token.startColumn ?? 1 };
@@ -78,6 +148,7 @@ function positionOf(token: IToken): TextPosition {
 /** Undoes SnQL string escapes: \n \t \r \\ \' and a backslash before any other character. */
 export function unescapeSnqlString(raw: string): string {
   const body = raw.slice(1, -1);
+  if (!body.includes("\\")) return body;
   return body.replace(/\\([\s\S])/g, (_match, char: string) => {
     switch (char) {
       case "n":
@@ -97,9 +168,7 @@ class SnqlParser extends EmbeddedActionsParser {
   text = "";
   private atomAlternatives: IOrAlt<Expression>[] | undefined;
   private literalAlternatives: IOrAlt<LiteralNode>[] | undefined;
-  private additiveOperators: IOrAlt<IToken>[] | undefined;
-  private multiplicativeOperators: IOrAlt<IToken>[] | undefined;
-  private comparisonOperators: IOrAlt<IToken>[] | undefined;
+  private operatorSteps: IOrAlt<OperatorStep>[] | undefined;
   private setOperators: IOrAlt<IToken>[] | undefined;
 
   constructor() {
@@ -135,11 +204,11 @@ class SnqlParser extends EmbeddedActionsParser {
     });
     this.OPTION2(() => {
       this.CONSUME(t.Where);
-      where = this.SUBRULE(this.orExpression);
+      where = this.SUBRULE(this.expression);
     });
     this.OPTION3(() => {
       this.CONSUME(t.Having);
-      having = this.SUBRULE2(this.orExpression);
+      having = this.SUBRULE2(this.expression);
     });
     this.OPTION4(() => {
       this.CONSUME(t.Order);
@@ -289,7 +358,7 @@ class SnqlParser extends EmbeddedActionsParser {
     }));
   });
 
-  private expressionList = this.RULE("expressionList", (): Expression[] => this.commaSeparated(() => this.SUBRULE(this.additive)));
+  private expressionList = this.RULE("expressionList", (): Expression[] => this.commaSeparated(() => this.SUBRULE(this.expression, NO_CONDITIONS)));
 
   /** `item, item, ...` (at least one) inside the calling rule. */
   private commaSeparated<T>(item: () => T): T[] {
@@ -320,7 +389,7 @@ class SnqlParser extends EmbeddedActionsParser {
 
   private selectItem = this.RULE("selectItem", (): SelectedExpression => {
     const first = this.LA(1);
-    const expression = this.SUBRULE(this.orExpression);
+    const expression = this.SUBRULE(this.expression);
     const last = this.LA(0);
     let alias: string | undefined;
     this.OPTION(() => {
@@ -346,7 +415,7 @@ class SnqlParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE_SEP({
       SEP: t.Comma,
       DEF: () => {
-        const expression = this.SUBRULE(this.orExpression);
+        const expression = this.SUBRULE(this.expression);
         const direction = this.OR([
           { ALT: () => (this.CONSUME(t.Asc), "ASC" as const) },
           { ALT: () => (this.CONSUME(t.Desc), "DESC" as const) },
@@ -357,117 +426,56 @@ class SnqlParser extends EmbeddedActionsParser {
     return items;
   });
 
-  public orExpression = this.RULE("orExpression", (): Expression => {
-    let left = this.SUBRULE(this.andExpression);
+  /**
+   * Every expression: an operand, then any number of "operator operand" steps (and the postfix
+   * `IS [NOT] NULL`), folded into a tree by precedence in the action (foldOperators). One rule
+   * call per operand, where a rule per precedence level cost five; the precedence ladder lives
+   * in OPERATORS. `conditions` false (ARRAY JOIN and LIMIT BY lists) refuses AND, OR and
+   * comparisons outside parentheses, as Snuba's grammar does.
+   */
+  public expression = this.RULE("expression", (conditions: boolean = true): Expression => {
+    const first = this.SUBRULE(this.atom);
+    let steps: OperatorStep[] | null = null;
     this.MANY(() => {
-      const op = this.CONSUME(t.Or);
-      const right = this.SUBRULE2(this.andExpression);
-      left = this.ACTION(() => ({ kind: "function", name: "or", args: [left, right], position: positionOf(op) }));
-    });
-    return left;
-  });
-
-  private andExpression = this.RULE("andExpression", (): Expression => {
-    let left = this.SUBRULE(this.comparison);
-    this.MANY(() => {
-      const op = this.CONSUME(t.And);
-      const right = this.SUBRULE2(this.comparison);
-      left = this.ACTION(() => ({ kind: "function", name: "and", args: [left, right], position: positionOf(op) }));
-    });
-    return left;
-  });
-
-  private comparison = this.RULE("comparison", (): Expression => {
-    const left = this.SUBRULE(this.additive);
-    let result: Expression = left;
-    this.OPTION(() => {
-      this.OR([
+      const step = this.OR((this.operatorSteps ??= [
         {
           ALT: () => {
-            const op = this.OR2((this.comparisonOperators ??= [
-              { ALT: () => this.CONSUME(t.Equals) },
-              { ALT: () => this.CONSUME(t.NotEquals) },
-              { ALT: () => this.CONSUME(t.LessOrEquals) },
-              { ALT: () => this.CONSUME(t.GreaterOrEquals) },
-              { ALT: () => this.CONSUME(t.Less) },
-              { ALT: () => this.CONSUME(t.Greater) },
-            ]));
-            const right = this.SUBRULE2(this.additive);
-            result = this.ACTION(() => ({
-              kind: "function",
-              name: COMPARISON_FUNCTION[op.tokenType.name] ?? "equals",
-              args: [left, right],
-              position: positionOf(op),
-            }));
+            const op = this.CONSUME(t.BinaryOperator);
+            const right = this.SUBRULE2(this.atom);
+            return this.ACTION(() => binaryStep(op, right));
           },
         },
         {
           ALT: () => {
             const op = this.CONSUME(t.Is);
             let negated = false;
-            this.OPTION2(() => {
+            this.OPTION(() => {
               this.CONSUME(t.Not);
               negated = true;
             });
             this.CONSUME(t.Null);
-            result = this.ACTION(() => ({
-              kind: "function",
-              name: negated ? "isNotNull" : "isNull",
-              args: [left],
-              position: positionOf(op),
-            }));
+            return this.ACTION((): OperatorStep => ({ token: op, name: negated ? "isNotNull" : "isNull", precedence: COMPARISON, right: null, position: positionOf(op) }));
           },
         },
         {
           ALT: () => {
-            let negated = false;
-            let first: IToken | undefined;
-            this.OPTION3(() => {
-              first = this.CONSUME2(t.Not);
-              negated = true;
+            let not: IToken | undefined;
+            this.OPTION2(() => {
+              not = this.CONSUME2(t.Not);
             });
-            const op = this.OR3((this.setOperators ??= [{ ALT: () => this.CONSUME(t.In) }, { ALT: () => this.CONSUME(t.Like) }]));
-            const right = this.SUBRULE3(this.additive);
-            result = this.ACTION(() => {
+            const op = this.OR2((this.setOperators ??= [{ ALT: () => this.CONSUME(t.In) }, { ALT: () => this.CONSUME(t.Like) }]));
+            const right = this.SUBRULE3(this.atom);
+            return this.ACTION((): OperatorStep => {
               const base = op.tokenType === t.In ? "in" : "like";
-              const name = negated ? (base === "in" ? "notIn" : "notLike") : base;
-              return { kind: "function", name, args: [left, right], position: positionOf(first ?? op) };
+              const name = not === undefined ? base : base === "in" ? "notIn" : "notLike";
+              return { token: not ?? op, name, precedence: COMPARISON, right, position: positionOf(not ?? op) };
             });
           },
         },
-      ]);
+      ]));
+      this.ACTION(() => (steps ??= []).push(step));
     });
-    return result;
-  });
-
-  private additive = this.RULE("additive", (): Expression => {
-    let left = this.SUBRULE(this.multiplicative);
-    this.MANY(() => {
-      const op = this.OR((this.additiveOperators ??= [{ ALT: () => this.CONSUME(t.Plus) }, { ALT: () => this.CONSUME(t.Minus) }]));
-      const right = this.SUBRULE2(this.multiplicative);
-      left = this.ACTION(() => ({
-        kind: "function",
-        name: op.tokenType === t.Plus ? "plus" : "minus",
-        args: [left, right],
-        position: positionOf(op),
-      }));
-    });
-    return left;
-  });
-
-  private multiplicative = this.RULE("multiplicative", (): Expression => {
-    let left = this.SUBRULE(this.atom);
-    this.MANY(() => {
-      const op = this.OR((this.multiplicativeOperators ??= [{ ALT: () => this.CONSUME(t.Star) }, { ALT: () => this.CONSUME(t.Slash) }]));
-      const right = this.SUBRULE2(this.atom);
-      left = this.ACTION(() => ({
-        kind: "function",
-        name: op.tokenType === t.Star ? "multiply" : "divide",
-        args: [left, right],
-        position: positionOf(op),
-      }));
-    });
-    return left;
+    return this.ACTION(() => (steps === null ? first : foldOperators(first, steps, conditions)));
   });
 
   private atom = this.RULE("atom", (): Expression => {
@@ -490,7 +498,7 @@ class SnqlParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           this.CONSUME(t.LParen);
-          const inner = this.SUBRULE(this.orExpression);
+          const inner = this.SUBRULE(this.expression);
           this.CONSUME(t.RParen);
           return inner;
         },
@@ -586,7 +594,7 @@ class SnqlParser extends EmbeddedActionsParser {
             IGNORE_AMBIGUITIES: true,
             DEF: [
               { GATE: () => this.atLambda(), ALT: () => this.SUBRULE(this.lambda) },
-              { ALT: () => this.SUBRULE(this.orExpression) },
+              { ALT: () => this.SUBRULE(this.expression) },
             ],
           }),
         );

@@ -11,12 +11,24 @@ export const Subscript = createToken({ name: "Subscript", pattern: /[A-Za-z_][A-
 export const Identifier = createToken({ name: "Identifier", pattern: /[A-Za-z_][A-Za-z0-9_.:@/]*/ });
 export const QuotedIdentifier = createToken({ name: "QuotedIdentifier", pattern: /`[^`]*`/ });
 
-function keyword(word: string, caseInsensitive = false): TokenType {
+/**
+ * Every infix operator of an expression (AND, OR, comparisons, arithmetic) belongs to this
+ * category, so the grammar reads "operand (operator operand)*" with one token test and folds the
+ * chain by precedence afterwards (parser.ts).
+ */
+export const BinaryOperator = createToken({ name: "BinaryOperator", pattern: Lexer.NA });
+
+function keyword(word: string, caseInsensitive = false, categories: TokenType[] = []): TokenType {
   return createToken({
     name: word,
     pattern: new RegExp(word, caseInsensitive ? "i" : ""),
     longer_alt: Identifier,
+    categories,
   });
+}
+
+function operator(name: string, pattern: RegExp): TokenType {
+  return createToken({ name, pattern, categories: [BinaryOperator] });
 }
 
 export const Match = keyword("MATCH");
@@ -34,8 +46,8 @@ export const Storage = keyword("STORAGE");
 export const ArrayKeyword = keyword("ARRAY");
 export const JoinKeyword = keyword("JOIN");
 export const As = keyword("AS");
-export const And = keyword("AND");
-export const Or = keyword("OR");
+export const And = keyword("AND", false, [BinaryOperator]);
+export const Or = keyword("OR", false, [BinaryOperator]);
 export const Asc = keyword("ASC");
 export const Desc = keyword("DESC");
 export const In = keyword("IN");
@@ -50,22 +62,22 @@ export const StringLiteral = createToken({ name: "StringLiteral", pattern: /'(?:
 export const UnterminatedString = createToken({ name: "UnterminatedString", pattern: /'(?:[^'\\]|\\[\s\S])*/ });
 export const NumberLiteral = createToken({ name: "NumberLiteral", pattern: /\d+(?:\.\d+)?(?:e[+-]\d+)?/ });
 
-export const NotEquals = createToken({ name: "NotEquals", pattern: /!=/ });
-export const GreaterOrEquals = createToken({ name: "GreaterOrEquals", pattern: />=/ });
-export const LessOrEquals = createToken({ name: "LessOrEquals", pattern: /<=/ });
-export const Greater = createToken({ name: "Greater", pattern: />/ });
-export const Less = createToken({ name: "Less", pattern: /</ });
-export const Equals = createToken({ name: "Equals", pattern: /=/ });
+export const NotEquals = operator("NotEquals", /!=/);
+export const GreaterOrEquals = operator("GreaterOrEquals", />=/);
+export const LessOrEquals = operator("LessOrEquals", /<=/);
+export const Greater = operator("Greater", />/);
+export const Less = operator("Less", /</);
+export const Equals = operator("Equals", /=/);
 /** `-[grouped]->`: one token, so a join edge never reads as a minus sign. */
 export const RelationshipArrow = createToken({ name: "RelationshipArrow", pattern: /-\[[A-Za-z_][A-Za-z0-9_]*\]->/ });
 /** The arrow of a lambda: `(\`x\`) -> f(\`x\`)`. */
 export const Arrow = createToken({ name: "Arrow", pattern: /->/ });
 export const LCurly = createToken({ name: "LCurly", pattern: /\{/ });
 export const RCurly = createToken({ name: "RCurly", pattern: /\}/ });
-export const Plus = createToken({ name: "Plus", pattern: /\+/ });
-export const Minus = createToken({ name: "Minus", pattern: /-/ });
-export const Star = createToken({ name: "Star", pattern: /\*/ });
-export const Slash = createToken({ name: "Slash", pattern: /\// });
+export const Plus = operator("Plus", /\+/);
+export const Minus = operator("Minus", /-/);
+export const Star = operator("Star", /\*/);
+export const Slash = operator("Slash", /\//);
 export const LParen = createToken({ name: "LParen", pattern: /\(/ });
 export const RParen = createToken({ name: "RParen", pattern: /\)/ });
 export const Comma = createToken({ name: "Comma", pattern: /,/ });
@@ -122,6 +134,7 @@ export const allTokens: TokenType[] = [
   LParen,
   RParen,
   Comma,
+  BinaryOperator,
 ];
 
 export const snqlLexer = new Lexer(allTokens, { ensureOptimizations: true, positionTracking: "full" });

@@ -69,6 +69,39 @@ describe("parseSnql", () => {
     expect(JSON.stringify(query.where)).toContain('"value":-1');
   });
 
+
+  it("folds a long operator chain by precedence: * / over + - over comparisons over AND over OR", () => {
+    const query = parseSnql("MATCH (events) SELECT a WHERE a + b * c >= d / 2 - 1 AND e IS NULL OR f NOT IN tuple(1) AND g LIKE 'x' OR h = (i OR j)");
+    const print = (node: unknown): string => {
+      const n = node as { kind: string; name?: string; args?: unknown[]; value?: unknown };
+      if (n.kind === "function") return `${n.name}(${n.args!.map(print).join(", ")})`;
+      return n.kind === "literal" ? JSON.stringify(n.value) : n.name!;
+    };
+    expect(print(query.where)).toBe(
+      'or(or(and(greaterOrEquals(plus(a, multiply(b, c)), minus(divide(d, 2), 1)), isNull(e)), and(notIn(f, tuple(1)), like(g, "x"))), equals(h, or(i, j)))',
+    );
+    // Each node keeps the position of its own operator (NOT IN: the NOT).
+    expect(query.where).toMatchObject({ position: { line: 1, column: 104 } });
+    expect(JSON.stringify(query.where)).toContain('"name":"notIn","args":[{"kind":"column","name":"f","position":{"line":1,"column":71}}');
+  });
+
+  it("refuses chained comparisons, arithmetic after IS NULL and conditions in ARRAY JOIN or LIMIT BY, at the operator", () => {
+    const cases: [string, string, number][] = [
+      ["MATCH (events) SELECT a WHERE a = b = c", "comparisons do not chain", 37],
+      ["MATCH (events) SELECT a WHERE a IS NULL = 1", "comparisons do not chain", 41],
+      ["MATCH (events) SELECT a WHERE a < 1 IN tuple(1)", "comparisons do not chain", 37],
+      ["MATCH (events) SELECT a WHERE a IS NULL + 1", "after IS NULL", 41],
+      ["MATCH (events) SELECT a LIMIT 1 BY a = b", "holds no conditions", 38],
+      ["MATCH (events) SELECT a ARRAY JOIN a AND b", "holds no conditions", 38],
+    ];
+    for (const [text, message, column] of cases) {
+      const error = parseError(text);
+      expect(error.message, text).toContain(message);
+      expect(error.position, text).toEqual({ line: 1, column });
+    }
+    // In parentheses a condition is one operand again.
+    expect(parseSnql("MATCH (events) SELECT a WHERE (a = b) = 1 LIMIT 1 BY (a = b)").limitBy?.columns[0]).toMatchObject({ name: "equals" });
+  });
   it("unescapes string literals", () => {
     const query = parseSnql("MATCH (events) SELECT count() WHERE message = 'it\\'s a \\\\ back\\nslash'");
     expect((query.where as unknown as { args: { value: unknown }[] }).args[1]!.value).toBe("it's a \\ back\nslash");
