@@ -440,8 +440,9 @@ class SnqlProfile implements GrammarProfile {
       case "Identifier":
         if (rule === "matchNode") return this.raw && prng.chance(0.1) ? prng.pick(ALL_ENTITY_NAMES) : this.state.entity.name;
         if (rule === "matchSource") return prng.chance(0.9) ? prng.pick(STORAGE_NAMES) : patternText(token, prng);
-        if (rule === "alias") return prng.pick(["c", "n", "total", "p95", "users", "x_1", "time", "level"]);
         return this.column(prng);
+      case "AliasName":
+        return prng.pick(["c", "n", "total", "p95", "users", "x_1", "time", "level", "equation[0]", "p95/2", "a.b:c-d"]);
       case "Subscript":
         return prng.chance(0.95) ? this.subscript(prng) : patternText(token, prng);
       case "QuotedIdentifier":
@@ -570,7 +571,7 @@ class SnqlProfile implements GrammarProfile {
       const asAt = tokens.findIndex((token, i) => i >= start && token.type === "AS" && token.rule === "selectItem");
       const expressionEnd = asAt >= 0 ? asAt : end;
       if (isBareColumn(tokens, start, expressionEnd)) this.state.bareSelected.push(tokens[start]!.text);
-      if (asAt >= 0 && tokens[asAt + 1]?.type === "Identifier") this.state.selectAliases.push(tokens[asAt + 1]!.text);
+      if (asAt >= 0 && tokens[asAt + 1]?.type === "AliasName" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokens[asAt + 1]!.text)) this.state.selectAliases.push(tokens[asAt + 1]!.text);
     }
   };
 

@@ -82,7 +82,7 @@ export class ExpressionPrinter {
       case "datetime":
         return dateTimeSql(node.epochSeconds);
       case "column":
-        return this.column(node.name, node.entityAlias);
+        return this.column(node.name, node.entityAlias, node.insideOwnAlias);
       case "subscript":
         return this.subscript(node.column, node.key, node.entityAlias);
       case "argument":
@@ -153,7 +153,7 @@ export class ExpressionPrinter {
    */
   private mappedAggregate(name: string, args: readonly Expression[], curried: boolean): { name: string; args: string } | null {
     const first = args[0];
-    if (first?.kind !== "column" || this.aliases.has(first.name)) return null;
+    if (first?.kind !== "column" || (this.aliases.has(first.name) && !first.insideOwnAlias)) return null;
     const source = this.entityOf(first.entityAlias);
     const mapper = source?.entity.functionMappers?.find(
       (m) => m.from === name && m.argument === first.name && Boolean(m.curried) === curried,
@@ -176,8 +176,9 @@ export class ExpressionPrinter {
     return formatNumber(value);
   }
 
-  column(name: string, entityAlias?: string): string {
-    if (entityAlias === undefined && this.aliases.has(name)) return resultAlias(name);
+  /** `itself`: the column even where an alias of that name exists (alias-resolution.ts). */
+  column(name: string, entityAlias?: string, itself = false): string {
+    if (entityAlias === undefined && !itself && this.aliases.has(name)) return resultAlias(name);
     const source = this.entityOf(entityAlias);
     if (!source) return resultAlias(name);
     const { lookups, qualifier } = source;

@@ -11,6 +11,9 @@ const AGGREGATES = [
   "quantilesTDigest", "quantileDeterministic", "median", "stddevPop", "stddevSamp", "varPop", "varSamp",
   "top", "topK", "topKWeighted", "histogram", "countDistinct", "last", "first", "avgWeighted", "corr", "covarPop",
   "sumMerge", "uniqCombined64Merge", "quantilesMerge", "minMerge", "maxMerge", "avgMerge", "countMerge",
+  // what Sentry's query builders add (trends, weighted percentiles, array aggregates)
+  "uniqMerge", "simpleLinearRegression", "quantileTDigestWeighted", "quantilesTDigestWeighted", "quantileExactWeighted",
+  "sumArray", "maxArray", "minArray", "avgArray", "anyLastIf", "medianIf", "stddevSampIf",
 ];
 
 const SCALARS = [
@@ -28,21 +31,29 @@ const SCALARS = [
   "position", "positionCaseInsensitive", "match", "extract", "replaceAll", "replaceOne", "replaceRegexpAll",
   "replaceRegexpOne", "splitByChar", "splitByString", "empty", "notEmpty", "toString", "lowerUTF8", "upperUTF8",
   "lengthUTF8", "leftPad", "rightPad", "reverse", "multiSearchAny", "hasToken", "emptyIfNull",
+  "substringUTF8", "positionUTF8", "positionCaseInsensitiveUTF8", "multiSearchFirstIndex", "multiSearchAnyCaseInsensitive",
+  "multiMatchAny", "toValidUTF8", "trimBoth", "transform",
   // arrays
   "has", "hasAny", "hasAll", "indexOf", "arrayElement", "arrayJoin", "arrayExists", "arrayAll", "arrayFilter",
   "arrayMap", "arraySlice", "arrayConcat", "arrayDistinct", "arrayReduce", "arraySum", "arrayMax", "arrayMin",
   "arrayCount", "arrayUniq", "arrayStringConcat", "arraySort", "arrayReverse", "arrayFirst", "arrayLast",
+  "arrayPushBack", "arrayPushFront", "arrayEnumerate", "arrayZip", "arrayCompact", "arrayIntersect", "arrayFlatten",
+  "arrayAvg", "arrayCumSum", "arrayDifference", "arrayFirstIndex", "mapKeys", "mapValues", "mapContains",
   // type conversion
   "toInt8", "toInt16", "toInt32", "toInt64", "toUInt8", "toUInt16", "toUInt32", "toUInt64", "toFloat32", "toFloat64",
   "toDecimal64", "toUUID", "toUUIDOrNull", "toIntervalSecond", "toIntervalMinute", "toIntervalHour",
   "toIntervalDay", "reinterpretAsUInt64", "cityHash64", "hex", "unhex", "IPv4NumToString", "IPv6NumToString",
+  "toInt64OrNull", "toUInt64OrNull", "toFloat64OrNull", "toInt64OrZero", "toUInt64OrZero", "toFloat64OrZero",
+  "IPv4StringToNum", "IPv6StringToNum", "toIPv4", "toIPv6", "isIPv4String", "isIPv6String",
+  "xxHash64", "sipHash64", "murmurHash3_32", "murmurHash3_64", "bitAnd", "bitOr", "bitXor", "intDivOrZero", "moduloOrZero",
   // dates
   "toDateTime", "toDate", "toStartOfMinute", "toStartOfFiveMinutes", "toStartOfFifteenMinutes",
   "toStartOfTenMinutes", "toStartOfHour", "toStartOfDay", "toStartOfWeek", "toStartOfMonth", "toStartOfQuarter",
   "toStartOfYear", "toStartOfInterval", "toMonday", "toUnixTimestamp", "toYear", "toMonth", "toDayOfWeek",
   "toDayOfMonth", "toHour", "toMinute", "toSecond", "now", "today", "dateDiff", "addSeconds", "addMinutes",
   "addHours", "addDays", "subtractSeconds", "subtractMinutes", "subtractHours", "subtractDays", "formatDateTime",
-  "toYYYYMMDD", "toYYYYMM",
+  "toYYYYMMDD", "toYYYYMM", "toDateTime64", "toDayOfYear", "toQuarter", "toISOWeek", "toTimeZone",
+  "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull",
 ];
 
 /** The aggregate functions, including -If/-Merge combinators, used to refuse them in WHERE. */

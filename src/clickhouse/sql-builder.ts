@@ -81,7 +81,7 @@ export function selectItem(
 ): string {
   const node = item.expression;
   let printed = printer.expression(node, false);
-  if (node.kind === "column" && !(node.entityAlias === undefined && aliases.has(node.name))) {
+  if (node.kind === "column" && !(node.entityAlias === undefined && !node.insideOwnAlias && aliases.has(node.name))) {
     const entity = entityOf(node.entityAlias);
     if (entity && uuidColumns(entity).has(node.name)) printed = `replaceAll(toString(${printed}), '-', '')`;
   }
@@ -99,7 +99,7 @@ export function outputItems(query: LogicalQuery, aliases: ReadonlySet<string>): 
   for (const item of query.selected) {
     if (seen.has(item.name)) continue;
     const node = item.expression;
-    const aliasReference = node.kind === "column" && node.entityAlias === undefined && node.name === item.name && aliases.has(item.name);
+    const aliasReference = node.kind === "column" && node.entityAlias === undefined && !node.insideOwnAlias && node.name === item.name && aliases.has(item.name);
     if (aliasReference && query.selected.some((other) => other !== item && other.name === item.name)) continue;
     seen.add(item.name);
     items.push(item);

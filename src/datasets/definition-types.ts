@@ -41,6 +41,17 @@ export type ColumnMapper =
  * A `name[key]` accessor. Nested key/value arrays (`tags.key`, `tags.value`) or a Map column,
  * optionally split into hash buckets (`attributes_string_0..39`, bucket = fnv1a_32(key) % buckets).
  */
+/**
+ * A custom function of Snuba's that an entity's processors expand into ClickHouse functions:
+ * `apdex(column, T)`, `failure_rate()` (over `column`, the span status), `isHandled()` and
+ * `notHandled()` (over `column`, the mechanism_handled array; or assumed handled without one).
+ */
+export type CustomFunctionDefinition =
+  | { readonly name: "apdex" }
+  | { readonly name: "failure_rate"; readonly column: string }
+  | { readonly name: "handled"; readonly column: string }
+  | { readonly name: "handled_assumed" };
+
 export type SubscriptableDefinition =
   | {
       readonly kind: "nested";
@@ -119,6 +130,8 @@ export interface EntityDefinition {
   /** Entity columns computed differently in the storage; absent means same name in the storage. */
   readonly columnMappers: Readonly<Record<string, ColumnMapper>>;
   readonly subscriptables: Readonly<Record<string, SubscriptableDefinition>>;
+  /** Snuba's custom functions this entity expands (src/pipeline/custom-functions.ts); empty when none. */
+  readonly customFunctions: readonly CustomFunctionDefinition[];
   /** Magic time columns bucketed by GRANULARITY: `time` -> `timestamp`. */
   readonly timeBucketColumns: Readonly<Record<string, string>>;
   readonly joinRelationships: Readonly<Record<string, JoinRelationship>>;

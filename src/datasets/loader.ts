@@ -16,6 +16,7 @@ import type {
   ColumnDefinition,
   ColumnMapper,
   ColumnValidationMode,
+  CustomFunctionDefinition,
   DatasetDefinition,
   EntityDefinition,
   FunctionMapper,
@@ -87,6 +88,7 @@ interface RawEntity {
   stored_granularities?: number[];
   default_granularity?: number;
   function_mappers?: { from: string; argument: string; to: string; column: string; curried?: boolean }[];
+  custom_functions?: CustomFunctionDefinition[];
 }
 
 interface RawStorage {
@@ -228,6 +230,7 @@ function toEntity(file: string, raw: RawEntity): EntityDefinition {
     writableStorage: raw.storages.writable ?? null,
     columnMappers: mapValues(raw.column_mappers, toMapper),
     subscriptables: mapValues(raw.subscriptables, toSubscriptable),
+    customFunctions: raw.custom_functions ?? [],
     timeBucketColumns: { ...(raw.time_bucket_columns ?? {}) },
     joinRelationships,
     subscriptions,

@@ -116,6 +116,9 @@ function checkEntity(
     needEntityColumn(target, `the bucketed column of '${column}',`);
   }
   if (entity.subscriptions?.organizationColumn) needEntityColumn(entity.subscriptions.organizationColumn, "subscription organization column");
+  for (const custom of entity.customFunctions) {
+    if ("column" in custom) needEntityColumn(custom.column, `the column of custom function '${custom.name}',`);
+  }
 
   for (const [column, mapper] of Object.entries(entity.columnMappers)) {
     needEntityColumn(column, "mapped column");

@@ -124,6 +124,9 @@ function hasCalculatedAverage(entity: EntityDefinition): boolean {
   return !findMapper(entity, "avg", false) && Boolean(findMapper(entity, "sum", false) && findMapper(entity, "count", false));
 }
 
+/** The bucket count of the stored histogram states (`AggregateFunction(histogram(250), Float64)`). */
+const STORED_HISTOGRAM_BUCKETS = 250;
+
 function checkParams(series: Timeseries): void {
   const { aggregate, params, position } = series;
   if (params === null) return;
@@ -132,14 +135,20 @@ function checkParams(series: Timeseries): void {
       throw invalidQuery(`${aggregate}(…) takes quantile levels between 0 and 1, e.g. ${aggregate}(0.5, 0.95)`, position);
     }
   } else if (aggregate.startsWith("histogram")) {
-    if (params.length !== 1 || typeof params[0] !== "number" || !Number.isInteger(params[0]) || params[0] < 1 || params[0] > 250) {
-      throw invalidQuery(`${aggregate}(n)(…) takes one bucket count between 1 and 250`, position);
+    // The stored states are histogram(250): ClickHouse merges them only with that same count.
+    if (params.length !== 1 || params[0] !== STORED_HISTOGRAM_BUCKETS) {
+      throw invalidQuery(
+        `${aggregate}(n)(…) reads the stored histogram(${STORED_HISTOGRAM_BUCKETS}) states: write ${aggregate}(${STORED_HISTOGRAM_BUCKETS})(…) or ${aggregate}(…)`,
+        position,
+      );
     }
   }
 }
 
 function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine"> {
   checkParams(series);
+  // A bare histogram(value) reads the stored histogram(250) state with its own bucket count.
+  if (series.aggregate.startsWith("histogram") && series.params === null) series = { ...series, params: [STORED_HISTOGRAM_BUCKETS] };
   const curried = series.params !== null;
   let name = series.aggregate;
   if (context.extrapolate && EXTRAPOLATED.has(name) && findMapper(entity, `${name}_weighted`, curried)) name = `${name}_weighted`;

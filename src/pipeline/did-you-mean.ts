@@ -20,6 +20,8 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    // The name itself is no suggestion (an alias of that name that does not apply here).
+    if (candidate === name) continue;
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance && distance <= limit) {
       best = candidate;

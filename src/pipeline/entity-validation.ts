@@ -21,6 +21,7 @@ import {
 import { formatDateTime } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
+import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 
 const CONDITION_FUNCTIONS = new Set([
@@ -65,11 +66,12 @@ export function validateEntityQuery(query: LogicalQuery, definitions: Definition
  * The checks of one query level over one entity (or a storage read as its own entity, where
  * `noun` is "storage" so messages say which).
  */
-export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinition, noun: "entity" | "storage"): ValidatedQuery {
+export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefinition, noun: "entity" | "storage"): ValidatedQuery {
+  const query = expandCustomFunctions(parsed, entity);
   const aliases = collectAliases(query);
   const known = knownColumnNames(entity);
   checkExpressions(query, (node) => {
-    if (node.kind === "column" && !aliases.has(node.name) && !known.has(node.name)) {
+    if (node.kind === "column" && (node.insideOwnAlias || !aliases.has(node.name)) && !known.has(node.name)) {
       throw invalidQuery(
         `column '${node.name}' does not exist on ${noun} '${entity.name}'${at(node.position)}${didYouMean(node.name, [...known, ...aliases.keys()])}`,
         node.position,
@@ -77,8 +79,9 @@ export function validateAgainstEntity(query: LogicalQuery, entity: EntityDefinit
     }
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
-  checkClauses(query, aliases);
+  // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   checkLiteralTypes(query, () => entity);
+  checkClauses(query, aliases);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
   requireColumns(query, entity, undefined, query.from.position);
   return { query, entity, aliases, timeRange };
@@ -144,59 +147,76 @@ const ORDER_COMPARISONS = new Set([...EQUALITY_COMPARISONS, "less", "greater", "
 /** The text ClickHouse reads as a DateTime in a comparison: a date, or a date and a time (UTC or with an offset). */
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Integer and float columns (Nullable and LowCardinality too): a string compared with them must read as a number. */
+const numberColumns = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> =>
+    new Set(entity.columns.filter((c) => /^(Nullable\(|LowCardinality\()*(U?Int\d+|Float\d+|Decimal.*)\)*$/.test(c.type)).map((c) => c.name)),
+);
+const NUMBER_TEXT = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
+
 const dateTimeColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>
     new Set(entity.columns.filter((c) => /^(Nullable\()?(DateTime|DateTime64|Date|Date32)(\(.*\))?\)?$/.test(c.type)).map((c) => c.name)),
 );
 
-interface LiteralRule {
-  readonly comparisons: ReadonlySet<string>;
-  readonly columns: (entity: EntityDefinition) => ReadonlySet<string>;
-  readonly valid: RegExp;
-  readonly message: (value: string, column: string) => string;
+/** Nested subscriptables with string keys (`tags`, `contexts`): their values are strings. */
+const stringSubscriptables = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> =>
+    new Set(Object.entries(entity.subscriptables).filter(([, d]) => d.kind === "nested" && !d.integerKeys).map(([name]) => name)),
+);
+
+const TAG_COMPARISONS = new Set([...ORDER_COMPARISONS, "like", "notLike"]);
+
+function shortValue(value: unknown): string {
+  const text = String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**
- * A string compared with a UUID column must be a UUID (32 hex digits, with or without dashes):
- * as Snuba's UUIDColumnProcessor, refuse anything else before ClickHouse fails on it.
+ * The typing pass over WHERE and HAVING (Snuba's UUIDColumnProcessor, DatetimeConditionValidator
+ * and TagConditionValidator, in one walk): a literal compared with a column, or listed in
+ * `IN tuple(...)`/`array(...)` against it, must be of the column's type, else the query is an
+ * `invalid_query` at the literal's position rather than a ClickHouse error:
+ * - a UUID column takes a UUID string (32 hex digits, with or without dashes);
+ * - a date or time column takes a datetime string ClickHouse reads (or toDateTime(...)), not
+ *   another string, a number or a boolean;
+ * - a number column takes a number, or a string that reads as one (ClickHouse converts it);
+ * - a string-valued subscript (`tags[...]`, `contexts[...]`) takes a string, not a number or boolean.
  */
-const UUID_LITERALS: LiteralRule = {
-  comparisons: EQUALITY_COMPARISONS,
-  columns: uuidColumns,
-  valid: UUID_TEXT,
-  message: (value, column) => `Not a valid UUID string: '${value}' for column ${column}`,
-};
-
-/** A string compared with a date or time column must be a datetime ClickHouse can read (else its code 41, a 500). */
-const DATETIME_LITERALS: LiteralRule = {
-  comparisons: ORDER_COMPARISONS,
-  columns: dateTimeColumns,
-  valid: DATETIME_TEXT,
-  message: (value, column) =>
-    `'${value.length > 60 ? `${value.slice(0, 60)}…` : value}' is not a datetime, and column ${column} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`,
-};
-
-/** String literals compared with UUID and date/time columns must be of that type. */
 export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): void {
-  checkLiterals(query, entityOf, UUID_LITERALS);
-  checkLiterals(query, entityOf, DATETIME_LITERALS);
-}
-
-/** Refuses, with its position, a string literal compared with a column whose type cannot hold it. */
-function checkLiterals(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined, rule: LiteralRule): void {
   for (const condition of [query.where, query.having]) {
     if (!condition) continue;
     visitExpression(condition, (node) => {
-      if (node.kind !== "function" || !rule.comparisons.has(node.name)) return;
+      if (node.kind !== "function" || !TAG_COMPARISONS.has(node.name)) return;
       const [lhs, rhs] = node.args;
-      if (lhs?.kind !== "column") return;
+      if (!rhs || (lhs?.kind !== "column" && lhs?.kind !== "subscript")) return;
       const entity = entityOf(lhs.entityAlias);
-      if (!entity || !rule.columns(entity).has(lhs.name)) return;
-      const values = rhs?.kind === "function" && (rhs.name === "tuple" || rhs.name === "array") ? rhs.args : rhs ? [rhs] : [];
+      if (!entity) return;
+      const listed = rhs.kind === "function" && (rhs.name === "tuple" || rhs.name === "array");
+      const values = listed ? rhs.args : [rhs];
+      const refuse = (value: Expression, message: string): never => {
+        const position = value.position ?? node.position;
+        throw invalidQuery(`${message}${at(position)}`, position);
+      };
       for (const value of values) {
-        if (value.kind === "literal" && typeof value.value === "string" && !rule.valid.test(value.value)) {
-          const position = value.position ?? node.position;
-          throw invalidQuery(`${rule.message(value.value, lhs.name)}${at(position)}`, position);
+        if (value.kind !== "literal" || value.value === null) continue;
+        const literal = value.value;
+        if (lhs.kind === "subscript") {
+          if (typeof literal !== "string" && stringSubscriptables(entity).has(lhs.column)) {
+            refuse(value, `invalid tag condition on '${lhs.column}[${lhs.key}]': ${listed ? "array literal " : ""}${literal} must be a string`);
+          }
+        } else if (EQUALITY_COMPARISONS.has(node.name) && uuidColumns(entity).has(lhs.name)) {
+          if (typeof literal === "string" && !UUID_TEXT.test(literal)) refuse(value, `Not a valid UUID string: '${shortValue(literal)}' for column ${lhs.name}`);
+        } else if (ORDER_COMPARISONS.has(node.name) && numberColumns(entity).has(lhs.name)) {
+          if (typeof literal === "string" && !NUMBER_TEXT.test(literal)) {
+            refuse(value, `'${shortValue(literal)}' is not a number, and column ${lhs.name} holds numbers`);
+          }
+        } else if (ORDER_COMPARISONS.has(node.name) && dateTimeColumns(entity).has(lhs.name)) {
+          if (typeof literal !== "string") {
+            refuse(value, `${lhs.name} requires datetime conditions: '${literal}' is not a valid datetime; write toDateTime('2024-01-01T00:00:00')`);
+          } else if (!DATETIME_TEXT.test(literal)) {
+            refuse(value, `'${shortValue(literal)}' is not a datetime, and column ${lhs.name} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`);
+          }
         }
       }
     });
@@ -210,7 +230,6 @@ export function checkClauses(query: LogicalQuery, aliases: ReadonlyMap<string, E
   checkNoAggregates(query.where ? [query.where] : [], aliases, "WHERE clause", "use HAVING to filter on aggregates");
   checkNoAggregates(query.groupBy, aliases, "BY clause", "group by columns or expressions over columns");
   checkNoAggregates(query.arrayJoin ?? [], aliases, "ARRAY JOIN clause", "array-join columns");
-  checkNoAggregates(query.limitBy?.columns ?? [], aliases, "LIMIT BY clause", "limit by columns");
   checkDuplicateNames(query, aliases);
   if (query.totals && query.groupBy.length === 0) {
     throw invalidQuery(`TOTALS true${at(query.position?.totals)} needs a BY clause: totals are the aggregates over all groups`, query.position?.totals);
@@ -272,7 +291,7 @@ function checkNoAggregates(expressions: readonly Expression[], aliases: Readonly
         const position = reference?.position ?? node.position;
         throw invalidQuery(`Aggregate function found in ${clause} of query: '${node.name}'${at(position)}; ${hint}`, position);
       }
-      if (node.kind === "column" && node.entityAlias === undefined && !expanded.has(node.name)) {
+      if (node.kind === "column" && node.entityAlias === undefined && !node.insideOwnAlias && !expanded.has(node.name)) {
         const aliased = aliases.get(node.name);
         expanded.add(node.name);
         if (aliased) check(aliased, reference ?? node);
@@ -287,7 +306,7 @@ function shapeOf(expression: Expression): string {
 
 /** A bare reference to the alias `name` (`BY b` with `tags[browser] AS b`): the same output. */
 function refersToAlias(expression: Expression, name: string, aliases: ReadonlyMap<string, Expression>): boolean {
-  return expression.kind === "column" && expression.entityAlias === undefined && expression.name === name && aliases.has(name);
+  return expression.kind === "column" && expression.entityAlias === undefined && !expression.insideOwnAlias && expression.name === name && aliases.has(name);
 }
 
 function checkDuplicateNames(query: LogicalQuery, aliases: ReadonlyMap<string, Expression>): void {
@@ -342,12 +361,25 @@ export function requireTimeRange(
   const names = timeColumnNames(entity);
   let from: number | null = null;
   let to: number | null = null;
+  // `time = X` or `time IN tuple(X, Y)` stands in for the >=/< pair (as in Snuba): the range is
+  // the instants named, to the end of the last one's second.
+  const instants: number[] = [];
   for (const condition of topLevelConjuncts(query.where)) {
     if (condition.kind !== "function" || condition.args.length !== 2) continue;
     const [lhs, rhs] = condition.args;
-    if (!isColumnOf(lhs, names, entityAlias) || rhs?.kind !== "datetime") continue;
+    if (!isColumnOf(lhs, names, entityAlias)) continue;
+    if (condition.name === "in" && rhs?.kind === "function" && (rhs.name === "tuple" || rhs.name === "array") && rhs.args.length > 0) {
+      if (rhs.args.every((value) => value.kind === "datetime")) for (const value of rhs.args) instants.push((value as { epochSeconds: number }).epochSeconds);
+      continue;
+    }
+    if (rhs?.kind !== "datetime") continue;
     if (condition.name === "greaterOrEquals") from = from === null ? rhs.epochSeconds : Math.max(from, rhs.epochSeconds);
     if (condition.name === "less") to = to === null ? rhs.epochSeconds : Math.min(to, rhs.epochSeconds);
+    if (condition.name === "equals") instants.push(rhs.epochSeconds);
+  }
+  if (instants.length > 0) {
+    from ??= Math.min(...instants);
+    to ??= Math.max(...instants) + 1;
   }
   const example = (op: string) => `${column} ${op} toDateTime('2023-05-16T00:00:00')`;
   if (from === null) {

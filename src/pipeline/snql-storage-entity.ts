@@ -29,6 +29,7 @@ export const storageAsEntity = memoizePerDefinition(
     writableStorage: null,
     columnMappers: {},
     subscriptables: subscriptablesOf(storage),
+    customFunctions: [],
     timeBucketColumns: {},
     joinRelationships: {},
     subscriptions: null,

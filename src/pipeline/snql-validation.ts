@@ -30,6 +30,7 @@ import {
   validateEntityQuery,
   type TimeRange,
 } from "./entity-validation.js";
+import { resolveAliases } from "./alias-resolution.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 
 export type ValidatedSnql =
@@ -76,12 +77,13 @@ function requireEntity(definitions: DefinitionLookup, name: string, position: Te
   throw invalidQuery(`entity '${name}' does not exist${at(position)}${didYouMean(name, names)}`, position);
 }
 
-export function validateSnqlQuery(query: LogicalQuery, definitions: DefinitionLookup): ValidatedSnql {
+export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionLookup): ValidatedSnql {
+  const query = resolveAliases(parsed);
   switch (query.from.kind) {
     case "entity": {
       const validated = validateEntityQuery(query, definitions);
       const storage = readableStorage(definitions, validated.entity);
-      return { kind: "entity", query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
+      return { kind: "entity", query: validated.query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "storage": {
       const storage = definitions.storage(query.from.name);
@@ -91,7 +93,7 @@ export function validateSnqlQuery(query: LogicalQuery, definitions: DefinitionLo
       }
       const entity = storageAsEntity(storage);
       const validated = validateAgainstEntity(query, entity, "storage");
-      return { kind: "storage", query, entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
+      return { kind: "storage", query: validated.query, entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "join":
       return validateJoin(query, query.from, definitions);
@@ -197,7 +199,7 @@ function validateSubquery(query: LogicalQuery, source: SubquerySource, definitio
         node.position,
       );
     }
-    if (!outputs.has(node.name) && !aliases.has(node.name)) {
+    if (!outputs.has(node.name) && (node.insideOwnAlias || !aliases.has(node.name))) {
       throw invalidQuery(
         `column '${node.name}' is not an output of the subquery${at(node.position)}${didYouMean(node.name, outputs)}; outputs: ${[...outputs].join(", ")}`,
         node.position,

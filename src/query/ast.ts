@@ -13,6 +13,11 @@ export interface ColumnNode {
   readonly name: string;
   /** Entity alias in join queries (`e.project_id`). */
   readonly entityAlias?: string;
+  /**
+   * The column itself although an alias of the same name exists: it stands inside that alias's
+   * own definition (`toString(partition) AS partition`). Set by alias-resolution.ts.
+   */
+  readonly insideOwnAlias?: true;
   readonly position?: TextPosition;
 }
 

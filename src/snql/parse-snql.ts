@@ -44,7 +44,9 @@ function parseSnqlText(text: string): ParsedSnql {
   if (lexed.errors.length > 0) {
     const error = lexed.errors[0]!;
     const snippet = text.slice(error.offset, error.offset + 10);
-    throw invalidQuery(`unexpected character at line ${error.line}, column ${error.column}: '${snippet}'`, {
+    const afterAs = /\bAS\s*$/.test(text.slice(Math.max(0, error.offset - 40), error.offset));
+    const what = afterAs ? "expected an alias after AS (letters, digits, _ . + * / : - [ ], or `back-quoted`)" : "unexpected character";
+    throw invalidQuery(`${what} at line ${error.line}, column ${error.column}: '${snippet}'`, {
       line: error.line ?? 1,
       column: error.column ?? 1,
     });

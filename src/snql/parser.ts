@@ -174,7 +174,7 @@ class SnqlParser extends EmbeddedActionsParser {
   constructor() {
     // The grammar is checked by the tests (and by chevrotain in development); skipping the
     // self-analysis validations keeps start-up cheap in production.
-    super(t.allTokens, { maxLookahead: 2, skipValidations: process.env.NODE_ENV === "production" });
+    super(t.parserTokens, { maxLookahead: 2, skipValidations: process.env.NODE_ENV === "production" });
     this.performSelfAnalysis();
   }
 
@@ -405,7 +405,7 @@ class SnqlParser extends EmbeddedActionsParser {
 
   private alias = this.RULE("alias", (): string => {
     return this.OR([
-      { ALT: () => this.CONSUME(t.Identifier).image },
+      { ALT: () => this.CONSUME(t.AliasName).image },
       { ALT: () => this.CONSUME(t.QuotedIdentifier).image.slice(1, -1) },
     ]);
   });

@@ -10,6 +10,13 @@ export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /\s+/, grou
 export const Subscript = createToken({ name: "Subscript", pattern: /[A-Za-z_][A-Za-z0-9_.]*\[[^[\]]*\]/ });
 export const Identifier = createToken({ name: "Identifier", pattern: /[A-Za-z_][A-Za-z0-9_.:@/]*/ });
 export const QuotedIdentifier = createToken({ name: "QuotedIdentifier", pattern: /`[^`]*`/ });
+/**
+ * The word after `AS`, with the characters Snuba's ALIAS class allows (`count() AS
+ * equation[0]`, `AS p95/2`): letters, digits and `_ . + * / : - [ ]`. Lexed in a mode of its
+ * own, entered by `AS` and left after the alias, so these characters stay operators elsewhere.
+ */
+export const AliasName = createToken({ name: "AliasName", pattern: /[A-Za-z0-9_.+*/:\-[\]]+/, pop_mode: true });
+const QuotedAlias = createToken({ name: "QuotedAlias", pattern: /`[^`]*`/, pop_mode: true, categories: [QuotedIdentifier] });
 
 /**
  * Every infix operator of an expression (AND, OR, comparisons, arithmetic) belongs to this
@@ -45,7 +52,8 @@ export const Sample = keyword("SAMPLE");
 export const Storage = keyword("STORAGE");
 export const ArrayKeyword = keyword("ARRAY");
 export const JoinKeyword = keyword("JOIN");
-export const As = keyword("AS");
+/** `AS` switches the lexer to the alias mode for the one word that follows (see AliasName). */
+export const As = createToken({ name: "AS", pattern: /AS/, longer_alt: Identifier, push_mode: "alias" });
 export const And = keyword("AND", false, [BinaryOperator]);
 export const Or = keyword("OR", false, [BinaryOperator]);
 export const Asc = keyword("ASC");
@@ -137,4 +145,10 @@ export const allTokens: TokenType[] = [
   BinaryOperator,
 ];
 
-export const snqlLexer = new Lexer(allTokens, { ensureOptimizations: true, positionTracking: "full" });
+/** The alias mode: whitespace, then one alias (bare or back-quoted); anything else is a lexing error. */
+const aliasTokens: TokenType[] = [WhiteSpace, QuotedAlias, AliasName];
+
+/** Every token type the parser may see. */
+export const parserTokens: TokenType[] = [...allTokens, AliasName, QuotedAlias];
+
+export const snqlLexer = new Lexer({ modes: { main: allTokens, alias: aliasTokens }, defaultMode: "main" }, { ensureOptimizations: true, positionTracking: "full" });

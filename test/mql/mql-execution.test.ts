@@ -175,6 +175,18 @@ describe("distributions, sets, gauges", () => {
     expect(several.data).toEqual([{ aggregate_value: [10, 40] }]);
   });
 
+  it("aggregates a distribution with histogram: buckets of the stored histogram(250) states, every value counted once", async () => {
+    for (const query of [`histogram(${DURATION}){transaction:a}`, `histogram(250)(${DURATION}){transaction:a}`]) {
+      const json = await mql(query, transactions());
+      const buckets = json.data[0].aggregate_value as [number, number, number][];
+      expect(buckets.length).toBeGreaterThan(0);
+      // (lower, upper, height) per bucket: the four values of transaction a (10, 20, 30, 40).
+      expect(buckets.reduce((total, [, , height]) => total + height, 0)).toBeCloseTo(4);
+      expect(Math.min(...buckets.map(([lower]) => lower))).toBe(10);
+      expect(Math.max(...buckets.map(([, upper]) => upper))).toBe(40);
+    }
+  });
+
   it("counts unique values of a set, merging states across buckets for the totals", async () => {
     const json = await mql("uniq(s:custom/active_organizations@none)", context({}, { interval: 3600, with_totals: "True" }));
     expect(json.data.map((row: Json) => row.aggregate_value)).toEqual([3, 2]);

@@ -122,6 +122,7 @@ describe("translation errors", () => {
     ["generic_metrics", "quantiles(2)(d:transactions/duration@millisecond)", "takes quantile levels between 0 and 1"],
     ["generic_metrics", "apdex(sum(c:custom/page_views@none), 300)", "function 'apdex' is not supported in MQL formulas"],
     ["generic_metrics", "1 + 2", "the MQL query has no timeseries"],
+    ["generic_metrics", "histogram(20)(d:transactions/duration@millisecond)", "reads the stored histogram(250) states: write histogram(250)(…) or histogram(…)"],
     ["metrics", "sum(c:sessions/session@none){session.status:bogus}", "tag value 'bogus' of 'session.status' is not in mql_context.indexer_mappings"],
     ["metrics", "sum(c:sessions/session@none){release:backend*}", "prefix match 'release:backend*' is not possible on metrics_counters"],
     ["events", "sum(c:custom/page_views@none)", "MQL queries run on the metrics datasets"],
@@ -137,6 +138,12 @@ describe("translation errors", () => {
     expect(() => sql("generic_metrics", "sum(c:custom/page_views@none)", { ...context, entity: "generic_metrics_sets" })).toThrow(
       "mql_context.entity 'generic_metrics_sets' holds sets, but 'c:custom/page_views@none' is a counter metric",
     );
+  });
+
+  it("a distribution's histogram, bare or with the stored bucket count, merges the histogram(250) states", () => {
+    for (const mql of ["histogram(d:transactions/duration@millisecond)", "histogram(250)(d:transactions/duration@millisecond)"]) {
+      expect(sql("generic_metrics", mql, context)).toMatch(/^SELECT histogramMerge\(250\)\(histogram_buckets\) AS _snuba_aggregate_value/);
+    }
   });
 
   it("follows public name -> MRI -> id chains", () => {

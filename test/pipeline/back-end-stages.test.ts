@@ -95,7 +95,8 @@ describe("ClickHouse errors end to end", () => {
       [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' < 1.5`, 72],
       [`MATCH (events) SELECT arrayCount(1)(tags.key) AS a WHERE ${RANGE} AND project_id = 1`, 309],
       // The embedded engine cuts its message at the NUL; the code is read from "Code: 53." at its start.
-      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND group_id IN tuple(1000, '\u0000', 2)`, 53],
+      // (Against the bare column group_id the typing pass refuses the string first: an expression here.)
+      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND plus(group_id, 0) IN tuple(1000, '\u0000', 2)`, 53],
       [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' = array(user)`, 130],
     ];
     for (const [query, code] of cases) {

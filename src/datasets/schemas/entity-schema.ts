@@ -147,5 +147,19 @@ export const ENTITY_SCHEMA: SchemaObject = {
     stored_granularities: { type: "array", items: { type: "integer", minimum: 0 } },
     default_granularity: { type: "integer", minimum: 1 },
     function_mappers: { type: "array", items: FUNCTION_MAPPER },
+    custom_functions: {
+      type: "array",
+      items: {
+        oneOf: [
+          { type: "object", required: ["name"], additionalProperties: false, properties: { name: { enum: ["apdex", "handled_assumed"] } } },
+          {
+            type: "object",
+            required: ["name", "column"],
+            additionalProperties: false,
+            properties: { name: { enum: ["failure_rate", "handled"] }, column: COLUMN_NAME },
+          },
+        ],
+      },
+    },
   },
 };

@@ -1,0 +1,139 @@
+/**
+ * Snuba's one rule for names that are both an alias and a column (its parser's
+ * `AliasExpanderVisitor`), applied once to a query level before validation:
+ *
+ * - A bare column whose name an alias declares refers to that alias (`WHERE c > 1` with
+ *   `count() AS c`), wherever it stands...
+ * - ...except inside the definition of that very alias, as its innermost alias: there it is the
+ *   column itself (`toString(partition) AS partition`, `sum(value) AS value`, `profile_id AS
+ *   profile_id`). Such a node is marked `insideOwnAlias`, and every later stage (validation,
+ *   the SQL printer) reads it as the column.
+ * - Any other way back into an alias being defined is a cycle (`f(b) AS a, g(a) AS b`,
+ *   `f(g(a) AS b) AS a`): an `invalid_query` that names it, where ClickHouse would fail.
+ */
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { queryExpressions, type ColumnNode, type Expression, type LogicalQuery, type SelectedExpression } from "../query/ast.js";
+
+interface AliasDefinition {
+  /** The expression the alias names (for a function: the function node itself). */
+  readonly expression: Expression;
+  readonly position?: TextPosition;
+}
+
+export function resolveAliases(query: LogicalQuery): LogicalQuery {
+  const definitions = aliasDefinitions(query);
+  if (definitions.size === 0) return query;
+  const references = new Map<string, Set<string>>();
+  let selfReferences = false;
+  for (const [alias, definition] of definitions) {
+    const referenced = new Set<string>();
+    const walk = (node: Expression, root: boolean): void => {
+      switch (node.kind) {
+        case "column":
+          if (node.entityAlias !== undefined || !definitions.has(node.name)) return;
+          if (node.name === alias) selfReferences = true;
+          else referenced.add(node.name);
+          return;
+        case "function":
+        case "curried":
+          if (!root && node.alias !== undefined) {
+            // A nested alias is a definition of its own: what it reads is its own edge.
+            referenced.add(node.alias);
+            return;
+          }
+          if (node.kind === "curried") for (const param of node.params) walk(param, false);
+          for (const arg of node.args) walk(arg, false);
+          return;
+        case "lambda":
+          walk(node.body, false);
+          return;
+        default:
+          return;
+      }
+    };
+    walk(definition.expression, true);
+    references.set(alias, referenced);
+  }
+  refuseCycles(definitions, references);
+  return selfReferences ? markOwnColumns(query, definitions) : query;
+}
+
+/** Alias -> what it names: `expr AS name` on a select item, and every aliased function. */
+function aliasDefinitions(query: LogicalQuery): Map<string, AliasDefinition> {
+  const definitions = new Map<string, AliasDefinition>();
+  const visit = (node: Expression): void => {
+    if (node.kind === "function" || node.kind === "curried") {
+      if (node.alias !== undefined && !definitions.has(node.alias)) definitions.set(node.alias, { expression: node, position: node.position });
+      if (node.kind === "curried") node.params.forEach(visit);
+      node.args.forEach(visit);
+    } else if (node.kind === "lambda") {
+      visit(node.body);
+    }
+  };
+  for (const item of query.selected) {
+    if (item.alias !== undefined && !definitions.has(item.alias)) definitions.set(item.alias, { expression: item.expression, position: item.expression.position });
+  }
+  for (const expression of queryExpressions(query)) visit(expression);
+  return definitions;
+}
+
+/** Depth-first over the alias graph; the first cycle found is the error, path and all. */
+function refuseCycles(definitions: ReadonlyMap<string, AliasDefinition>, references: ReadonlyMap<string, ReadonlySet<string>>): void {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (alias: string): void => {
+    if (done.has(alias)) return;
+    if (onPath.has(alias)) {
+      const cycle = [...path.slice(path.indexOf(alias)), alias];
+      const position = definitions.get(cycle[0]!)?.position;
+      const where = position ? ` at line ${position.line}, column ${position.column}` : "";
+      throw invalidQuery(`cyclic aliases: ${cycle.join(" -> ")}${where}; an alias cannot be defined through itself`, position);
+    }
+    onPath.add(alias);
+    path.push(alias);
+    for (const next of references.get(alias) ?? []) visit(next);
+    path.pop();
+    onPath.delete(alias);
+    done.add(alias);
+  };
+  for (const alias of definitions.keys()) visit(alias);
+}
+
+/** The query with every column that its own alias shadows marked as the column itself. */
+function markOwnColumns(query: LogicalQuery, definitions: ReadonlyMap<string, AliasDefinition>): LogicalQuery {
+  const mark = (node: Expression, innermost: string | undefined): Expression => {
+    switch (node.kind) {
+      case "column":
+        if (node.entityAlias === undefined && node.name === innermost && definitions.has(node.name)) {
+          const own: ColumnNode = { ...node, insideOwnAlias: true };
+          return own;
+        }
+        return node;
+      case "function": {
+        const scope = node.alias ?? innermost;
+        return { ...node, args: node.args.map((arg) => mark(arg, scope)) };
+      }
+      case "curried": {
+        const scope = node.alias ?? innermost;
+        return { ...node, params: node.params.map((param) => mark(param, scope)), args: node.args.map((arg) => mark(arg, scope)) };
+      }
+      case "lambda":
+        return { ...node, body: mark(node.body, innermost) };
+      default:
+        return node;
+    }
+  };
+  const plain = (node: Expression) => mark(node, undefined);
+  const selected: SelectedExpression[] = query.selected.map((item) => ({ ...item, expression: mark(item.expression, item.alias) }));
+  return {
+    ...query,
+    selected,
+    groupBy: query.groupBy.map(plain),
+    ...(query.arrayJoin ? { arrayJoin: query.arrayJoin.map(plain) } : {}),
+    where: query.where ? plain(query.where) : null,
+    having: query.having ? plain(query.having) : null,
+    orderBy: query.orderBy.map((item) => ({ ...item, expression: plain(item.expression) })),
+    limitBy: query.limitBy ? { ...query.limitBy, columns: query.limitBy.columns.map(plain) } : null,
+  };
+}
