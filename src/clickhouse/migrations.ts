@@ -4,11 +4,13 @@
  * skips what is recorded; when a definition changed after its table was created, the run says
  * so and leaves the table alone: dropping and recreating would lose data, and altering a
  * table is a decision for an operator (or a dedicated migration), not a side effect of startup.
+ * A view holds no data: when its definition changed, it is dropped and created again.
  */
 import { createHash } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { StorageDefinition } from "../datasets/definition-types.js";
 import type { DatasetRegistry } from "../datasets/registry.js";
+import { quoteIdentifier } from "./escaping.js";
 import { createTableDdl } from "./table-ddl.js";
 import { utcDateTimeText } from "./utc-datetime-text.js";
 
@@ -25,6 +27,8 @@ interface Migration {
   readonly id: string;
   readonly ddl: string;
   readonly checksum: string;
+  /** A view (no data of its own): replaced when its definition changed. */
+  readonly view: string | null;
 }
 
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}
@@ -48,7 +52,7 @@ function plan(registry: DatasetRegistry): Migration[] {
   storages.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
   return storages.map((storage) => {
     const ddl = createTableDdl(storage, (name) => registry.storage(name));
-    return { id: `create_${storage.name}`, ddl, checksum: checksum(ddl) };
+    return { id: `create_${storage.name}`, ddl, checksum: checksum(ddl), view: storage.view ? storage.table : null };
   });
 }
 
@@ -76,7 +80,10 @@ export async function runMigrations(
       skipped.push(migration.id);
       continue;
     }
-    if (previous !== undefined) {
+    if (previous !== undefined && migration.view !== null) {
+      await client.command({ query: `DROP VIEW IF EXISTS ${quoteIdentifier(migration.view)}` });
+      log(`migration ${migration.id}: the view's definition changed; replacing it (a view holds no data)`);
+    } else if (previous !== undefined) {
       log(
         `migration ${migration.id}: the storage definition changed since it was applied ` +
           `(checksum ${previous.slice(0, 12)} then, ${migration.checksum.slice(0, 12)} now); ` +

@@ -33,7 +33,9 @@ function viewSelect(view: StorageDefinition, source: ViewSource, sourceStorage: 
   const available = new Set(flatColumns(sourceStorage.columns).map((c) => c.name));
   const items = flatColumns(view.columns).map(({ name, type }) => {
     // Qualified with the source alias so `CAST(x) AS x` never resolves x to its own alias.
-    const expression = source.columns[name] ?? (available.has(name) ? `src.${quoteIdentifier(name)}` : "NULL");
+    // A column the source lacks reads as NULL (its view type is Nullable), or [] for an array.
+    const missing = type.startsWith("Array(") ? "[]" : "NULL";
+    const expression = source.columns[name] ?? (available.has(name) ? `src.${quoteIdentifier(name)}` : missing);
     return `CAST(${expression} AS ${type}) AS ${quoteIdentifier(name)}`;
   });
   return `SELECT\n    ${items.join(",\n    ")}\nFROM ${quoteIdentifier(sourceStorage.table)} AS src`;

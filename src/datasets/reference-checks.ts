@@ -72,12 +72,16 @@ function checkStorage(loaded: Loaded<StorageDefinition>, storages: ReadonlyMap<s
     }
     for (const column of storage.columns) {
       const type = parseClickHouseType(column.type);
-      const parts = type.kind === "nested" ? type.fields.map((f) => ({ name: `${column.name}.${f.name}`, nullable: false })) : [{ name: column.name, nullable: isNullableType(type) }];
+      // What a source lacks reads as NULL, or [] for arrays and Nested parts (table-ddl.ts).
+      const parts =
+        type.kind === "nested"
+          ? type.fields.map((f) => ({ name: `${column.name}.${f.name}`, defaulted: true }))
+          : [{ name: column.name, defaulted: isNullableType(type) || type.kind === "array" }];
       for (const part of parts) {
-        if (source.columns[part.name] !== undefined || sourceNames.has(part.name) || part.nullable) continue;
+        if (source.columns[part.name] !== undefined || sourceNames.has(part.name) || part.defaulted) continue;
         throw new DefinitionError(
           file,
-          `${where} column '${part.name}' is not in storage '${source.storage}', has no expression for it and is not Nullable`,
+          `${where} column '${part.name}' is not in storage '${source.storage}', has no expression for it and is neither Nullable nor an array`,
         );
       }
     }

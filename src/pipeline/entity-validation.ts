@@ -8,8 +8,10 @@ import { invalidQuery, type TextPosition } from "../errors/query-service-error.j
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import {
+  mapExpression,
   queryExpressions,
   topLevelConjuncts,
   visitExpression,
@@ -18,7 +20,7 @@ import {
   type LogicalQuery,
   type SubscriptNode,
 } from "../query/ast.js";
-import { formatDateTime } from "../snql/datetime-literal.js";
+import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { expandCustomFunctions } from "./custom-functions.js";
@@ -80,11 +82,11 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   });
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
-  checkLiteralTypes(query, () => entity);
-  checkClauses(query, aliases);
-  const timeRange = entity.requiredTimeColumn ? requireTimeRange(query, entity, noun, undefined, query.from.position) : null;
-  requireColumns(query, entity, undefined, query.from.position);
-  return { query, entity, aliases, timeRange };
+  const typed = checkLiteralTypes(query, () => entity);
+  checkClauses(typed, aliases);
+  const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
+  requireColumns(typed, entity, undefined, query.from.position);
+  return { query: typed, entity, aliases, timeRange };
 }
 
 export function checkSubscriptable(node: SubscriptNode, entity: EntityDefinition, noun: string): void {
@@ -159,11 +161,20 @@ const dateTimeColumns = memoizePerDefinition(
     new Set(entity.columns.filter((c) => /^(Nullable\()?(DateTime|DateTime64|Date|Date32)(\(.*\))?\)?$/.test(c.type)).map((c) => c.name)),
 );
 
-/** Nested subscriptables with string keys (`tags`, `contexts`): their values are strings. */
-const stringSubscriptables = memoizePerDefinition(
-  (entity: EntityDefinition): ReadonlySet<string> =>
-    new Set(Object.entries(entity.subscriptables).filter(([, d]) => d.kind === "nested" && !d.integerKeys).map(([name]) => name)),
-);
+/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), read from the column types. */
+const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const [name, definition] of Object.entries(entity.subscriptables)) {
+    if (definition.kind !== "nested" || definition.integerKeys) continue;
+    const dot = definition.valueColumn.indexOf(".");
+    const column = entity.columns.find((c) => c.name === definition.valueColumn.slice(0, dot));
+    if (!column) continue;
+    const type = parseClickHouseType(column.type);
+    const field = type.kind === "nested" ? type.fields.find((f) => f.name === definition.valueColumn.slice(dot + 1)) : undefined;
+    if (field && /^(LowCardinality\()?(Nullable\()?String\)*$/.test(formatClickHouseType(field.type))) names.add(name);
+  }
+  return names;
+});
 
 const TAG_COMPARISONS = new Set([...ORDER_COMPARISONS, "like", "notLike"]);
 
@@ -182,8 +193,11 @@ function shortValue(value: unknown): string {
  *   another string, a number or a boolean;
  * - a number column takes a number, or a string that reads as one (ClickHouse converts it);
  * - a string-valued subscript (`tags[...]`, `contexts[...]`) takes a string, not a number or boolean.
+ * A datetime string compared with a date or time column is returned resolved (a datetime node,
+ * its offset honoured): ClickHouse reads `'2023-01-25T20:03:13+00:00'` in `=` but not in `IN`.
  */
-export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): void {
+export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): LogicalQuery {
+  const resolved = new Map<Expression, Expression>();
   for (const condition of [query.where, query.having]) {
     if (!condition) continue;
     visitExpression(condition, (node) => {
@@ -216,11 +230,17 @@ export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: s
             refuse(value, `${lhs.name} requires datetime conditions: '${literal}' is not a valid datetime; write toDateTime('2024-01-01T00:00:00')`);
           } else if (!DATETIME_TEXT.test(literal)) {
             refuse(value, `'${shortValue(literal)}' is not a datetime, and column ${lhs.name} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`);
+          } else {
+            const position = value.position ?? node.position;
+            resolved.set(value, { kind: "datetime", epochSeconds: parseDateTimeLiteral(literal, position), ...(position ? { position } : {}) });
           }
         }
       }
     });
   }
+  if (resolved.size === 0) return query;
+  const resolve = (expression: Expression | null) => (expression ? mapExpression(expression, (node) => resolved.get(node) ?? node) : null);
+  return { ...query, where: resolve(query.where), having: resolve(query.having) };
 }
 
 /** Checks every query shape shares: conditions where conditions belong, aggregates where allowed. */

@@ -179,13 +179,13 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
     }
   });
   checkClauses(query, declaredAliases);
-  checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
+  const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
-    if (entity.requiredTimeColumn) requireTimeRange(query, entity, "entity", alias, position);
-    requireColumns(query, entity, alias, position);
+    if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);
+    requireColumns(typed, entity, alias, position);
   }
-  return { kind: "join", query, source, entities, storages, aliases: new Set(declaredAliases.keys()) };
+  return { kind: "join", query: typed, source, entities, storages, aliases: new Set(declaredAliases.keys()) };
 }
 
 function validateSubquery(query: LogicalQuery, source: SubquerySource, definitions: DefinitionLookup): ValidatedSnql {

@@ -157,4 +157,38 @@ describe("runMigrations", () => {
       config.remove();
     }
   });
+
+  it("replaces a view whose definition changed (a view holds no data), reading NULL or [] where its source lacks a column", async () => {
+    const view = (extra: string) => `version: v1
+kind: readable_storage
+name: things_view
+table: things_view_local
+engine: View
+view:
+  sources:
+    - storage: things_store
+columns:
+  - { name: project_id, type: UInt64 }
+  - { name: label, type: String }
+${extra}`;
+    const config = tempConfig();
+    try {
+      config.write("things/storages/things_view.yaml", view(""));
+      expect((await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir))).applied).toEqual(["create_things_view"]);
+
+      config.write("things/storages/things_view.yaml", view("  - { name: missing, type: Nullable(String) }\n  - { name: ids, type: Array(UInt64) }\n"));
+      const lines: string[] = [];
+      const outcome = await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir), (line) => lines.push(line));
+      expect(outcome.applied).toEqual(["create_things_view"]);
+      expect(lines.join("\n")).toMatch(/create_things_view: the view's definition changed; replacing it/);
+      const columns = await rows<{ name: string; type: string }>("DESCRIBE TABLE things_view_local");
+      expect(columns.map((c) => [c.name, c.type])).toEqual([["project_id", "UInt64"], ["label", "String"], ["missing", "Nullable(String)"], ["ids", "Array(UInt64)"]]);
+      await engine.client.insert({ table: "things_local", values: [{ project_id: 7, timestamp: "2024-01-01 00:00:00", label: "x" }], format: "JSONEachRow" });
+      expect(await rows("SELECT project_id, missing, ids FROM things_view_local WHERE project_id = 7")).toEqual([{ project_id: 7, missing: null, ids: [] }]);
+      // Unchanged since: nothing to do.
+      expect((await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir))).skipped).toContain("create_things_view");
+    } finally {
+      config.remove();
+    }
+  });
 });

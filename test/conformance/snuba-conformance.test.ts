@@ -242,6 +242,32 @@ const CASES: readonly Case[] = [
     query: `MATCH (discover) SELECT count() WHERE ${EVENTS} AND received IN array('yesterday')`,
     expect: { type: "invalid_query", message: "'yesterday' is not a datetime" },
   },
+  // Discover columns that only one half (errors or transactions) has: typed, NULL or [] in the other half.
+  {
+    from: "tests/test_snql_api.py::test_transaction_group_ids_with_results",
+    dataset: "discover",
+    query: `MATCH (discover) SELECT count() AS count BY time WHERE group_ids = 100 AND ${EVENTS} ORDER BY time ASC LIMIT 10000`,
+    expect: "ok",
+    check: (json) => expect(json.data).toEqual([]),
+  },
+  {
+    from: "tests/test_discover_api.py (arrayExists over group_ids)",
+    dataset: "discover",
+    query: `MATCH (discover) SELECT has(group_ids, 100) AS h, count() AS c BY h WHERE arrayExists((\`x\`) -> greater(\`x\`, 0), group_ids) = 0 AND ${EVENTS}`,
+    expect: "ok",
+    // Three errors (no group_ids: []) and two transactions (group_ids not set: []).
+    check: (json) => expect(json.data).toEqual([{ h: 0, c: 5 }]),
+  },
+  {
+    from: "tests/test_discover_api.py (one-sided columns: duration, level, measurements)",
+    dataset: "discover",
+    query: `MATCH (discover) SELECT type, avg(duration) AS d, countIf(level = 'error') AS errors, max(measurements[lcp]) AS lcp BY type WHERE ${EVENTS} ORDER BY type ASC`,
+    expect: "ok",
+    check: (json) => expect(json.data).toEqual([
+      { type: "error", d: null, errors: 2, lcp: null },
+      { type: "transaction", d: 300, errors: 0, lcp: null },
+    ]),
+  },
   // LIMIT BY an aggregate through its alias.
   {
     from: "tests/test_snql_api.py::test_alias_limitby_aggregator",

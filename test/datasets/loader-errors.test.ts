@@ -189,7 +189,7 @@ ${extraColumn}`;
     const missing = tempConfig();
     missing.write("things/storages/things_view.yaml", view("[{ storage: things_store }]", "  - { name: required, type: String }\n"));
     expect(loadError(missing).message).toContain(
-      "column 'required' is not in storage 'things_store', has no expression for it and is not Nullable",
+      "column 'required' is not in storage 'things_store', has no expression for it and is neither Nullable nor an array",
     );
 
     // A Nullable column the source lacks is NULL in the view; an expression fills the rest.
