@@ -80,7 +80,7 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
       );
     }
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
-  });
+  }, mappedFunctions(entity));
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
   checkClauses(typed, aliases);
@@ -108,10 +108,15 @@ export function checkSubscriptable(node: SubscriptNode, entity: EntityDefinition
 }
 
 /**
- * Walks every expression of the query: functions must be on the allow-list, lambda parameters
- * must be bound, and `checkColumn` judges each column and subscript.
+ * Walks every expression of the query: functions must be on the allow-list (or be one the
+ * entity's function mappers define, such as `sum_weighted` on metrics), lambda parameters must be
+ * bound, and `checkColumn` judges each column and subscript.
  */
-export function checkExpressions(query: LogicalQuery, checkColumn: (node: ColumnNode | SubscriptNode) => void): void {
+export function checkExpressions(
+  query: LogicalQuery,
+  checkColumn: (node: ColumnNode | SubscriptNode) => void,
+  entityFunctions: ReadonlySet<string> = NO_FUNCTIONS,
+): void {
   for (const expression of queryExpressions(query)) {
     visitExpression(expression, (node, bound) => {
       switch (node.kind) {
@@ -121,7 +126,7 @@ export function checkExpressions(query: LogicalQuery, checkColumn: (node: Column
           break;
         case "function":
         case "curried":
-          if (!isAllowedFunction(node.name)) {
+          if (!isAllowedFunction(node.name) && !entityFunctions.has(node.name)) {
             throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, ALLOWED_FUNCTIONS)}`, node.position);
           }
           break;
@@ -268,6 +273,13 @@ export function collectAliases(query: LogicalQuery): Map<string, Expression> {
   }
   return aliases;
 }
+
+const NO_FUNCTIONS: ReadonlySet<string> = new Set();
+
+/** The function names an entity's mappers translate (`sum_weighted(value)` -> `sumMerge(...)`). */
+const mappedFunctions = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> => new Set((entity.functionMappers ?? []).map((mapper) => mapper.from)),
+);
 
 /** Entity columns, their Nested sub-columns (`tags.key`), mapped and time-bucket columns. */
 export const knownColumnNames: (entity: EntityDefinition) => ReadonlySet<string> = memoizePerDefinition(computeKnownColumnNames);

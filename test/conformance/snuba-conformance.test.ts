@@ -24,6 +24,7 @@ type Body = Record<string, any>;
 const FROM = "2024-01-01T00:00:00";
 const TO = "2024-01-02T00:00:00";
 const EVENTS = `timestamp >= toDateTime('${FROM}') AND timestamp < toDateTime('${TO}') AND project_id IN tuple(1)`;
+const METRICS = `org_id = 1 AND project_id = 1 AND metric_id = 1 AND timestamp >= toDateTime('${FROM}') AND timestamp < toDateTime('${TO}')`;
 const TRANSACTIONS = `finish_ts >= toDateTime('${FROM}') AND finish_ts < toDateTime('${TO}') AND project_id IN tuple(1)`;
 
 interface Case {
@@ -73,6 +74,28 @@ const CASES: readonly Case[] = [
       `toUInt64(plus(multiply(log(times_seen), 600), last_seen)) AS priority, uniq(group_id) AS total BY group_id WHERE ${EVENTS}`,
     expect: "ok",
     check: (json) => expect(json.data).toHaveLength(3),
+  },
+  {
+    from: "tests/test_generic_metrics_api.py::test_retrieval_basic (aliased to the column it sums)",
+    dataset: "generic_metrics",
+    query: `MATCH (generic_metrics_counters) SELECT sum(value) AS value BY project_id, org_id WHERE ${METRICS} GRANULARITY 60`,
+    expect: "ok",
+    check: (json) => {
+      expect(json.sql).toContain("sumMerge(value) AS _snuba_value");
+      expect(json.data).toEqual([]);
+    },
+  },
+  {
+    from: "tests/test_generic_metrics_api.py::test_retrieval_basic_weighted",
+    dataset: "generic_metrics",
+    query: `MATCH (generic_metrics_counters) SELECT sum_weighted(value) AS total BY project_id, org_id WHERE ${METRICS} GRANULARITY 60`,
+    expect: "ok",
+  },
+  {
+    from: "tests/test_generic_metrics_api.py::test_arbitrary_granularity",
+    dataset: "generic_metrics",
+    query: `MATCH (generic_metrics_counters) SELECT sum(value) AS total BY project_id, org_id WHERE ${METRICS} GRANULARITY 3600`,
+    expect: "ok",
   },
   // Alias characters Snuba's ALIAS class accepts.
   {
