@@ -13,14 +13,14 @@ const AGGREGATES = [
   "sumMerge", "uniqCombined64Merge", "quantilesMerge", "minMerge", "maxMerge", "avgMerge", "countMerge",
   // what Sentry's query builders add (trends, weighted percentiles, array aggregates)
   "uniqMerge", "simpleLinearRegression", "quantileTDigestWeighted", "quantilesTDigestWeighted", "quantileExactWeighted",
-  "sumArray", "maxArray", "minArray", "avgArray", "anyLastIf", "medianIf", "stddevSampIf",
+  "sumArray", "maxArray", "minArray", "avgArray", "anyLastIf", "medianIf", "stddevSampIf", "varSampIf", "covarSamp",
 ];
 
 const SCALARS = [
   // comparison, logic, arithmetic (what the operators become)
   "equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn", "like", "notLike",
   "ilike", "notILike", "isNull", "isNotNull", "and", "or", "not", "xor", "plus", "minus", "multiply", "divide",
-  "intDiv", "modulo", "negate", "abs", "if", "multiIf", "ifNull", "nullIf", "coalesce", "assumeNotNull",
+  "intDiv", "modulo", "negate", "abs", "rand", "if", "multiIf", "ifNull", "nullIf", "coalesce", "assumeNotNull",
   "toNullable", "isFinite", "isInfinite", "isNaN", "ifNotFinite", "greatest", "least",
   // constructors
   "tuple", "array", "tupleElement",
