@@ -25,7 +25,8 @@ export const snqlFrontendBench: BenchSection = async ({ quick }) => {
     {
       bench: `SnQL front end (parse + validate + SQL), ${SNQL_CORPUS.length} queries incl. joins and subqueries, one core`,
       figure: describeThroughput(result),
-      target: "≥ 20,000 queries/s",
+      // One chevrotain grammar (issue 14): the median must stay at or under 50 µs.
+      target: "≥ 20,000 queries/s; median ≤ 50 µs",
     },
   ];
 };
