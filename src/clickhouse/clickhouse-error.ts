@@ -49,6 +49,8 @@ const CLIENT_FAULT_CODES = new Set([
   190, // SIZES_OF_ARRAYS_DONT_MATCH
   309, // FUNCTION_CANNOT_HAVE_PARAMETERS
   421, // CANNOT_ADD_DIFFERENT_AGGREGATE_STATES
+  135, // ZERO_ARRAY_OR_TUPLE_INDEX (an index 0 where indices start at 1)
+  170, // BAD_GET (a parameter of the wrong type, read as another)
   // The query asks for sampling on a table without a sampling key.
   141, // SAMPLING_NOT_SUPPORTED
 ]);

@@ -20,7 +20,7 @@ const SCALARS = [
   // comparison, logic, arithmetic (what the operators become)
   "equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn", "like", "notLike",
   "ilike", "notILike", "isNull", "isNotNull", "and", "or", "not", "xor", "plus", "minus", "multiply", "divide",
-  "intDiv", "modulo", "negate", "abs", "rand", "if", "multiIf", "ifNull", "nullIf", "coalesce", "assumeNotNull",
+  "intDiv", "modulo", "negate", "abs", "rand", "identity", "if", "multiIf", "ifNull", "nullIf", "coalesce", "assumeNotNull",
   "toNullable", "isFinite", "isInfinite", "isNaN", "ifNotFinite", "greatest", "least",
   // constructors
   "tuple", "array", "tupleElement",

@@ -9,6 +9,11 @@ describe("ClickHouse error codes to HTTP statuses", () => {
     expect(httpStatusForClickHouseCode(676)).toBe(400); // CANNOT_PARSE_IPV6
   });
 
+  it("an index 0 and a parameter of the wrong type are the query's fault (found by the 1,000,000-input fuzz run)", () => {
+    expect(httpStatusForClickHouseCode(135)).toBe(400); // ZERO_ARRAY_OR_TUPLE_INDEX
+    expect(httpStatusForClickHouseCode(170)).toBe(400); // BAD_GET
+  });
+
   it("the engine's own trouble stays a 500", () => {
     expect(httpStatusForClickHouseCode(999)).toBe(500); // KEEPER_EXCEPTION
     expect(httpStatusForClickHouseCode(210)).toBe(500); // NETWORK_ERROR

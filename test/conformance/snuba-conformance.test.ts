@@ -213,6 +213,13 @@ const CASES: readonly Case[] = [
       `WHERE ${TRANSACTIONS} AND duration < 900000.0`,
     expect: "ok",
   },
+  {
+    from: "tests/query/snql/test_query.py (arrayMap with identity)",
+    dataset: "events",
+    query: `MATCH (events) SELECT arrayMap((\`x\`) -> identity(\`x\`), tags.key) AS keys WHERE ${EVENTS} ORDER BY keys ASC LIMIT 1`,
+    expect: "ok",
+    check: (json) => expect(json.data).toEqual([{ keys: ["level", "sentry:release", "browser"] }]),
+  },
   // `=` or IN on the time column stands in for the >=/< pair.
   {
     from: "snuba/query/snql/parser.py::_align_max_days_date_align (= on the time column)",
