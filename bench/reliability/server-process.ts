@@ -58,6 +58,8 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
       QUARRY_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
       // Subscription runs would add query-log rows no request accounts for.
       QUARRY_SCHEDULER: "off",
+      // The suite is about the query port; the admin UI's port would clash between runs.
+      ADMIN_PORT: "0",
       // As `npm start` and bin/quarry run the server (docs/reliability.md, memory).
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
       KAFKA_BROKERS: "",

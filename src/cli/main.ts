@@ -8,6 +8,7 @@
  *   quarry subscriptions audit   windows expected, published, missing, duplicated (cluster)
  *   quarry scheduler             a scheduler cluster node (NATS_URL)
  */
+import { startAdminServer, type AdminServer } from "../admin/admin-server.js";
 import { createColumnstoreClient } from "../clickhouse/client-factory.js";
 import { runMigrations } from "../clickhouse/migrations.js";
 import { readSettings } from "../config/settings.js";
@@ -183,6 +184,24 @@ async function main(argv: string[]): Promise<number> {
         throw reason;
       }
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
+      let admin: AdminServer | null = null;
+      if (settings.adminPort !== 0) {
+        try {
+          admin = await startAdminServer({
+            host: settings.adminHost,
+            port: settings.adminPort,
+            queryUrl: `http://${server.host === "0.0.0.0" ? "127.0.0.1" : server.host}:${server.port}`,
+            columnstore,
+            registry,
+            policyOverrides: settings.policyOverrides,
+          });
+          log(`admin UI on http://${admin.host}:${admin.port} (ADMIN_PORT; 0 turns it off)`);
+        } catch (reason) {
+          // The query service runs without its admin UI rather than not at all.
+          const code = (reason as { code?: unknown }).code;
+          log(`admin UI not started: ${code === "EADDRINUSE" ? `port ${settings.adminPort} on ${settings.adminHost} is in use; set ADMIN_PORT to a free port or 0` : reason instanceof Error ? reason.message : String(reason)}`);
+        }
+      }
       const where = cluster ? `in NATS KV at ${settings.natsUrl} (cluster node ${clusterNodeId(settings)})` : `in the embedded store`;
       log(
         settings.scheduler
@@ -207,6 +226,7 @@ async function main(argv: string[]): Promise<number> {
         late.unref();
         server
           .close(deadline)
+          .then(() => admin?.close())
           .then(() => cluster?.close())
           .then(() => columnstore.close())
           .then(

@@ -58,6 +58,9 @@ export interface Settings {
   readonly natsReplicas: number | null;
   /** Port of a `quarry scheduler` node's /health and /metrics. */
   readonly schedulerPort: number;
+  /** The admin web UI's port (0: off) and address (local only unless told otherwise). */
+  readonly adminPort: number;
+  readonly adminHost: string;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -145,5 +148,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     natsBucketPrefix: env.QUARRY_NATS_BUCKET_PREFIX || "quarry",
     natsReplicas: env.QUARRY_NATS_REPLICAS ? Math.max(1, integer(env, "QUARRY_NATS_REPLICAS", 1)) : null,
     schedulerPort: integer(env, "QUARRY_SCHEDULER_PORT", 1228),
+    adminPort: integer(env, "ADMIN_PORT", 1219),
+    adminHost: env.ADMIN_HOST || "127.0.0.1",
   };
 }

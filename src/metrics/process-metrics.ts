@@ -1,11 +1,12 @@
 /**
  * The process's own gauges, in the names prom-client uses so that standard dashboards read
- * them: resident memory, and the part of it the JavaScript side holds (heap, external buffers).
+ * them: resident memory, and the part of it the JavaScript side holds (heap, external buffers);
+ * CPU time, start time, active handles, event-loop lag, garbage collections.
  * Resident minus heap and external is, roughly, what the embedded engine holds natively: the
  * split is what tells a leak in Quarry's code from the engine's caches.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { Gauge, type PrometheusRegistry } from "./prometheus-registry.js";
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { Gauge, LabelledGauge, type PrometheusRegistry } from "./prometheus-registry.js";
 
 export function registerProcessMetrics(registry: PrometheusRegistry): void {
   const memory = cachedMemoryUsage();
@@ -22,6 +23,42 @@ export function registerProcessMetrics(registry: PrometheusRegistry): void {
       return Number.isFinite(p99) ? p99 : 0;
     }),
   );
+  registry.register(new Gauge("process_cpu_seconds_total", "User and system CPU time of the process.", () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  }));
+  registry.register(new Gauge("process_start_time_seconds", "Start time of the process since the Unix epoch.", () => PROCESS_START_SECONDS));
+  registry.register(new Gauge("nodejs_active_handles", "Handles (sockets, timers, files, ...) that keep the event loop alive.", () => process.getActiveResourcesInfo().length));
+  const gc = garbageCollections();
+  registry.register(new LabelledGauge("nodejs_gc_duration_seconds_total", "Time spent in garbage collection since start, by kind.", ["kind"], () => [...gc.seconds].map(([kind, seconds]) => [[kind], seconds] as const)));
+  registry.register(new LabelledGauge("nodejs_gc_runs_total", "Garbage collections since start, by kind.", ["kind"], () => [...gc.runs].map(([kind, runs]) => [[kind], runs] as const)));
+}
+
+const PROCESS_START_SECONDS = Math.round((Date.now() - process.uptime() * 1000) / 1000);
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+  [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
+};
+
+/** One observer per process: collections and their time, by kind, as V8 reports them. */
+let sharedGc: { seconds: Map<string, number>; runs: Map<string, number> } | null = null;
+function garbageCollections(): { seconds: Map<string, number>; runs: Map<string, number> } {
+  if (!sharedGc) {
+    const totals = { seconds: new Map<string, number>(), runs: new Map<string, number>() };
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const kind = GC_KINDS[(entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1] ?? "other";
+        totals.seconds.set(kind, (totals.seconds.get(kind) ?? 0) + entry.duration / 1000);
+        totals.runs.set(kind, (totals.runs.get(kind) ?? 0) + 1);
+      }
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    sharedGc = totals;
+  }
+  return sharedGc;
 }
 
 /** One monitor per process, however many servers it runs (tests start many). */

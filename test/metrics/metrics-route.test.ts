@@ -52,5 +52,15 @@ describe("GET /metrics", () => {
     expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThan(rss);
     expect(gauge("nodejs_external_memory_bytes")).toBeGreaterThan(0);
     expect(gauge("nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
+    expect(gauge("process_cpu_seconds_total")).toBeGreaterThan(0);
+    expect(gauge("process_start_time_seconds")).toBeGreaterThan(Date.now() / 1000 - 3600);
+    expect(gauge("process_start_time_seconds")).toBeLessThanOrEqual(Date.now() / 1000);
+    // The server's own listening socket, at least.
+    expect(gauge("nodejs_active_handles")).toBeGreaterThanOrEqual(1);
+    // A process that served queries has collected garbage by now: some kind has runs and time.
+    const runs = [...text.matchAll(/^nodejs_gc_runs_total\{kind="(\w+)"\} (\S+)$/gm)].map((m) => Number(m[2]));
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.some((n) => n > 0)).toBe(true);
+    expect(text).toMatch(/^nodejs_gc_duration_seconds_total\{kind="\w+"\} \S+$/m);
   });
 });

@@ -26,6 +26,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // Servers the tests spawn run without the admin UI (its fixed port would clash between them);
+  // the admin tests start their own admin server on a free port.
+  process.env.ADMIN_PORT ??= "0";
   if (process.env.QUARRY_TEST_SERVICES === "none") {
     const natsUrl = process.env.NATS_URL;
     const kafkaBrokers = process.env.KAFKA_BROKERS;
