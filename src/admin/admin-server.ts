@@ -37,6 +37,7 @@ const PAGE = `<!doctype html>
 <style>
   body { font: 14px system-ui, sans-serif; margin: 0; color: #1d2330; }
   header { display: flex; gap: 24px; align-items: center; padding: 10px 20px; background: #1d2330; color: #fff; }
+  header nav { display: flex; gap: 18px; }
   header a { color: #c9d3e6; text-decoration: none; } header a.active { color: #fff; font-weight: 600; }
   main { padding: 12px 20px; }
   textarea { width: 100%; font: 13px ui-monospace, monospace; box-sizing: border-box; }

@@ -13,6 +13,7 @@ import type { TestProject } from "vitest/node";
 import { startTestServices } from "../../scripts/test-services/index.js";
 import { ensureSentryKafkaSchemas } from "../../scripts/test-services/sentry-kafka-schemas.js";
 import { ensureSentryProtos } from "../../scripts/test-services/sentry-protos.js";
+import { ensureCommand } from "../../scripts/test-services/system-packages.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,6 +23,8 @@ declare module "vitest" {
     sentryKafkaSchemasDir: string;
     /** A python that imports sentry_protos: the RPC tests build their requests with it. */
     sentryProtosPython: string;
+    /** Debian's chromium (installed if missing): the admin UI's browser tests drive it with playwright-core. */
+    chromiumPath: string;
   }
 }
 
@@ -37,6 +40,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     // No server needed: the schemas are files of a Python package.
     project.provide("sentryKafkaSchemasDir", await ensureSentryKafkaSchemas());
     project.provide("sentryProtosPython", await ensureSentryProtos());
+    project.provide("chromiumPath", await ensureCommand("chromium", "chromium"));
     return undefined;
   }
 
@@ -47,5 +51,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide("kafkaBrokers", services.kafkaBrokers);
   project.provide("sentryKafkaSchemasDir", services.sentryKafkaSchemasDir);
   project.provide("sentryProtosPython", services.sentryProtosPython);
+  project.provide("chromiumPath", await ensureCommand("chromium", "chromium"));
   return () => services.stop();
 }

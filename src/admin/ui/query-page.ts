@@ -124,7 +124,7 @@ export async function queryPage(root: HTMLElement, params: URLSearchParams): Pro
     const series = time ? seriesOf(columns, rows, time) : null;
     const chart = el("div", { id: "chart" });
     if (series) parts.push(chart);
-    parts.push(table(columns, rows));
+    parts.push(el("div", { id: "rows" }, table(columns, rows)));
     if (json.sql) parts.push(el("h3", {}, "SQL"), el("pre", { id: "sql" }, json.sql));
     if (json.stats) parts.push(el("h3", {}, "Stats"), el("pre", { id: "stats" }, JSON.stringify(json.stats, null, 2)));
     if (json.timing) parts.push(el("h3", {}, "Timing"), el("pre", { id: "timing" }, JSON.stringify(json.timing, null, 2)));

@@ -1,7 +1,7 @@
 /**
- * A result as a time series chart (uPlot): when a column holds time buckets, each other
- * non-numeric column is part of the group key, the first numeric column is the value, and every
- * group is one series over the buckets.
+ * A result as a time series chart (uPlot): when a column holds time buckets, the last numeric
+ * column is the value (SELECT items come after the BY columns), every other column is part of
+ * the group key, and every group is one series over the buckets.
  */
 import uPlot from "uplot";
 
@@ -24,9 +24,9 @@ export interface SeriesData {
 
 /** Buckets (seconds) x groups, gaps as null; null when there is no numeric column to draw. */
 export function seriesOf(columns: readonly string[], rows: readonly Row[], time: string): SeriesData | null {
-  const valueColumn = columns.find((column) => column !== time && rows.some((row) => typeof row[column] === "number"));
+  const valueColumn = [...columns].reverse().find((column) => column !== time && rows.some((row) => typeof row[column] === "number"));
   if (!valueColumn) return null;
-  const groupColumns = columns.filter((column) => column !== time && column !== valueColumn && rows.every((row) => typeof row[column] !== "number"));
+  const groupColumns = columns.filter((column) => column !== time && column !== valueColumn);
   const buckets = [...new Set(rows.map((row) => Date.parse(String(row[time])) / 1000))].sort((a, b) => a - b);
   const index = new Map(buckets.map((bucket, i) => [bucket, i]));
   const series = new Map<string, (number | null)[]>();

@@ -1,0 +1,128 @@
+/**
+ * The admin UI in a real browser: Debian's chromium (the test setup installs it) driven by
+ * playwright-core. Every page loads without console errors, a SnQL time series draws a chart,
+ * an invalid query marks its position in the editor, and the query log shows the query just
+ * run. Screenshots of each page are kept under .cache/admin-screenshots/ (not committed).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startAdminServer, type AdminServer } from "../../src/admin/admin-server.js";
+import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
+
+const SCREENSHOTS = join(import.meta.dirname, "../../.cache/admin-screenshots");
+
+let server: FixtureServer;
+let admin: AdminServer;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  admin = await startAdminServer({ host: "127.0.0.1", port: 0, queryUrl: server.baseUrl, columnstore: server.columnstore, registry: server.definitions });
+  base = `http://127.0.0.1:${admin.port}`;
+  browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await admin?.close();
+  await server?.close();
+});
+
+/** A page whose console errors and uncaught exceptions are collected. */
+async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${base}/${hash}`);
+  return { page, errors };
+}
+
+const TIME_SERIES = `MATCH (events) SELECT count() AS count BY time, project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY time ASC GRANULARITY 3600`;
+
+describe("admin UI in chromium", () => {
+  it("draws a SnQL time series as a chart, one series per group, with the SQL beside it", async () => {
+    const { page, errors } = await open("#/query");
+    await page.locator("#query").fill(TIME_SERIES);
+    await page.locator("#run").click();
+    await page.locator("#chart canvas").waitFor({ timeout: 15_000 });
+    // uPlot's legend names every group: project 1 and project 2.
+    const legend = await page.locator("#chart .u-legend").innerText();
+    expect(legend).toContain("1");
+    expect(legend).toContain("2");
+    // The canvas has drawn points: some pixels are neither blank nor transparent.
+    const painted = await page.locator("#chart canvas").evaluate((canvas: HTMLCanvasElement) => {
+      const context = canvas.getContext("2d")!;
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) count++;
+      return count;
+    });
+    expect(painted).toBeGreaterThan(100);
+    expect(await page.locator("#sql").innerText()).toContain("toStartOfHour(timestamp, 'Universal')");
+    // One row per (hour, project): 01:00/1 (two events), 02:00/1, 03:00/2, 04:00/2.
+    expect(await page.locator("#rows tbody tr").count()).toBe(4);
+    await page.screenshot({ path: join(SCREENSHOTS, "query.png") });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("marks an invalid query at its line and column in the editor", async () => {
+    const { page, errors } = await open("#/query");
+    await page.locator("#query").fill("MATCH (events)\nSELEC count()");
+    // The browser logs the query's 400 answer itself; that is the expected answer, not a page error.
+    const answered400 = (message: string) => message.includes("status of 400");
+    await page.locator("#run").click();
+    await page.locator("#error-position").waitFor();
+    expect(await page.locator("#error").innerText()).toContain("invalid_query");
+    expect(await page.locator("#error-position").innerText()).toContain("line 2, column 1");
+    // The editor selects the character the error points at.
+    const selected = await page.locator("#query").evaluate((editor: HTMLTextAreaElement) => [editor.selectionStart, editor.value.slice(editor.selectionStart, editor.selectionEnd)]);
+    expect(selected).toEqual([15, "S"]);
+    expect(await page.locator("#query").getAttribute("class")).toContain("has-error");
+    expect(errors.filter((message) => !answered400(message))).toEqual([]);
+    await page.close();
+  });
+
+  it("lists the query just run in the query log, and a click opens it in the Query page", async () => {
+    const { page, errors } = await open("#/querylog");
+    await page.locator("#filter-referrer").fill("admin.query");
+    let found = false;
+    for (let attempt = 0; attempt < 30 && !found; attempt++) {
+      await page.locator("#apply").click();
+      await page.waitForTimeout(200);
+      found = (await page.locator("#querylog").innerText()).includes("GRANULARITY 3600");
+    }
+    expect(found).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, "querylog.png") });
+    await page.locator("#querylog tr.clickable", { hasText: "GRANULARITY 3600" }).first().click();
+    await page.locator("#query").waitFor();
+    expect(await page.locator("#query").inputValue()).toBe(TIME_SERIES);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the system figures and the subscriptions without console errors", async () => {
+    for (const name of ["system", "subscriptions"]) {
+      const { page, errors } = await open(`#/${name}`);
+      await page.locator("h2").waitFor();
+      await page.waitForFunction(() => !document.body.innerText.includes("loading…"));
+      if (name === "system") {
+        const tables = await page.locator("#tables").innerText();
+        expect(tables).toMatch(/errors_local\s+6\s/);
+        expect(await page.locator("main").innerText()).toContain("cache hit rate");
+      } else {
+        expect(await page.locator("main").innerText()).toContain("No subscriptions yet");
+      }
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+});
