@@ -155,6 +155,7 @@ async function main(argv: string[]): Promise<number> {
           columnstore,
           statsInResponse: settings.statsInResponse,
           idleMemoryReleaseMs: settings.idleMemoryReleaseMs,
+          ...(settings.adminPort !== 0 ? { adminUrl: `http://${settings.adminHost}:${settings.adminPort}` } : {}),
           ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
           backend: {
             policyOverrides: settings.policyOverrides,

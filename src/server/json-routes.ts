@@ -87,7 +87,7 @@ export function jsonRoutes(context: ServiceContext) {
         const dataset = parts[0]!;
         if (method === "GET") {
           requireDataset(context.definitions, dataset);
-          send(response, 200, renderBrowsableForm(dataset), "text/html; charset=utf-8");
+          send(response, 200, renderBrowsableForm(dataset, context.adminUrl), "text/html; charset=utf-8");
           return;
         }
         if (method !== "POST") throw methodNotAllowed("POST (or GET for the browsable form)");

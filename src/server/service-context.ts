@@ -13,4 +13,6 @@ export interface ServiceContext extends PipelineContext {
   readonly subscriptionWindows: WindowRunner;
   /** Checks each dependency; resolves to name -> "ok" or what failed. */
   checkHealth(): Promise<Record<string, string>>;
+  /** The admin UI's address, when it runs: the browsable form links to its Query page. */
+  readonly adminUrl?: string;
 }

@@ -29,6 +29,8 @@ export interface ServerOptions {
   readonly subscriptions?: SubscriptionSettings;
   /** Quiet time after which memory is given back to the system (idle-memory-release.ts); 0 or absent: never. */
   readonly idleMemoryReleaseMs?: number;
+  /** The admin UI's address, when it runs (the browsable form links to it). */
+  readonly adminUrl?: string;
 }
 
 export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
@@ -56,6 +58,7 @@ export function buildServiceContext(options: ServerOptions): { context: ServiceC
     async checkHealth() {
       return { clickhouse: await engine.status(), ...subscriptions.health() };
     },
+    ...(options.adminUrl ? { adminUrl: options.adminUrl } : {}),
   };
   return { context, subscriptions, engine };
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAdminServer, type AdminServer } from "../../src/admin/admin-server.js";
+import { renderBrowsableForm } from "../../src/server/browsable-form.js";
 import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 
 const SCREENSHOTS = join(import.meta.dirname, "../../.cache/admin-screenshots");
@@ -106,6 +107,23 @@ describe("admin UI in chromium", () => {
     expect(await page.locator("#query").inputValue()).toBe(TIME_SERIES);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("the browsable form at GET /{dataset}/snql submits and draws a time series as lines, linking to the admin Query page", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`${server.baseUrl}/events/snql`);
+    await page.locator("#body").fill(JSON.stringify({ query: TIME_SERIES, tenant_ids: { organization_id: 1, referrer: "test.form" } }));
+    await page.locator("#run").click();
+    await page.waitForFunction(() => (document.getElementById("result") as HTMLTextAreaElement).value.startsWith("200"));
+    expect(await page.locator("#chart").isVisible()).toBe(true);
+    // Two groups (projects 1 and 2): two lines, each through its own buckets.
+    expect(await page.locator("#chart polyline").count()).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+    expect(renderBrowsableForm("events", "http://127.0.0.1:1219")).toContain('href="http://127.0.0.1:1219/#/query?dataset=events"');
+    expect(renderBrowsableForm("events")).not.toContain("admin-link");
   });
 
   it("shows the system figures and the subscriptions without console errors", async () => {
