@@ -29,13 +29,25 @@ export function prepareTimeSeries(definitions: DefinitionLookup, request: TimeSe
   return { ...translateTimeSeries(executed, eapStorage(definitions)), executed };
 }
 
+/**
+ * The request as the query log keeps it: its JSON form, or, for a request that has none (a
+ * Timestamp out of its range: the rules refuse it next), what is wrong with it.
+ */
+function loggedRequestText(request: TimeSeriesRequest): string {
+  try {
+    return toJsonString(TimeSeriesRequestSchema, request).slice(0, MAX_LOGGED_REQUEST_CHARS);
+  } catch (reason) {
+    return `<TimeSeriesRequest with no JSON form: ${reason instanceof Error ? reason.message : String(reason)}>`.slice(0, MAX_LOGGED_REQUEST_CHARS);
+  }
+}
+
 /** Who asks, for policies, metrics and the query log: read from the request as sent. */
 export function timeSeriesQueryRequest(request: TimeSeriesRequest): QueryRequest {
   const meta = request.meta;
   const referrer = meta?.referrer.trim() ? meta.referrer : "<unknown>";
   return {
     dataset: EAP_DATASET,
-    query: toJsonString(TimeSeriesRequestSchema, request).slice(0, MAX_LOGGED_REQUEST_CHARS),
+    query: loggedRequestText(request),
     tenantIds: {
       organization_id: Number(meta?.organizationId ?? 0n),
       referrer,

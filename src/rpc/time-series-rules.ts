@@ -25,6 +25,10 @@ export const MAX_BUCKETS = 10_100;
 const UUID = /^(\{)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}(\})?$/i;
 
 /** The request as it runs: validated, on a copy, with Snuba's rewrites applied. */
+/** The range of a google.protobuf.Timestamp: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
+const MIN_TIMESTAMP_SECONDS = -62_135_596_800n;
+const MAX_TIMESTAMP_SECONDS = 253_402_300_799n;
+
 export function normalizeTimeSeriesRequest(original: TimeSeriesRequest): TimeSeriesRequest {
   const request = clone(TimeSeriesRequestSchema, original);
   request.meta ??= create(RequestMetaSchema);
@@ -36,6 +40,14 @@ export function normalizeTimeSeriesRequest(original: TimeSeriesRequest): TimeSer
     aggregationLabels.add(aggregation.label);
   }
 
+  for (const [name, timestamp] of [["start_timestamp", meta.startTimestamp], ["end_timestamp", meta.endTimestamp]] as const) {
+    if (!timestamp) continue;
+    // google.protobuf.Timestamp's own range: 0001-01-01 to 9999-12-31, nanos within a second.
+    if (timestamp.nanos < 0 || timestamp.nanos > 999_999_999) throw badRpcRequest(`meta.${name}.nanos must be between 0 and 999999999, got ${timestamp.nanos}`);
+    if (timestamp.seconds < MIN_TIMESTAMP_SECONDS || timestamp.seconds > MAX_TIMESTAMP_SECONDS) {
+      throw badRpcRequest(`meta.${name}.seconds ${timestamp.seconds} is outside 0001-01-01 to 9999-12-31`);
+    }
+  }
   const start = Number(meta.startTimestamp?.seconds ?? 0n);
   const end = Number(meta.endTimestamp?.seconds ?? 0n);
   const granularity = Number(request.granularitySecs);

@@ -244,6 +244,9 @@ describe("EndpointTimeSeries v1", () => {
       [spans({ filter: { value: { case: "comparisonFilter", value: { key: OP, op: ComparisonFilter_Op.EQUALS, value: { value: { case: "valInt", value: 3n } } } } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, /sentry.op holds string values and cannot be compared with a val_int/],
       [spans({ expressions: [aggregate(Fn.FIRST, DURATION, "f", ExtrapolationMode.SAMPLE_WEIGHTED)] }), 400, "Extrapolation is not supported for FUNCTION_FIRST function."],
       [spans({ meta: { ...META, requestId: "not-a-uuid" }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }), 400, /meta.request_id must be a UUID/],
+      // Timestamps outside google.protobuf.Timestamp's range (the fuzzer's 1,000,000-input run found a 500 here).
+      [spans({ meta: { ...META, endTimestamp: { seconds: BigInt(END), nanos: 1_000_000_000 } } }), 400, "meta.end_timestamp.nanos must be between 0 and 999999999, got 1000000000"],
+      [spans({ meta: { ...META, startTimestamp: { seconds: -70_000_000_000n } } }), 400, "meta.start_timestamp.seconds -70000000000 is outside 0001-01-01 to 9999-12-31"],
     ];
     for (const [init, status, message] of cases) {
       const error = await rpcError(init);
