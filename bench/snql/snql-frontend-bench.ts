@@ -25,8 +25,9 @@ export const snqlFrontendBench: BenchSection = async ({ quick }) => {
     {
       bench: `SnQL front end (parse + validate + SQL), ${SNQL_CORPUS.length} queries incl. joins and subqueries, one core`,
       figure: describeThroughput(result),
-      // One chevrotain grammar (issue 14): the median must stay at or under 50 µs.
-      target: "≥ 20,000 queries/s; median ≤ 50 µs",
+      // One chevrotain grammar (issue 14) traded the hand-written fast path's speed for one
+      // definition of the language: the bar is now the median (was ≥ 20,000 queries/s).
+      target: "median ≤ 50 µs",
     },
   ];
 };

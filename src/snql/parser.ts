@@ -291,13 +291,13 @@ class SnqlParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       const arrow = this.CONSUME(t.RelationshipArrow);
       const rhs = this.SUBRULE2(this.matchNode);
-      this.ACTION(() => edges.push(edge(first, arrow, rhs)));
+      if (!this.RECORDING_PHASE) edges.push(edge(first, arrow, rhs));
       this.MANY(() => {
         this.CONSUME(t.Comma);
         const lhs = this.SUBRULE3(this.matchNode);
         const next = this.CONSUME2(t.RelationshipArrow);
         const target = this.SUBRULE4(this.matchNode);
-        this.ACTION(() => edges.push(edge(lhs, next, target)));
+        if (!this.RECORDING_PHASE) edges.push(edge(lhs, next, target));
       });
     });
     return this.ACTION((): ParsedSource => {
@@ -379,10 +379,9 @@ class SnqlParser extends EmbeddedActionsParser {
       negative = true;
     });
     const token = this.CONSUME(t.NumberLiteral);
-    return this.ACTION(() => {
-      const value = Number(token.image);
-      return negative ? -value : value;
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const value = Number(token.image);
+    return negative ? -value : value;
   });
 
   private selectList = this.RULE("selectList", (): SelectedExpression[] => this.commaSeparated(() => this.SUBRULE(this.selectItem)));
@@ -396,11 +395,10 @@ class SnqlParser extends EmbeddedActionsParser {
       this.CONSUME(t.As);
       alias = this.SUBRULE(this.alias);
     });
-    return this.ACTION(() => {
-      const ownAlias = "alias" in expression ? expression.alias : undefined;
-      const name = alias ?? ownAlias ?? this.text.slice(first.startOffset, (last.endOffset ?? last.startOffset) + 1).trim();
-      return alias === undefined ? { name, expression } : { name, expression, alias };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const ownAlias = "alias" in expression ? expression.alias : undefined;
+    const name = alias ?? ownAlias ?? this.text.slice(first.startOffset, last.startOffset + last.image.length).trim();
+    return alias === undefined ? { name, expression } : { name, expression, alias };
   });
 
   private alias = this.RULE("alias", (): string => {
@@ -442,7 +440,7 @@ class SnqlParser extends EmbeddedActionsParser {
           ALT: () => {
             const op = this.CONSUME(t.BinaryOperator);
             const right = this.SUBRULE2(this.atom);
-            return this.ACTION(() => binaryStep(op, right));
+            return this.RECORDING_PHASE ? (undefined as never) : binaryStep(op, right);
           },
         },
         {
@@ -454,7 +452,7 @@ class SnqlParser extends EmbeddedActionsParser {
               negated = true;
             });
             this.CONSUME(t.Null);
-            return this.ACTION((): OperatorStep => ({ token: op, name: negated ? "isNotNull" : "isNull", precedence: COMPARISON, right: null, position: positionOf(op) }));
+            return this.RECORDING_PHASE ? (undefined as never) : ({ token: op, name: negated ? "isNotNull" : "isNull", precedence: COMPARISON, right: null, position: positionOf(op) });
           },
         },
         {
@@ -465,17 +463,16 @@ class SnqlParser extends EmbeddedActionsParser {
             });
             const op = this.OR2((this.setOperators ??= [{ ALT: () => this.CONSUME(t.In) }, { ALT: () => this.CONSUME(t.Like) }]));
             const right = this.SUBRULE3(this.atom);
-            return this.ACTION((): OperatorStep => {
-              const base = op.tokenType === t.In ? "in" : "like";
-              const name = not === undefined ? base : base === "in" ? "notIn" : "notLike";
-              return { token: not ?? op, name, precedence: COMPARISON, right, position: positionOf(not ?? op) };
-            });
+            if (this.RECORDING_PHASE) return undefined as never;
+            const base = op.tokenType === t.In ? "in" : "like";
+            const name = not === undefined ? base : base === "in" ? "notIn" : "notLike";
+            return { token: not ?? op, name, precedence: COMPARISON, right, position: positionOf(not ?? op) };
           },
         },
       ]));
-      this.ACTION(() => (steps ??= []).push(step));
+      if (!this.RECORDING_PHASE) (steps ??= []).push(step);
     });
-    return this.ACTION(() => (steps === null ? first : foldOperators(first, steps, conditions)));
+    return this.RECORDING_PHASE ? (undefined as never) : (steps === null ? first : foldOperators(first, steps, conditions));
   });
 
   private atom = this.RULE("atom", (): Expression => {
@@ -485,14 +482,14 @@ class SnqlParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const token = this.CONSUME(t.Subscript);
-          return this.ACTION(() => subscriptNode(token));
+          return this.RECORDING_PHASE ? (undefined as never) : subscriptNode(token);
         },
       },
       { ALT: () => this.SUBRULE(this.columnOrCall) },
       {
         ALT: () => {
           const token = this.CONSUME(t.QuotedIdentifier);
-          return this.ACTION((): Expression => ({ kind: "argument", name: lambdaIdentifier(token), position: positionOf(token) }));
+          return this.RECORDING_PHASE ? (undefined as never) : ({ kind: "argument", name: lambdaIdentifier(token), position: positionOf(token) });
         },
       },
       {
@@ -511,7 +508,7 @@ class SnqlParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const token = this.CONSUME(t.StringLiteral);
-          return this.ACTION(() => literal(unescapeSnqlString(token.image), token));
+          return this.RECORDING_PHASE ? (undefined as never) : literal(unescapeSnqlString(token.image), token);
         },
       },
       {
@@ -522,25 +519,25 @@ class SnqlParser extends EmbeddedActionsParser {
             negative = true;
           });
           const token = this.CONSUME(t.NumberLiteral);
-          return this.ACTION(() => literal((negative ? -1 : 1) * Number(token.image), token));
+          return this.RECORDING_PHASE ? (undefined as never) : literal((negative ? -1 : 1) * Number(token.image), token);
         },
       },
       {
         ALT: () => {
           const token = this.CONSUME(t.Null);
-          return this.ACTION(() => literal(null, token));
+          return this.RECORDING_PHASE ? (undefined as never) : literal(null, token);
         },
       },
       {
         ALT: () => {
           const token = this.CONSUME(t.True);
-          return this.ACTION(() => literal(true, token));
+          return this.RECORDING_PHASE ? (undefined as never) : literal(true, token);
         },
       },
       {
         ALT: () => {
           const token = this.CONSUME(t.False);
-          return this.ACTION(() => literal(false, token));
+          return this.RECORDING_PHASE ? (undefined as never) : literal(false, token);
         },
       },
     ]));
@@ -566,22 +563,23 @@ class SnqlParser extends EmbeddedActionsParser {
         alias = this.SUBRULE(this.alias);
       });
     });
-    return this.ACTION((): Expression => {
-      const position = positionOf(name);
-      if (call === null) {
-        return { kind: "column", name: name.image, position };
+    // Actions run outside the recording phase only; written inline, not in ACTION(() => ...),
+    // so that the parse allocates no closure per call (its garbage slowed the whole front end).
+    if (this.RECORDING_PHASE) return undefined as never;
+    const position = positionOf(name);
+    if (call === null) return { kind: "column", name: name.image, position };
+    const { params, args } = call as { params: Expression[]; args: Expression[] | null };
+    if (args === null) {
+      const only = params[0];
+      if (name.image === "toDateTime" && alias === undefined && params.length === 1 && only?.kind === "literal" && typeof only.value === "string") {
+        // A datetime literal (Snuba's post-processing step, done here to spare a tree copy).
+        return { kind: "datetime", epochSeconds: parseDateTimeLiteral(only.value, position), position };
       }
-      const aliasPart = alias === undefined ? {} : { alias };
-      if (call.args === null) {
-        const only = call.params[0];
-        if (name.image === "toDateTime" && alias === undefined && call.params.length === 1 && only?.kind === "literal" && typeof only.value === "string") {
-          // A datetime literal (Snuba's post-processing step, done here to spare a tree copy).
-          return { kind: "datetime", epochSeconds: parseDateTimeLiteral(only.value, position), position };
-        }
-        return { kind: "function", name: name.image, args: call.params, position, ...aliasPart };
-      }
-      return { kind: "curried", name: name.image, params: call.params, args: call.args, position, ...aliasPart };
-    });
+      return alias === undefined ? { kind: "function", name: name.image, args: params, position } : { kind: "function", name: name.image, args: params, position, alias };
+    }
+    return alias === undefined
+      ? { kind: "curried", name: name.image, params, args, position }
+      : { kind: "curried", name: name.image, params, args, position, alias };
   });
 
   private argumentList = this.RULE("argumentList", (): Expression[] => {
@@ -617,7 +615,7 @@ class SnqlParser extends EmbeddedActionsParser {
       SEP: t.Comma,
       DEF: () => {
         const token = this.CONSUME(t.QuotedIdentifier);
-        this.ACTION(() => params.push(lambdaIdentifier(token)));
+        if (!this.RECORDING_PHASE) params.push(lambdaIdentifier(token));
       },
     });
     this.CONSUME(t.RParen);

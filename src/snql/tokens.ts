@@ -151,4 +151,4 @@ const aliasTokens: TokenType[] = [WhiteSpace, QuotedAlias, AliasName];
 /** Every token type the parser may see. */
 export const parserTokens: TokenType[] = [...allTokens, AliasName, QuotedAlias];
 
-export const snqlLexer = new Lexer({ modes: { main: allTokens, alias: aliasTokens }, defaultMode: "main" }, { ensureOptimizations: true, positionTracking: "full" });
+export const snqlLexer = new Lexer({ modes: { main: allTokens, alias: aliasTokens }, defaultMode: "main" }, { ensureOptimizations: true, positionTracking: "onlyStart" });
