@@ -11,14 +11,14 @@ describe("execution limits", () => {
     expect(executionSettings(limits, { max_execution_time: 25 }, "slow")).toEqual({ max_execution_time: 120, max_memory_usage: 1000, max_result_rows: 50 });
   });
 
-  it("limit memory to a quarter of the machine and results to a million rows and 256 MiB by default", () => {
+  it("limit memory to a quarter of the machine and results to a million rows and 32 MiB by default", () => {
     expect(defaultMaxMemoryUsage(24 * 2 ** 30)).toBe(6 * 2 ** 30);
     expect(DEFAULT_EXECUTION_LIMITS.maxMemoryUsageBytes).toBe(Math.floor(totalmem() / 4));
     expect(executionSettings(DEFAULT_EXECUTION_LIMITS, {}, "api")).toEqual({
       max_execution_time: 30,
       max_memory_usage: Math.floor(totalmem() / 4),
       max_result_rows: 1_000_000,
-      max_result_bytes: 256 * 1024 * 1024,
+      max_result_bytes: 32 * 1024 * 1024,
     });
   });
 
@@ -35,7 +35,7 @@ describe("execution limits", () => {
       maxExecutionTimeSeconds: 10,
       maxMemoryUsageBytes: 0,
       maxResultRows: 5000,
-      maxResultBytes: 256 * 1024 * 1024,
+      maxResultBytes: 32 * 1024 * 1024,
       byReferrer: { "api.export": { max_memory_usage: 8e9 } },
     });
     expect(settings.policyOverrides).toEqual({ PerSecondRateLimitAllocationPolicy: { per_second_limit: 200 } });
