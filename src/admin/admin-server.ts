@@ -20,6 +20,8 @@ export interface AdminServerOptions {
   readonly columnstore: ColumnstoreClient;
   readonly registry: DatasetRegistry;
   readonly policyOverrides?: Readonly<Record<string, unknown>>;
+  /** Each tenant's current usage of the policies (the query server's policy registry). */
+  readonly policyUsage?: () => readonly Record<string, unknown>[];
 }
 
 export interface AdminServer {
@@ -118,6 +120,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
             tables: await tableFigures(options.columnstore, options.registry),
             migrations: await appliedMigrations(options.columnstore),
             policies: policiesInForce(options.registry, options.policyOverrides ?? {}),
+            usage: options.policyUsage?.() ?? [],
           });
         default:
           return sendJson(response, 404, { error: { type: "not_found", message: `no admin route ${path}` } });

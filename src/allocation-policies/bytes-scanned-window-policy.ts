@@ -7,7 +7,7 @@
  */
 import type { TenantIds } from "../pipeline/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION } from "./policy-types.js";
+import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
@@ -72,6 +72,15 @@ export class BytesScannedWindowAllocationPolicy extends TenantLimitPolicy {
     this.throttleAt = (args.throttle_bytes_scanned as number | undefined) ?? null;
     this.throttledThreads = (args.throttled_thread_number as number | undefined) ?? 1;
     this.windowMs = ((args.window_seconds as number | undefined) ?? DEFAULT_WINDOW_SECONDS) * 1000;
+  }
+
+  usage(nowMs: number): PolicyUsage[] {
+    const rows: PolicyUsage[] = [];
+    for (const bucket of this.windows.keys()) {
+      const used = this.usedBy(bucket, nowMs);
+      if (used > 0) rows.push({ bucket, used, unit: QUOTA_UNIT, limit: this.limit });
+    }
+    return rows;
   }
 
   /** Bytes charged to a bucket in the current window. */

@@ -5,7 +5,7 @@
  */
 import type { TenantIds } from "../pipeline/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION } from "./policy-types.js";
+import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_CONCURRENT_LIMIT = 22;
@@ -21,6 +21,10 @@ export class ConcurrentRateLimitAllocationPolicy extends TenantLimitPolicy {
   constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
     super(storageKey, args);
     this.limit = (args.concurrent_limit as number | undefined) ?? DEFAULT_CONCURRENT_LIMIT;
+  }
+
+  usage(): PolicyUsage[] {
+    return [...this.running].map(([bucket, used]) => ({ bucket, used, unit: QUOTA_UNIT, limit: this.limit }));
   }
 
   /** Queries currently holding a slot in a bucket (for tests and metrics). */

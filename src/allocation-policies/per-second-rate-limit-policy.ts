@@ -5,7 +5,7 @@
  */
 import type { TenantIds } from "../pipeline/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
-import { NO_SUGGESTION } from "./policy-types.js";
+import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 
 export const DEFAULT_PER_SECOND_LIMIT = 50;
@@ -57,6 +57,15 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
     super(storageKey, args);
     this.limit = (args.per_second_limit as number | undefined) ?? DEFAULT_PER_SECOND_LIMIT;
+  }
+
+  usage(nowMs: number): PolicyUsage[] {
+    const rows: PolicyUsage[] = [];
+    for (const [bucket, window] of this.windows) {
+      window.prune(nowMs);
+      if (window.count > 0) rows.push({ bucket, used: window.count, unit: QUOTA_UNIT, limit: this.limit });
+    }
+    return rows;
   }
 
   protected evaluate(tenants: TenantIds, nowMs: number): Verdict {

@@ -61,4 +61,11 @@ export class PolicyRegistry {
     }
     return policies;
   }
+
+  /** What each tenant uses of each policy in force now, for the storages queried so far. */
+  usage(nowMs: number): { storage: string; policy: string; bucket: string; used: number; unit: string; limit: number }[] {
+    return [...this.byStorage].flatMap(([storage, policies]) =>
+      policies.flatMap((policy) => (policy.usage?.(nowMs) ?? []).map((row) => ({ storage, policy: policy.name, ...row }))),
+    );
+  }
 }

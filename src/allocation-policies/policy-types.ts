@@ -41,11 +41,23 @@ export interface PolicyTicket {
   settle(outcome: QueryOutcome): void;
 }
 
+/** What one tenant bucket (an organization, or an override's scope) uses of a policy now. */
+export interface PolicyUsage {
+  /** The bucket, e.g. `organization_id=1`. */
+  readonly bucket: string;
+  readonly used: number;
+  readonly unit: string;
+  /** The policy's default limit (an override's own limit is in its bucket's scope). */
+  readonly limit: number;
+}
+
 export interface AllocationPolicy {
   /** Snuba's class name, the key under `quota_allowance.details`. */
   readonly name: string;
   readonly storageKey: string;
   admit(tenants: TenantIds, nowMs: number): PolicyTicket;
+  /** The buckets with something counted now (for the admin UI); none for policies that count nothing. */
+  usage?(nowMs: number): PolicyUsage[];
 }
 
 /** Base configuration every policy has (facts §7.1). */

@@ -195,6 +195,7 @@ async function main(argv: string[]): Promise<number> {
             columnstore,
             registry,
             policyOverrides: settings.policyOverrides,
+            policyUsage: () => server.backend.policies.usage(Date.now()),
           });
           log(`admin UI on http://${admin.host}:${admin.port} (ADMIN_PORT; 0 turns it off)`);
         } catch (reason) {

@@ -12,7 +12,14 @@ let base: string;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  admin = await startAdminServer({ host: "127.0.0.1", port: 0, queryUrl: server.baseUrl, columnstore: server.columnstore, registry: server.definitions });
+  admin = await startAdminServer({
+    host: "127.0.0.1",
+    port: 0,
+    queryUrl: server.baseUrl,
+    columnstore: server.columnstore,
+    registry: server.definitions,
+    policyUsage: () => server.backend.policies.usage(Date.now()),
+  });
   base = `http://127.0.0.1:${admin.port}`;
 });
 afterAll(async () => {
@@ -62,11 +69,16 @@ describe("admin server", () => {
       tables: { table: string; rows: number; bytes: number }[];
       migrations: { id: string }[];
       policies: { storage: string; policy: string; args: Record<string, unknown> }[];
+      usage: { storage: string; policy: string; bucket: string; used: number; unit: string }[];
     };
     expect(system.tables.find((t) => t.table === "errors_local")).toMatchObject({ rows: 6 });
     expect(system.tables.find((t) => t.table === "errors_local")!.bytes).toBeGreaterThan(0);
     expect(system.migrations.map((m) => m.id)).toContain("create_errors");
     expect(system.policies).toContainEqual(expect.objectContaining({ storage: "errors", policy: "ConcurrentRateLimitAllocationPolicy" }));
+    // Organization 7's query of the test before was charged its bytes in the 10-minute window.
+    const charged = system.usage.find((row) => row.policy === "BytesScannedWindowAllocationPolicy" && row.storage === "errors" && row.bucket.includes("7"));
+    expect(charged).toMatchObject({ unit: "bytes" });
+    expect(charged!.used).toBeGreaterThan(0);
   });
 
   it("is read-only and answers bad input with typed errors", async () => {

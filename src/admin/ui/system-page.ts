@@ -38,5 +38,13 @@ export async function systemPage(root: HTMLElement): Promise<void> {
     table(["id", "applied_at"], system.json.migrations),
     el("h3", {}, "Allocation policies in force"),
     table(["storage", "policy", "args"], system.json.policies),
+    el("h3", {}, "Current usage by tenant"),
+    el(
+      "div",
+      { id: "usage" },
+      (system.json.usage ?? []).length === 0
+        ? el("p", { class: "muted" }, "No tenant has anything counted right now (concurrent queries, queries in the last second, bytes in the window).")
+        : table(["storage", "policy", "bucket", "used", "unit", "limit"], system.json.usage),
+    ),
   );
 }
