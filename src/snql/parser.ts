@@ -577,6 +577,10 @@ class SnqlParser extends EmbeddedActionsParser {
       }
       return alias === undefined ? { kind: "function", name: name.image, args: params, position } : { kind: "function", name: name.image, args: params, position, alias };
     }
+    if (args.length === 0) {
+      // ClickHouse's own grammar refuses `f(p)()`: say so here, with the position.
+      throw invalidQuery(`${name.image}(…)() at line ${position.line}, column ${position.column} needs at least one argument in its second parentheses, e.g. quantile(0.5)(duration)`, position);
+    }
     return alias === undefined
       ? { kind: "curried", name: name.image, params, args, position }
       : { kind: "curried", name: name.image, params, args, position, alias };

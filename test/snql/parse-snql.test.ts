@@ -99,6 +99,10 @@ describe("parseSnql", () => {
       expect(error.message, text).toContain(message);
       expect(error.position, text).toEqual({ line: 1, column });
     }
+    // A curried call with nothing in its second parentheses (ClickHouse's parser refuses it).
+    const empty = parseError("MATCH (events) SELECT quantile(0.5)() AS q");
+    expect(empty.message).toContain("quantile(…)() at line 1, column 23 needs at least one argument in its second parentheses");
+    expect(empty.position).toEqual({ line: 1, column: 23 });
     // In parentheses a condition is one operand again.
     expect(parseSnql("MATCH (events) SELECT a WHERE (a = b) = 1 LIMIT 1 BY (a = b)").limitBy?.columns[0]).toMatchObject({ name: "equals" });
   });
