@@ -23,6 +23,7 @@ import {
 import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
+import { checkArgumentTypes } from "./argument-types.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -83,6 +84,7 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
   }, mappedFunctions(entity));
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
+  checkArgumentTypes(typed, () => entity, new Set(aliases.keys()));
   checkClauses(typed, aliases);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
   requireColumns(typed, entity, undefined, query.from.position);

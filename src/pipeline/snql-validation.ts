@@ -31,6 +31,7 @@ import {
   type TimeRange,
 } from "./entity-validation.js";
 import { resolveAliases } from "./alias-resolution.js";
+import { checkArgumentTypes } from "./argument-types.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 
 export type ValidatedSnql =
@@ -180,6 +181,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   });
   checkClauses(query, declaredAliases);
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
+  checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), new Set(declaredAliases.keys()));
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);

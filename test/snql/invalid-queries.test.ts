@@ -35,6 +35,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > 'yesterday'`, "'yesterday' is not a datetime, and column received holds datetimes", 1, 168],
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND start_ts IN tuple('2024-01-01', '01/02/2024')`, "'01/02/2024' is not a datetime", 1, 195],
+  // arithmetic on operands that are certainly strings or arrays (ClickHouse's code 43 otherwise)
+  [`MATCH (events) SELECT 'x' * 2 AS a WHERE ${R} AND project_id = 1`, "'x' at line 1, column 23 is a string, and multiply (*) takes numbers or dates", 1, 23],
+  [`MATCH (events) SELECT plus(1, lower(title)) AS a WHERE ${R} AND project_id = 1`, "lower(…) at line 1, column 31 is a string, and plus (+) takes numbers or dates", 1, 31],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c / tags.key > 1`, "column tags.key at line 1, column 169 is an array, and divide (/) takes numbers or dates", 1, 169],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND count() > 1`, "Aggregate function found in WHERE clause of query: 'count'", 1, 157],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND c > 0`, "Aggregate function found in WHERE clause of query: 'count' at line 1, column 162", 1, 162],
