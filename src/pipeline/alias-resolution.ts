@@ -12,7 +12,7 @@
  *   `f(g(a) AS b) AS a`): an `invalid_query` that names it, where ClickHouse would fail.
  */
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { queryExpressions, type ColumnNode, type Expression, type LogicalQuery, type SelectedExpression } from "../query/ast.js";
+import { mapClauses, queryExpressions, type ColumnNode, type Expression, type LogicalQuery } from "../query/ast.js";
 
 interface AliasDefinition {
   /** The expression the alias names (for a function: the function node itself). */
@@ -124,16 +124,6 @@ function markOwnColumns(query: LogicalQuery, definitions: ReadonlyMap<string, Al
         return node;
     }
   };
-  const plain = (node: Expression) => mark(node, undefined);
-  const selected: SelectedExpression[] = query.selected.map((item) => ({ ...item, expression: mark(item.expression, item.alias) }));
-  return {
-    ...query,
-    selected,
-    groupBy: query.groupBy.map(plain),
-    ...(query.arrayJoin ? { arrayJoin: query.arrayJoin.map(plain) } : {}),
-    where: query.where ? plain(query.where) : null,
-    having: query.having ? plain(query.having) : null,
-    orderBy: query.orderBy.map((item) => ({ ...item, expression: plain(item.expression) })),
-    limitBy: query.limitBy ? { ...query.limitBy, columns: query.limitBy.columns.map(plain) } : null,
-  };
+  // A SELECT item's own alias is the innermost alias of its expression.
+  return mapClauses(query, (node) => mark(node, undefined), (node, item) => mark(node, item.alias));
 }

@@ -7,7 +7,7 @@
  */
 import type { CustomFunctionDefinition, EntityDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { mapExpression, queryExpressions, type Expression, type FunctionCallNode, type LogicalQuery } from "../query/ast.js";
+import { mapClauses, mapExpression, queryExpressions, type Expression, type FunctionCallNode, type LogicalQuery } from "../query/ast.js";
 
 /** Every custom function name, and the entity YAML entry that provides it. */
 const PROVIDED_BY: Readonly<Record<string, readonly CustomFunctionDefinition["name"][]>> = {
@@ -24,16 +24,7 @@ export function expandCustomFunctions(query: LogicalQuery, entity: EntityDefinit
   if (!mentionsCustomFunction(query)) return query;
   const expand = (expression: Expression): Expression =>
     mapExpression(expression, (node) => (node.kind === "function" && Object.hasOwn(PROVIDED_BY, node.name) ? expandCall(node, entity) : node));
-  return {
-    ...query,
-    selected: query.selected.map((item) => ({ ...item, expression: expand(item.expression) })),
-    groupBy: query.groupBy.map(expand),
-    ...(query.arrayJoin ? { arrayJoin: query.arrayJoin.map(expand) } : {}),
-    where: query.where ? expand(query.where) : null,
-    having: query.having ? expand(query.having) : null,
-    orderBy: query.orderBy.map((item) => ({ ...item, expression: expand(item.expression) })),
-    limitBy: query.limitBy ? { ...query.limitBy, columns: query.limitBy.columns.map(expand) } : null,
-  };
+  return mapClauses(query, expand);
 }
 
 function mentionsCustomFunction(query: LogicalQuery): boolean {

@@ -8,6 +8,7 @@ import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import {
+  mapClauses,
   mapExpression,
   queryExpressions,
   type Expression,
@@ -124,16 +125,7 @@ function qualifyColumns(query: LogicalQuery, entityAliases: ReadonlySet<string>,
         node.position,
       );
     });
-  return {
-    ...query,
-    selected: query.selected.map((item) => ({ ...item, expression: qualify(item.expression) })),
-    groupBy: query.groupBy.map(qualify),
-    ...(query.arrayJoin ? { arrayJoin: query.arrayJoin.map(qualify) } : {}),
-    where: query.where ? qualify(query.where) : null,
-    having: query.having ? qualify(query.having) : null,
-    orderBy: query.orderBy.map((item) => ({ ...item, expression: qualify(item.expression) })),
-    limitBy: query.limitBy ? { ...query.limitBy, columns: query.limitBy.columns.map(qualify) } : null,
-  };
+  return mapClauses(query, qualify);
 }
 
 function validateJoin(original: LogicalQuery, source: JoinSource, definitions: DefinitionLookup): ValidatedSnql {

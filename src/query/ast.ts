@@ -246,6 +246,27 @@ export function mapExpression(expression: Expression, map: (node: Expression) =>
   }
 }
 
+/**
+ * The query level with every clause's expressions replaced by `map` (the SELECT items by
+ * `mapSelected` when it is given: it also sees the item, e.g. its alias). Subqueries untouched.
+ */
+export function mapClauses(
+  query: LogicalQuery,
+  map: (expression: Expression) => Expression,
+  mapSelected: (expression: Expression, item: SelectedExpression) => Expression = map,
+): LogicalQuery {
+  return {
+    ...query,
+    selected: query.selected.map((item) => ({ ...item, expression: mapSelected(item.expression, item) })),
+    groupBy: query.groupBy.map(map),
+    ...(query.arrayJoin ? { arrayJoin: query.arrayJoin.map(map) } : {}),
+    where: query.where ? map(query.where) : null,
+    having: query.having ? map(query.having) : null,
+    orderBy: query.orderBy.map((item) => ({ ...item, expression: map(item.expression) })),
+    limitBy: query.limitBy ? { ...query.limitBy, columns: query.limitBy.columns.map(map) } : null,
+  };
+}
+
 /** Every expression of one query level, in clause order (not those of a subquery). */
 export function queryExpressions(query: LogicalQuery): Expression[] {
   // Pushed one by one: validation asks for this list several times per query, and the spread
