@@ -5,11 +5,14 @@
  * - the V8 heap's garbage: V8 collects when allocation asks it to, and an idle process
  *   allocates nothing, so the heap a burst grew stays at its size until the next burst;
  * - glibc's free lists: the embedded engine frees its query buffers into malloc arenas, and
- *   glibc returns only the top of each arena to the kernel, not the free chunks below it.
+ *   glibc returns only the top of each arena to the kernel, not the free chunks below it;
+ * - the embedded engine's own allocator (chDB is built with jemalloc): jemalloc returns freed
+ *   pages to the kernel only as later allocations pass by, so after a burst the engine's pages
+ *   stay resident until the next one. `SYSTEM JEMALLOC PURGE` returns them at once.
  * Neither is a leak, but resident memory is what an operator (and an OOM killer) watches, and
  * it cannot tell "free but kept" from "leaked". So when no request has started for `idleMs`
- * after some did, this runs one full garbage collection and `malloc_trim(0)` — once per quiet
- * period, never while a request is in progress. The trim runs on a libuv worker thread; the
+ * after some did, this runs one full garbage collection, `malloc_trim(0)` and (embedded engine)
+ * the jemalloc purge — once per quiet period, never while a request is in progress. The trim runs on a libuv worker thread; the
  * collection pauses the event loop for tens of milliseconds, which is why it waits for quiet.
  */
 import { createRequire } from "node:module";
@@ -23,6 +26,8 @@ export interface MemoryReleaseActions {
   readonly collectGarbage: (() => void) | null;
   /** Returns freed malloc memory to the kernel; null where the C library has no malloc_trim. */
   readonly trimMalloc: (() => Promise<void>) | null;
+  /** Returns the embedded engine's freed allocator pages to the kernel; null for a remote engine. */
+  readonly purgeEngineAllocator: (() => Promise<void>) | null;
   readonly residentBytes: () => number;
 }
 
@@ -34,6 +39,8 @@ export interface IdleMemoryReleaseOptions {
   /** Requests being answered now. */
   readonly activeRequests: () => number;
   readonly registry: PrometheusRegistry;
+  /** The embedded engine's purge (ENGINE_ALLOCATOR_PURGE_SQL); absent for a remote engine. */
+  readonly purgeEngineAllocator?: () => Promise<void>;
   readonly actions?: MemoryReleaseActions;
   readonly now?: () => number;
 }
@@ -51,12 +58,12 @@ export class IdleMemoryRelease {
   private running: Promise<void> | null = null;
 
   constructor(private readonly options: IdleMemoryReleaseOptions) {
-    this.actions = options.actions ?? defaultMemoryReleaseActions();
+    this.actions = options.actions ?? defaultMemoryReleaseActions(options.purgeEngineAllocator ?? null);
     this.now = options.now ?? Date.now;
     this.lastSeen = options.requestsStarted();
     this.releasedAt = this.lastSeen;
     this.lastChangeAt = this.now();
-    this.releases = options.registry.register(new Counter("quarry_idle_memory_releases_total", "Memory releases (full GC and malloc_trim) run after the server went quiet."));
+    this.releases = options.registry.register(new Counter("quarry_idle_memory_releases_total", "Memory releases (full GC, malloc_trim, the embedded engine's jemalloc purge) run after the server went quiet."));
     this.released = options.registry.register(new Counter("quarry_idle_memory_released_bytes_total", "Resident memory the idle releases gave back to the operating system."));
     // Written as 0 from the start, so a dashboard sees the series before the first release.
     this.releases.inc([], 0);
@@ -101,16 +108,23 @@ export class IdleMemoryRelease {
     this.actions.collectGarbage?.();
     // Best effort: a trim that fails leaves memory where it was, which is no worse than before.
     await this.actions.trimMalloc?.().catch(() => undefined);
+    await this.actions.purgeEngineAllocator?.().catch(() => undefined);
     const after = this.actions.residentBytes();
     this.releases.inc();
     if (before > after) this.released.inc([], before - after);
   }
 }
 
-/** The real actions: V8's own full collection and glibc's malloc_trim through koffi. */
-export function defaultMemoryReleaseActions(): MemoryReleaseActions {
-  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), residentBytes: () => process.memoryUsage.rss() };
+/**
+ * The real actions: V8's own full collection, glibc's malloc_trim through koffi, and the
+ * engine's purge when the caller has an embedded engine to send it to.
+ */
+export function defaultMemoryReleaseActions(purgeEngineAllocator: (() => Promise<void>) | null = null): MemoryReleaseActions {
+  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), purgeEngineAllocator, residentBytes: () => process.memoryUsage.rss() };
 }
+
+/** The statement that makes the embedded engine's jemalloc give its freed pages back. */
+export const ENGINE_ALLOCATOR_PURGE_SQL = "SYSTEM JEMALLOC PURGE";
 
 function fullGarbageCollection(): (() => void) | null {
   const exposed = (globalThis as { gc?: () => void }).gc;

@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { readSettings } from "../../src/config/settings.js";
 import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
-import { defaultMemoryReleaseActions, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
+import { defaultMemoryReleaseActions, ENGINE_ALLOCATOR_PURGE_SQL, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
 
 /** A server seen from outside: a request count, requests in progress, a clock, and the releases it got. */
 function quietServer(idleMs = 10_000) {
-  const state = { started: 0, active: 0, now: 1_000_000, rss: 500, gcs: 0, trims: 0 };
+  const state = { started: 0, active: 0, now: 1_000_000, rss: 500, gcs: 0, trims: 0, purges: 0 };
   const actions: MemoryReleaseActions = {
     collectGarbage: () => {
       state.gcs += 1;
@@ -13,6 +18,10 @@ function quietServer(idleMs = 10_000) {
     trimMalloc: async () => {
       state.trims += 1;
       state.rss -= 50;
+    },
+    purgeEngineAllocator: async () => {
+      state.purges += 1;
+      state.rss -= 25;
     },
     residentBytes: () => state.rss,
   };
@@ -42,9 +51,9 @@ describe("idle memory release", () => {
 
     state.now += 1_000;
     await release.check();
-    expect(state).toMatchObject({ gcs: 1, trims: 1, rss: 350 });
+    expect(state).toMatchObject({ gcs: 1, trims: 1, purges: 1, rss: 325 });
     expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
-    expect(registry.render()).toContain("quarry_idle_memory_released_bytes_total 150");
+    expect(registry.render()).toContain("quarry_idle_memory_released_bytes_total 175");
 
     state.now += 60_000;
     await release.check();
@@ -105,5 +114,37 @@ describe("idle memory release", () => {
     await actions.trimMalloc!();
     expect(process.memoryUsage().heapUsed).toBeLessThan(before + 50 * 1024 * 1024);
     expect(actions.residentBytes()).toBeGreaterThan(0);
+  });
+
+  it("a step that fails does not stop the others or the count", async () => {
+    const state = { started: 0, now: 1_000_000, gcs: 0 };
+    const registry = new PrometheusRegistry();
+    const failing = new IdleMemoryRelease({
+      idleMs: 10_000,
+      requestsStarted: () => state.started,
+      activeRequests: () => 0,
+      registry,
+      actions: { collectGarbage: () => void (state.gcs += 1), trimMalloc: () => Promise.reject(new Error("no trim")), purgeEngineAllocator: () => Promise.reject(new Error("no jemalloc")), residentBytes: () => 1 },
+      now: () => state.now,
+    });
+    state.started = 3;
+    await failing.check();
+    state.now += 10_000;
+    await failing.check();
+    expect(state.gcs).toBe(1);
+    expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
+  });
+
+  it("the embedded engine accepts the purge (chDB is built with jemalloc)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "quarry-purge-"));
+    const store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
+    try {
+      const built = await store.client.query({ query: "SELECT value FROM system.build_options WHERE name = 'USE_JEMALLOC'", format: "JSONEachRow" }).then((r) => r.json<{ value: string }>());
+      expect(built).toEqual([{ value: "1" }]);
+      await expect(store.client.command({ query: ENGINE_ALLOCATOR_PURGE_SQL })).resolves.toBeDefined();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
