@@ -128,6 +128,8 @@ export class Outcomes {
   readonly examples: string[] = [];
   /** Failures grouped by signature (status, error type and message with numbers and quotes blanked). */
   readonly failures = new Map<string, { count: number; first: string }>();
+  /** `columnstore` answers (ClickHouse refused or failed the query) by ClickHouse code, with the first input of each. */
+  readonly engineErrors = new Map<number, { count: number; first: string; message: string }>();
 
   constructor(
     private readonly maxExamples = 10,
@@ -146,6 +148,7 @@ export class Outcomes {
     const kind = this.byKind.get(request.kind) ?? new Map<string, number>();
     kind.set(outcome.label, (kind.get(outcome.label) ?? 0) + 1);
     this.byKind.set(request.kind, kind);
+    if (outcome.label.endsWith(" columnstore") && !("network" in answer)) this.recordEngineError(answer.body, replay);
     if (outcome.fiveHundred || !outcome.typed) {
       const signature = failureSignature(outcome, answer);
       const seen = this.failures.get(signature);
@@ -159,6 +162,33 @@ export class Outcomes {
       }
     }
     return outcome;
+  }
+
+  private recordEngineError(body: string, replay: string): void {
+    let error: { code?: unknown; message?: unknown } | undefined;
+    try {
+      error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+    } catch {
+      return;
+    }
+    const code = typeof error?.code === "number" ? error.code : -1;
+    const seen = this.engineErrors.get(code);
+    if (seen) seen.count += 1;
+    else this.engineErrors.set(code, { count: 1, first: replay, message: String(error?.message ?? "").slice(0, 160) });
+  }
+
+  /** One line per ClickHouse code the answers carried: how many, the first input and its message. */
+  engineErrorLines(): string[] {
+    return [...this.engineErrors]
+      .sort((a, b) => b[1].count - a[1].count)
+      .map(([code, { count, first, message }]) => `code ${code}: ${count.toLocaleString("en")} (first: ${first}: ${message})`);
+  }
+
+  /** How many answers carried one of these ClickHouse codes. */
+  engineErrorCount(codes: ReadonlySet<number>): number {
+    let count = 0;
+    for (const [code, { count: n }] of this.engineErrors) if (codes.has(code)) count += n;
+    return count;
   }
 
   percentile(p: number): number {

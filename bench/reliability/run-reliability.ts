@@ -56,6 +56,10 @@ export interface PhaseOutcome {
   readonly examples: string[];
   /** Distinct failures (5xx, untyped), most frequent first. */
   readonly failures: string[];
+  /** ClickHouse's refusals and failures by code, most frequent first. */
+  readonly engineErrors: string[];
+  /** Answers carrying a ClickHouse type or argument-count error (TYPE_ERROR_CODES). */
+  readonly engineTypeErrors: number;
 }
 
 export interface ReliabilityReport {
@@ -97,6 +101,13 @@ export interface TargetCheck {
   readonly ok: boolean;
 }
 
+/**
+ * ClickHouse's codes for a call whose argument types or count it refuses (43
+ * ILLEGAL_TYPE_OF_ARGUMENT, 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34/35 too many/few arguments,
+ * 386 NO_COMMON_TYPE): what the typing pass is there to catch first.
+ */
+const TYPE_ERROR_CODES: ReadonlySet<number> = new Set([43, 42, 34, 35, 386]);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function phase(outcomes: Outcomes, seconds: number): PhaseOutcome {
@@ -113,6 +124,8 @@ function phase(outcomes: Outcomes, seconds: number): PhaseOutcome {
     kinds: outcomes.kinds(),
     examples: outcomes.examples,
     failures: outcomes.failureLines(),
+    engineErrors: outcomes.engineErrorLines(),
+    engineTypeErrors: outcomes.engineErrorCount(TYPE_ERROR_CODES),
   };
 }
 
@@ -391,6 +404,11 @@ function block(report: ReliabilityReport, checks: readonly TargetCheck[], option
       "—",
     ],
     [
+      "Fuzz: answers with a ClickHouse type or argument-count error (codes 43, 42, 34, 35, 386; see docs/reliability.md for what remains and why)",
+      `${f.engineTypeErrors.toLocaleString("en")}; all ClickHouse codes: ${f.engineErrors.slice(0, 8).map((line) => line.replace(/ \(first:.*$/, "")).join(", ") || "none"}`,
+      "—",
+    ],
+    [
       `Soak: ${options.soakClients} keep-alive clients for ${options.soakSeconds} s (cached, uncached, generated, MQL, heavy, invalid; a hot organisation)`,
       `${s.requests.toLocaleString("en")} requests (${Math.round(s.requests / s.seconds).toLocaleString("en")}/s), p50 ${s.p50Ms.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms; ${s.answers}`,
       "—",
@@ -457,6 +475,7 @@ if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
     console.log(`Resident memory over time:\n${rssTimeline(report.rss.samples, Math.max(5, Math.round(report.rss.samples.length / 40)))}\n`);
     if (report.health.examples.length > 0) console.log(`/health failures:\n  ${report.health.examples.join("\n  ")}\n`);
     const failures = [...report.fuzz.failures.map((line) => `fuzz: ${line}`), ...report.soak.failures.map((line) => `soak: ${line}`)];
+    if (report.fuzz.engineErrors.length > 0) console.log(`Fuzz: ClickHouse errors by code:\n  ${report.fuzz.engineErrors.join("\n  ")}\n`);
     if (failures.length > 0) console.log(`Failures by signature:\n  ${failures.join("\n  ")}\n`);
     const examples = [...report.fuzz.examples, ...report.soak.examples];
     if (examples.length > 0) console.log(`First failing inputs (replay: npm run reliability -- --replay <seed:index> --now <ms>):\n${examples.join("\n")}\n`);

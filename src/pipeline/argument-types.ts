@@ -1,74 +1,148 @@
 /**
- * The part of the typing pass that looks inside expressions: arithmetic (`+ - * /`, `intDiv`,
- * `modulo`) takes numbers (or dates), never strings or arrays, and ClickHouse converts neither.
- * An operand is judged only when its type is certain — a string literal, a string or array
- * column, a function that always returns a string — so a query this lets through may still
- * fail in ClickHouse, but one it refuses would have: as `invalid_query` at the operand's
- * position instead of ClickHouse's type error (code 43).
+ * The part of the typing pass that looks inside expressions: every function call's argument
+ * count and argument types are judged against what the engine itself refuses
+ * (probed-function-signatures.ts, measured on the embedded engine), so a call ClickHouse would
+ * refuse with a type error (code 43) or a wrong argument count (42) is an `invalid_query` at
+ * the argument's position instead.
+ *
+ * Conservative by construction: an argument is given a class only when its type is certain
+ * (a literal, a column of a plain type, a call whose result class never varies, an alias of
+ * one of these), and a call's
+ * classes are judged only when every argument has one — the probe's refusals hold "whatever the
+ * other arguments", but only among the classes it tried. A query this lets through may still
+ * fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
 import { invalidQuery } from "../errors/query-service-error.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
+import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, type ArgumentClass, type ProbedSignature } from "./argument-classes.js";
+import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
+import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 
-type Certain = "string" | "array" | null;
+type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
 
-const ARITHMETIC: Readonly<Record<string, string>> = {
-  plus: "+",
-  minus: "-",
-  multiply: "*",
-  divide: "/",
-  intDiv: "intDiv",
-  modulo: "modulo",
+/** How the operators a query writes are named in messages (`plus (+)`). */
+const OPERATOR_SYMBOLS: Readonly<Record<string, string>> = {
+  plus: "+", minus: "-", multiply: "*", divide: "/", equals: "=", notEquals: "!=", less: "<", greater: ">",
+  lessOrEquals: "<=", greaterOrEquals: ">=", like: "LIKE", notLike: "NOT LIKE", in: "IN", notIn: "NOT IN", and: "AND", or: "OR",
 };
 
-/** Functions whose result is a string whatever their arguments. */
-const STRING_RESULT = new Set([
-  "toString", "lower", "upper", "lowerUTF8", "upperUTF8", "concat", "substring", "substringUTF8", "trim", "trimLeft",
-  "trimRight", "trimBoth", "replaceAll", "replaceOne", "replaceRegexpAll", "replaceRegexpOne", "leftPad", "rightPad",
-  "reverse", "formatDateTime", "IPv4NumToString", "IPv6NumToString", "hex", "arrayStringConcat", "toValidUTF8",
-]);
-
-/** Functions whose result is an array whatever their arguments. */
-const ARRAY_RESULT = new Set(["array", "groupArray", "groupUniqArray", "splitByChar", "splitByString", "arrayMap", "arrayFilter", "arraySlice", "arrayConcat", "arrayDistinct", "arraySort", "arrayReverse"]);
-
-/** Column name -> certain kind, from the entity's column types (Nested sub-columns are arrays). */
-const columnKinds = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, Certain> => {
-  const kinds = new Map<string, Certain>();
+/** Column name -> class, from the entity's column types (Nested sub-columns are arrays). */
+const columnClasses = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, ArgumentClass> => {
+  const classes = new Map<string, ArgumentClass>();
   for (const column of entity.columns) {
-    const type = column.type.replace(/^(Nullable|LowCardinality)\((.*)\)$/, "$2").replace(/^(Nullable|LowCardinality)\((.*)\)$/, "$2");
-    if (/^Nested\(/.test(column.type)) {
-      for (const part of column.type.slice("Nested(".length, -1).split(",")) {
-        const name = part.trim().split(/\s+/)[0];
-        if (name) kinds.set(`${column.name}.${name}`, "array");
+    const type = parseClickHouseType(column.type);
+    if (type.kind === "nested") {
+      for (const field of type.fields) {
+        const cls = classOfTypeName(`Array(${formatClickHouseType(field.type)})`);
+        if (cls) classes.set(`${column.name}.${field.name}`, cls);
       }
-    } else if (/^(String|FixedString\(\d+\))$/.test(type)) {
-      kinds.set(column.name, "string");
-    } else if (/^Array\(/.test(type)) {
-      kinds.set(column.name, "array");
+      continue;
     }
+    const cls = classOfTypeName(column.type);
+    if (cls) classes.set(column.name, cls);
   }
   // Mapped columns are computed in the storage: their type is not certain from here.
-  for (const name of Object.keys(entity.columnMappers)) kinds.delete(name);
-  return kinds;
+  for (const name of Object.keys(entity.columnMappers)) classes.delete(name);
+  return classes;
 });
 
-function certainKind(node: Expression, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined, aliases: ReadonlySet<string>): Certain {
-  switch (node.kind) {
-    case "literal":
-      return typeof node.value === "string" ? "string" : null;
-    case "column": {
-      if (node.entityAlias === undefined && !node.insideOwnAlias && aliases.has(node.name)) return null;
-      const entity = entityOf(node.entityAlias);
-      return entity ? (columnKinds(entity).get(node.name) ?? null) : null;
+/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), read from the column types. */
+export const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const [name, definition] of Object.entries(entity.subscriptables)) {
+    if (definition.kind !== "nested" || definition.integerKeys) continue;
+    const dot = definition.valueColumn.indexOf(".");
+    const column = entity.columns.find((c) => c.name === definition.valueColumn.slice(0, dot));
+    if (!column) continue;
+    const type = parseClickHouseType(column.type);
+    const field = type.kind === "nested" ? type.fields.find((f) => f.name === definition.valueColumn.slice(dot + 1)) : undefined;
+    if (field && /^(LowCardinality\()?(Nullable\()?String\)*$/.test(formatClickHouseType(field.type))) names.add(name);
+  }
+  return names;
+});
+
+/**
+ * The class of a literal as ClickHouse types it: the smallest integer type that holds it
+ * (0..255 is UInt8, 256..65535 UInt16, -1 Int8, ...), a float otherwise.
+ */
+function literalClass(value: unknown): ArgumentClass | null {
+  if (typeof value === "string") return "string";
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  if (!Number.isInteger(value)) return "float64";
+  if (value >= 0 && value <= 255) return "uint8";
+  if (!Number.isSafeInteger(value)) return null;
+  return classOfTypeName(value < 0 ? "Int64" : value <= 0xffff ? "UInt16" : value <= 0xffffffff ? "UInt32" : "UInt64");
+}
+
+interface Typed {
+  readonly cls: ArgumentClass | null;
+  /** True: a constant to ClickHouse; false: a column; null: cannot tell. */
+  readonly constant: boolean | null;
+}
+
+const UNKNOWN: Typed = { cls: null, constant: null };
+
+class ArgumentTyping {
+  /** Aliases being typed now: a reference back into one of them (a cycle) has no class. */
+  private readonly typing = new Set<string>();
+
+  constructor(
+    private readonly entityOf: EntityOf,
+    private readonly aliases: ReadonlyMap<string, Expression>,
+  ) {}
+
+  typeOf(node: Expression): Typed {
+    switch (node.kind) {
+      case "literal":
+        return { cls: literalClass(node.value), constant: true };
+      case "datetime":
+        return { cls: "datetime", constant: true };
+      case "column": {
+        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return this.aliasType(node.name);
+        const entity = this.entityOf(node.entityAlias);
+        return { cls: entity ? (columnClasses(entity).get(node.name) ?? null) : null, constant: false };
+      }
+      case "subscript": {
+        const entity = this.entityOf(node.entityAlias);
+        return { cls: entity && stringSubscriptables(entity).has(node.column) ? "string" : null, constant: false };
+      }
+      case "function": {
+        if (this.mapped(node.name, node.args)) return UNKNOWN;
+        const args = node.args.map((arg) => this.typeOf(arg));
+        const constant = node.args.length > 0 && !AGGREGATE_FUNCTIONS.has(node.name) && args.every((a) => a.constant === true) ? true : args.some((a) => a.constant === false) ? false : null;
+        return { cls: PROBED_FUNCTION_SIGNATURES.get(node.name)?.result ?? null, constant };
+      }
+      case "curried":
+        return { cls: null, constant: false };
+      default:
+        return UNKNOWN;
     }
-    case "function":
-      if (STRING_RESULT.has(node.name)) return "string";
-      if (ARRAY_RESULT.has(node.name)) return "array";
-      return null;
-    default:
-      return null;
+  }
+
+  /** An alias has its definition's class (`count() AS c` is an integer wherever `c` is used). */
+  private aliasType(name: string): Typed {
+    if (this.typing.has(name)) return UNKNOWN;
+    this.typing.add(name);
+    try {
+      const definition = this.aliases.get(name)!;
+      const { cls } = this.typeOf(definition);
+      // An aliased expression is computed once per row: it is never a constant to its users.
+      return { cls, constant: null };
+    } finally {
+      this.typing.delete(name);
+    }
+  }
+
+  /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
+  mapped(name: string, args: readonly Expression[]): boolean {
+    const first = args[0];
+    if (first?.kind !== "column") return false;
+    const mappers = this.entityOf(first.entityAlias)?.functionMappers;
+    return mappers !== undefined && mappers.some((m) => m.from === name && m.argument === first.name);
   }
 }
 
@@ -76,29 +150,80 @@ function at(position: TextPosition | undefined): string {
   return position ? ` at line ${position.line}, column ${position.column}` : "";
 }
 
-export function checkArgumentTypes(
-  query: LogicalQuery,
-  entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
-  aliases: ReadonlySet<string>,
-): void {
+function describe(node: Expression): string {
+  switch (node.kind) {
+    case "literal":
+      return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : String(node.value);
+    case "column":
+      return `column ${node.name}`;
+    case "subscript":
+      return `${node.column}[${node.key}]`;
+    case "function":
+    case "curried":
+      return `${node.name}(…)`;
+    default:
+      return "the argument";
+  }
+}
+
+function nameOf(name: string): string {
+  const symbol = OPERATOR_SYMBOLS[name];
+  return symbol ? `${name} (${symbol})` : name;
+}
+
+function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]!}`;
+}
+
+/** The classes refused at each position for these arguments' forms (intersection when mixed). */
+function refusedFor(signature: ProbedSignature, args: readonly Typed[]): readonly (readonly ArgumentClass[])[] | null {
+  const forms = signature.refused[args.length];
+  if (!forms) return null;
+  if (args.every((a) => a.constant === true)) return forms.constant;
+  if (args.every((a) => a.constant === false)) return forms.column;
+  return forms.constant.map((refused, i) => refused.filter((cls) => forms.column[i]!.includes(cls)));
+}
+
+function countsTaken(signature: ProbedSignature): string {
+  const counts = [0, 1, 2, 3, 4].filter((n) => signature.counts[n] !== "refused");
+  const shown = counts.filter((n) => n < 4).map(String);
+  if (signature.counts[4] !== "refused") shown.push("4 or more");
+  return `${list(shown)} argument${shown.length === 1 && shown[0] === "1" ? "" : "s"}`;
+}
+
+export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
+  const typing = new ArgumentTyping(entityOf, aliases);
+  const judge = (name: string, args: readonly Expression[], position: TextPosition | undefined, curried: boolean): void => {
+    const signature = PROBED_FUNCTION_SIGNATURES.get(name);
+    if (!signature || typing.mapped(name, args) || args.some((arg) => arg.kind === "lambda")) return;
+    // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
+    if (!curried && signature.counts[args.length] === "refused") {
+      throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
+    }
+    const typed = args.map((arg) => typing.typeOf(arg));
+    if (typed.some((t) => t.cls === null)) return;
+    const refused = refusedFor(signature, typed);
+    if (!refused) return;
+    typed.forEach((t, i) => {
+      if (!refused[i]!.includes(t.cls!)) return;
+      const arg = args[i]!;
+      const argPosition = arg.position ?? position;
+      const taken = ARGUMENT_CLASSES.filter((cls) => !refused[i]!.includes(cls)).map((cls) => CLASS_NAMES[cls]);
+      const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
+      throw invalidQuery(
+        `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
+        argPosition,
+      );
+    });
+  };
   const visit = (node: Expression): void => {
     if (node.kind === "function") {
-      const operator = ARITHMETIC[node.name];
-      if (operator !== undefined) {
-        for (const arg of node.args) {
-          const kind = certainKind(arg, entityOf, aliases);
-          if (kind !== null) {
-            const position = arg.position ?? node.position;
-            const what = arg.kind === "literal" ? `'${String(arg.value).slice(0, 40)}'` : arg.kind === "column" ? `column ${arg.name}` : `${(arg as { name: string }).name}(…)`;
-            const fn = operator === node.name ? node.name : `${node.name} (${operator})`;
-            throw invalidQuery(`${what}${at(position)} is ${kind === "string" ? "a string" : "an array"}, and ${fn} takes numbers or dates`, position);
-          }
-        }
-      }
       node.args.forEach(visit);
+      judge(node.name, node.args, node.position, false);
     } else if (node.kind === "curried") {
       node.params.forEach(visit);
       node.args.forEach(visit);
+      judge(node.name, node.args, node.position, true);
     } else if (node.kind === "lambda") {
       visit(node.body);
     }

@@ -8,7 +8,6 @@ import { invalidQuery, type TextPosition } from "../errors/query-service-error.j
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import {
   mapExpression,
@@ -23,7 +22,7 @@ import {
 import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
-import { checkArgumentTypes } from "./argument-types.js";
+import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -84,8 +83,8 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
   }, mappedFunctions(entity));
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
-  checkArgumentTypes(typed, () => entity, new Set(aliases.keys()));
   checkClauses(typed, aliases);
+  checkArgumentTypes(typed, () => entity, aliases);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
   requireColumns(typed, entity, undefined, query.from.position);
   return { query: typed, entity, aliases, timeRange };
@@ -167,21 +166,6 @@ const dateTimeColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>
     new Set(entity.columns.filter((c) => /^(Nullable\()?(DateTime|DateTime64|Date|Date32)(\(.*\))?\)?$/.test(c.type)).map((c) => c.name)),
 );
-
-/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), read from the column types. */
-const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
-  const names = new Set<string>();
-  for (const [name, definition] of Object.entries(entity.subscriptables)) {
-    if (definition.kind !== "nested" || definition.integerKeys) continue;
-    const dot = definition.valueColumn.indexOf(".");
-    const column = entity.columns.find((c) => c.name === definition.valueColumn.slice(0, dot));
-    if (!column) continue;
-    const type = parseClickHouseType(column.type);
-    const field = type.kind === "nested" ? type.fields.find((f) => f.name === definition.valueColumn.slice(dot + 1)) : undefined;
-    if (field && /^(LowCardinality\()?(Nullable\()?String\)*$/.test(formatClickHouseType(field.type))) names.add(name);
-  }
-  return names;
-});
 
 const TAG_COMPARISONS = new Set([...ORDER_COMPARISONS, "like", "notLike"]);
 

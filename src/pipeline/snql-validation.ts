@@ -173,7 +173,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   });
   checkClauses(query, declaredAliases);
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
-  checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), new Set(declaredAliases.keys()));
+  checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases);
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);

@@ -35,10 +35,16 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > 'yesterday'`, "'yesterday' is not a datetime, and column received holds datetimes", 1, 168],
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND start_ts IN tuple('2024-01-01', '01/02/2024')`, "'01/02/2024' is not a datetime", 1, 195],
-  // arithmetic on operands that are certainly strings or arrays (ClickHouse's code 43 otherwise)
-  [`MATCH (events) SELECT 'x' * 2 AS a WHERE ${R} AND project_id = 1`, "'x' at line 1, column 23 is a string, and multiply (*) takes numbers or dates", 1, 23],
-  [`MATCH (events) SELECT plus(1, lower(title)) AS a WHERE ${R} AND project_id = 1`, "lower(…) at line 1, column 31 is a string, and plus (+) takes numbers or dates", 1, 31],
-  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c / tags.key > 1`, "column tags.key at line 1, column 169 is an array, and divide (/) takes numbers or dates", 1, 169],
+  // argument types and counts the engine refuses (probed-function-signatures.ts; ClickHouse's codes 43 and 42 otherwise)
+  [`MATCH (events) SELECT 'x' * 2 AS a WHERE ${R} AND project_id = 1`, "'x' at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
+  [`MATCH (events) SELECT plus(1, lower(title)) AS a WHERE ${R} AND project_id = 1`, "lower(…) at line 1, column 31 is a string, and plus (+) does not take a string as argument 2 of 2", 1, 31],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c / tags.key > 1`, "column tags.key at line 1, column 169 is an array of strings, and divide (/) does not take an array of strings as argument 2 of 2", 1, 169],
+  [`MATCH (events) SELECT substring(0.95, 1, 2) AS s WHERE ${R} AND project_id = 1`, "0.95 at line 1, column 33 is a float, and substring does not take a float as argument 1 of 3; it takes a string there", 1, 33],
+  [`MATCH (events) SELECT countIf(project_id) AS s WHERE ${R} AND project_id = 1`, "column project_id at line 1, column 31 is an integer, and countIf does not take an integer as argument 1 of 1; it takes a boolean or small integer (UInt8) there", 1, 31],
+  [`MATCH (events) SELECT toStartOfHour('2024-01-01') AS s WHERE ${R} AND project_id = 1`, "'2024-01-01' at line 1, column 37 is a string, and toStartOfHour does not take a string as argument 1 of 1; it takes a datetime there", 1, 37],
+  [`MATCH (events) SELECT toStartOfHour(timestamp, 'UTC', 1) AS s WHERE ${R} AND project_id = 1`, "toStartOfHour at line 1, column 23 does not take 3 arguments: it takes 1 or 2 arguments", 1, 23],
+  [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING if(c, 1, 2) = 1`, "column c at line 1, column 168 is an integer, and if does not take an integer as argument 1 of 3; it takes a boolean or small integer (UInt8) there", 1, 168],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND count() > 1`, "Aggregate function found in WHERE clause of query: 'count'", 1, 157],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND c > 0`, "Aggregate function found in WHERE clause of query: 'count' at line 1, column 162", 1, 162],

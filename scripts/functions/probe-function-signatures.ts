@@ -1,0 +1,155 @@
+/**
+ * Measures, on the embedded engine, which argument types each allowed function refuses, and
+ * writes src/pipeline/probed-function-signatures.ts (the table the typing pass reads).
+ *
+ * Why probe instead of writing signatures by hand: the question the typing pass answers is "would
+ * ClickHouse refuse this call for its types?", and the engine itself is the only exact source.
+ * Each function is called with every combination of eight argument classes (one ClickHouse type
+ * each), up to three arguments, once with constants and once with columns of an empty table (an
+ * empty table: nothing runs, only analysis). A class is recorded as refused at a position only
+ * when every call with it there failed with a type error (43 ILLEGAL_TYPE_OF_ARGUMENT, 386
+ * NO_COMMON_TYPE) and the same argument count succeeded at least once — so a refusal never
+ * depends on a partner argument the probe could not pick. An argument count is refused only
+ * when every call with it failed with a wrong-count error (42, 34, 35).
+ *
+ *   npx tsx scripts/functions/probe-function-signatures.ts        # rewrites the table (a few minutes)
+ *
+ * Run it again after changing the allow-list or upgrading chDB; a test checks that the table
+ * covers the allow-list and that a sample of its refusals still holds.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Session } from "chdb";
+import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES as SAMPLES, type ArgumentClass, type ArgumentCount, type ProbedSignature, UNPROBED_FUNCTIONS, classOfTypeName } from "../../src/pipeline/argument-classes.js";
+
+/** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
+const MAX_PROBED_ARGUMENTS = 3;
+const MAX_COUNTED_ARGUMENTS = 4;
+const TYPE_ERRORS = new Set([43, 386]);
+/** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
+const WRONG_COUNT = new Set([42, 34, 35]);
+
+interface Outcome {
+  readonly ok: boolean;
+  readonly code: number | null;
+  readonly resultType: string | null;
+}
+
+function errorCode(error: unknown): number | null {
+  const match = /Code: (\d+)\./.exec(error instanceof Error ? error.message : String(error));
+  return match ? Number(match[1]) : null;
+}
+
+function combinations(count: number): ArgumentClass[][] {
+  if (count === 0) return [[]];
+  return combinations(count - 1).flatMap((rest) => ARGUMENT_CLASSES.map((first) => [first, ...rest]));
+}
+
+function main(): void {
+  const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
+  const session = new Session(dir);
+  const columns = ARGUMENT_CLASSES.map((c) => `${SAMPLES[c].column} ${SAMPLES[c].type}`).join(", ");
+  session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
+  const call = (fn: string, args: readonly ArgumentClass[], form: "constant" | "column"): Outcome => {
+    const text = args.map((c) => SAMPLES[c][form]).join(", ");
+    const from = form === "column" ? " FROM probe" : "";
+    try {
+      // LIMIT 0: the call is analysed and typed, nothing is computed.
+      const answer = String(session.query(`SELECT ${fn}(${text}) AS r${from} LIMIT 0`, "TabSeparatedWithNamesAndTypes"));
+      // The header's second line is the type, with TabSeparated's escaping of quotes undone.
+      return { ok: true, code: null, resultType: answer.split("\n")[1]?.trim().replaceAll("\\'", "'") ?? null };
+    } catch (error) {
+      return { ok: false, code: errorCode(error), resultType: null };
+    }
+  };
+
+  const table: Record<string, ProbedSignature> = {};
+  const only = process.argv.slice(2);
+  const names = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && (only.length === 0 || only.includes(name))).sort();
+  const started = Date.now();
+  let calls = 0;
+  const wrongCount = (o: Outcome) => o.code !== null && WRONG_COUNT.has(o.code);
+  for (const name of names) {
+    const counts: Record<number, ArgumentCount> = {};
+    const refused: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const results = new Set<ArgumentClass | null>();
+    for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
+      // Most functions refuse most counts before looking at types: the same-class calls say so.
+      const same = ARGUMENT_CLASSES.map((c) => call(name, new Array<ArgumentClass>(count).fill(c), "constant"));
+      calls += same.length;
+      if (same.every(wrongCount)) {
+        counts[count] = "refused";
+        continue;
+      }
+      if (count === 0 || count > MAX_PROBED_ARGUMENTS) {
+        for (const outcome of same) if (outcome.ok) results.add(classOfTypeName(outcome.resultType ?? ""));
+        counts[count] = count === 0 && same[0]!.ok ? "probed" : "unknown";
+        continue;
+      }
+      const byForm = { constant: { acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), ok: false }, column: { acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), ok: false } };
+      for (const args of combinations(count)) {
+        for (const form of ["constant", "column"] as const) {
+          const outcome = call(name, args, form);
+          calls += 1;
+          // Anything but a type or count error counts as accepted: a value the engine cannot
+          // parse, or a column where it wants a constant, is not a question of the argument's type.
+          const typeRefused = !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+          if (!typeRefused) args.forEach((c, i) => byForm[form].acceptedAt[i]!.add(c));
+          if (outcome.ok) {
+            byForm[form].ok = true;
+            results.add(classOfTypeName(outcome.resultType ?? ""));
+          }
+        }
+      }
+      if (!byForm.constant.ok && !byForm.column.ok) {
+        // No class the probe has fits (maps, intervals, aggregate states): nothing is known.
+        counts[count] = "unknown";
+        continue;
+      }
+      counts[count] = "probed";
+      // A form in which no call succeeded refuses nothing: its failures may be about what the probe lacks.
+      const refusedIn = (form: "constant" | "column") =>
+        byForm[form].ok ? byForm[form].acceptedAt.map((accepted) => ARGUMENT_CLASSES.filter((c) => !accepted.has(c))) : byForm[form].acceptedAt.map(() => []);
+      refused[count] = { constant: refusedIn("constant"), column: refusedIn("column") };
+    }
+    const result = results.size === 1 ? [...results][0]! : null;
+    table[name] = { counts, refused, result };
+    process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
+  }
+  const version = String(session.query("SELECT version()", "TabSeparated")).trim();
+  session.cleanup?.();
+  rmSync(dir, { recursive: true, force: true });
+
+  const classes = (list: readonly ArgumentClass[]) => `[${list.map((c) => `"${c}"`).join(", ")}]`;
+  const positions = (list: readonly (readonly ArgumentClass[])[]) => `[${list.map(classes).join(", ")}]`;
+  const lines = names.map((name) => {
+    const entry = table[name]!;
+    const counts = Object.entries(entry.counts)
+      .map(([n, state]) => `${n}: "${state}"`)
+      .join(", ");
+    const refused = Object.entries(entry.refused)
+      .filter(([, forms]) => [...forms!.constant, ...forms!.column].some((p) => p.length > 0))
+      .map(([n, forms]) => `${n}: { constant: ${positions(forms!.constant)}, column: ${positions(forms!.column)} }`)
+      .join(", ");
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+  });
+  const out = `/**
+ * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
+ * for each argument count up to ${MAX_COUNTED_ARGUMENTS}, whether the count is refused, probed or unknown; for
+ * probed counts, the argument classes refused at each position when all arguments are constants
+ * and when all are columns; and the result's class when it is always the same.
+ * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
+ */
+import type { ProbedSignature } from "./argument-classes.js";
+
+export const PROBED_FUNCTION_SIGNATURES: ReadonlyMap<string, ProbedSignature> = new Map<string, ProbedSignature>([
+${lines.join("\n")}
+]);
+`;
+  writeFileSync(join(import.meta.dirname, "../../src/pipeline/probed-function-signatures.ts"), out);
+  process.stderr.write(`${names.length} functions, ${calls} calls in ${Math.round((Date.now() - started) / 1000)} s\n`);
+}
+
+main();

@@ -1,0 +1,83 @@
+/**
+ * The argument classes the typing pass reasons with: eight ClickHouse types that stand for the
+ * values a query can pass a function. A column, literal or call is given a class only when its
+ * type is certain; anything else (maps, tuples, dates, decimals, aggregate states, aliases,
+ * computed columns) has none and is never refused. The table of what each function refuses
+ * (probed-function-signatures.ts) was measured with one sample of each class.
+ */
+
+export const ARGUMENT_CLASSES = ["string", "uint8", "int64", "float64", "datetime", "arrayString", "arrayNumber", "uuid"] as const;
+
+export type ArgumentClass = (typeof ARGUMENT_CLASSES)[number];
+
+/** How a message names each class. */
+export const CLASS_NAMES: Readonly<Record<ArgumentClass, string>> = {
+  string: "a string",
+  uint8: "a boolean or small integer (UInt8)",
+  int64: "an integer",
+  float64: "a float",
+  datetime: "a datetime",
+  arrayString: "an array of strings",
+  arrayNumber: "an array of integers",
+  uuid: "a UUID",
+};
+
+/**
+ * How the probe (and the test that checks its table) writes each class: as a constant, and as
+ * a column of that type in an empty table.
+ */
+export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: string; readonly column: string; readonly type: string }>> = {
+  string: { constant: "'abc'", column: "c_string", type: "String" },
+  uint8: { constant: "1", column: "c_uint8", type: "UInt8" },
+  int64: { constant: "-5000000000", column: "c_int64", type: "Int64" },
+  float64: { constant: "1.5", column: "c_float64", type: "Float64" },
+  datetime: { constant: "toDateTime('2024-01-01 00:00:00', 'UTC')", column: "c_datetime", type: "DateTime('UTC')" },
+  arrayString: { constant: "['a']", column: "c_array_string", type: "Array(String)" },
+  arrayNumber: { constant: "[-5000000000]", column: "c_array_number", type: "Array(Int64)" },
+  uuid: { constant: "toUUID('00000000-0000-0000-0000-000000000001')", column: "c_uuid", type: "UUID" },
+};
+
+/** What the probe learnt of one argument count: refused outright, probed (classes known), or unknown (no sample fitted). */
+export type ArgumentCount = "refused" | "probed" | "unknown";
+
+/** Per allowed function, what the engine refused when probed (see the probe script). */
+export interface ProbedSignature {
+  /** Per argument count (0 to 4; counts above are never judged). */
+  readonly counts: Readonly<Partial<Record<number, ArgumentCount>>>;
+  /**
+   * Per probed argument count, per position: the classes refused there whatever the other
+   * arguments, when every argument is a constant and when every argument is a column (the
+   * engine refuses some columns where it takes constants, and the other way round).
+   */
+  readonly refused: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /** The result's class, when every accepted call gave the same one. */
+  readonly result: ArgumentClass | null;
+}
+
+/** Allowed functions the probe leaves out: `tuple` takes anything, and its result has no class. */
+export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set(["tuple"]);
+
+const WRAPPER = /^(?:Nullable|LowCardinality)\((.*)\)$/;
+
+/**
+ * The class of a ClickHouse type name, or null when it has none. Nullable and LowCardinality
+ * wrap a class without changing it: the engine accepts a wrapped type wherever the type itself.
+ */
+export function classOfTypeName(typeName: string): ArgumentClass | null {
+  let type = typeName.trim();
+  for (let match = WRAPPER.exec(type); match; match = WRAPPER.exec(type)) type = match[1]!;
+  if (type === "String" || /^FixedString\(\d+\)$/.test(type)) return "string";
+  if (type === "UInt8") return "uint8";
+  // UInt32 is left out: some functions take it alone among the integers (IPv4NumToString).
+  if (/^(?:Int(?:8|16|32|64)|UInt(?:16|64))$/.test(type)) return "int64";
+  if (type === "Float32" || type === "Float64") return "float64";
+  if (type === "DateTime" || /^DateTime\('[^']*'\)$/.test(type)) return "datetime";
+  if (type === "UUID") return "uuid";
+  const element = /^Array\((.*)\)$/.exec(type)?.[1];
+  if (element !== undefined) {
+    const inner = classOfTypeName(element);
+    if (inner === "string") return "arrayString";
+    if (inner === "int64") return "arrayNumber";
+  }
+  return null;
+}

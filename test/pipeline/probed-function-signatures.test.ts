@@ -1,0 +1,87 @@
+/**
+ * The table the typing pass reads was measured on the embedded engine; this checks it still
+ * describes the engine the project runs: it covers the allow-list, and each refusal it records
+ * (one call per function, count, position and form) is still refused by ClickHouse with a type
+ * or count error. A chDB upgrade that changes a signature fails here: run the probe again.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
+import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
+import { readSettings } from "../../src/config/settings.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, UNPROBED_FUNCTIONS, type ArgumentClass } from "../../src/pipeline/argument-classes.js";
+import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
+
+const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
+
+describe("probed function signatures", () => {
+  let dir: string;
+  let store: ColumnstoreClient;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
+    store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
+    const columns = ARGUMENT_CLASSES.map((c) => `${CLASS_SAMPLES[c].column} ${CLASS_SAMPLES[c].type}`).join(", ");
+    await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The engine's error code for the call, or null when it was accepted. */
+  async function refusal(name: string, args: readonly ArgumentClass[], form: "constant" | "column"): Promise<number | null> {
+    const text = args.map((c) => CLASS_SAMPLES[c][form]).join(", ");
+    try {
+      await store.client.query({ query: `SELECT ${name}(${text}) AS r${form === "column" ? " FROM probe" : ""} LIMIT 0`, format: "JSONCompact" }).then((r) => r.text());
+      return null;
+    } catch (error) {
+      return clickHouseCodeOf(error);
+    }
+  }
+
+  it("covers every allowed function", () => {
+    const missing = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && !PROBED_FUNCTION_SIGNATURES.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it("records refusals for the functions where the fuzzer found type errors", () => {
+    // substring('abc' only): a number as its first argument is refused, as ClickHouse does (code 43).
+    expect(PROBED_FUNCTION_SIGNATURES.get("substring")!.refused[3]!.constant[0]).toContain("float64");
+    expect(PROBED_FUNCTION_SIGNATURES.get("plus")!.refused[2]!.column[0]).toContain("string");
+    expect(PROBED_FUNCTION_SIGNATURES.get("toStartOfHour")!.refused[1]!.constant[0]).toContain("string");
+    expect(PROBED_FUNCTION_SIGNATURES.get("countIf")!.result).toBe("int64");
+  });
+
+  it("each refusal in the table is still a type or count error on the engine", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.refused)) {
+        const count = Number(countText);
+        for (const form of ["constant", "column"] as const) {
+          const refusedAt = forms![form];
+          for (let position = 0; position < count; position++) {
+            const cls = refusedAt[position]![0];
+            if (cls === undefined) continue;
+            // Partners: whatever the others take (a refusal holds whatever they are).
+            const args = refusedAt.map((refused, i) => (i === position ? cls : (ARGUMENT_CLASSES.find((c) => !refused.includes(c)) ?? "string")));
+            const code = await refusal(name, args, form);
+            checked += 1;
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
+          }
+        }
+      }
+      for (const [countText, state] of Object.entries(signature.counts)) {
+        if (state !== "refused" || countText === "0") continue;
+        const code = await refusal(name, new Array<ArgumentClass>(Number(countText)).fill("string"), "constant");
+        checked += 1;
+        if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name} with ${countText} arguments: ${code ?? "accepted"}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});
