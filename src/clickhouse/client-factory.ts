@@ -5,8 +5,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { Session } from "chdb";
 import { createChdbConnection } from "chdb/connection";
-import type { Settings } from "../config/settings.js";
+import { DEFAULT_ENGINE_IDLE_THREADS, type Settings } from "../config/settings.js";
 import { SerializedEmbeddedConnection } from "./embedded-connection.js";
 
 export type EngineKind = "embedded" | "server";
@@ -27,8 +28,18 @@ export const BASE_CLICKHOUSE_SETTINGS = {
   date_time_output_format: "iso",
 } as const;
 
+/**
+ * The embedded engine's server configuration: given when it starts, not settings a query can
+ * change. The global thread pool keeps at most `engineIdleThreads` idle threads: with
+ * ClickHouse's default (1000) a burst of queries grew the pool by ~130 threads that never went
+ * away, and with them their stacks and allocator caches (~0.5 MB resident each).
+ */
+export function embeddedEngineArgs(settings: Partial<Pick<Settings, "engineIdleThreads">>): string[] {
+  return [`--max_thread_pool_free_size=${settings.engineIdleThreads ?? DEFAULT_ENGINE_IDLE_THREADS}`];
+}
+
 export function createColumnstoreClient(
-  settings: Pick<Settings, "clickhouseUrl" | "clickhouseUser" | "clickhousePassword" | "dataDir">,
+  settings: Pick<Settings, "clickhouseUrl" | "clickhouseUser" | "clickhousePassword" | "dataDir"> & Partial<Pick<Settings, "engineIdleThreads">>,
 ): ColumnstoreClient {
   if (settings.clickhouseUrl) {
     const client = createClient({
@@ -40,9 +51,21 @@ export function createColumnstoreClient(
     return { client, kind: "server", location: settings.clickhouseUrl, close: () => client.close() };
   }
   mkdirSync(settings.dataDir, { recursive: true });
+  // chDB starts its engine with the first session on a data directory, and later sessions on
+  // it share that engine: this one exists to start it with our configuration (the connection
+  // API takes no engine arguments), and lives as long as the client.
+  const engine = new Session(settings.dataDir, { connectionArgs: embeddedEngineArgs(settings) });
   const client = createClient({
     connection: new SerializedEmbeddedConnection(createChdbConnection({ path: settings.dataDir })),
     clickhouse_settings: BASE_CLICKHOUSE_SETTINGS,
   } as Parameters<typeof createClient>[0]);
-  return { client, kind: "embedded", location: settings.dataDir, close: () => client.close() };
+  return {
+    client,
+    kind: "embedded",
+    location: settings.dataDir,
+    async close() {
+      await client.close();
+      engine.close();
+    },
+  };
 }

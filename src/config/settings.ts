@@ -47,6 +47,12 @@ export interface Settings {
   readonly shutdownTimeoutMs: number;
   /** Quiet time after which the server gives freed memory back to the system; 0: never. */
   readonly idleMemoryReleaseMs: number;
+  /**
+   * Idle threads the embedded engine's global thread pool keeps (ClickHouse's
+   * max_thread_pool_free_size, 1000 by default): each idle thread holds its stack and allocator
+   * cache, so a burst that grew the pool kept its memory. Ignored with CLICKHOUSE_URL.
+   */
+  readonly engineIdleThreads: number;
   /** This node's name in the scheduler cluster (QUARRY_NODE_ID; default host-pid). */
   readonly nodeId: string | null;
   /** A partition lease lasts this long without renewal (a dead node's partitions move after it). */
@@ -62,6 +68,9 @@ export interface Settings {
   readonly adminPort: number;
   readonly adminHost: string;
 }
+
+/** Enough for a few queries' pipelines at once on the embedded engine; see `engineIdleThreads`. */
+export const DEFAULT_ENGINE_IDLE_THREADS = 16;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -141,6 +150,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),
+    engineIdleThreads: Math.max(0, integer(env, "QUARRY_ENGINE_IDLE_THREADS", DEFAULT_ENGINE_IDLE_THREADS)),
     queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
     nodeId: env.QUARRY_NODE_ID || null,
     leaseMs: Math.max(500, integer(env, "QUARRY_LEASE_MS", 5000)),
