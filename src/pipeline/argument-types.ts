@@ -86,16 +86,21 @@ interface Typed {
 
 const UNKNOWN: Typed = { cls: null, constant: null };
 
+/**
+ * One walk over the query's expressions, children before parents: each node's class and
+ * constness come from its children's, and each call is judged with its arguments' (linear in
+ * the size of the query).
+ */
 class ArgumentTyping {
-  /** Aliases being typed now: a reference back into one of them (a cycle) has no class. */
-  private readonly typing = new Set<string>();
+  /** Aliases typed so far; `null` while one is being typed (a reference back into it, a cycle, has no class). */
+  private readonly aliasTypes = new Map<string, Typed | null>();
 
   constructor(
     private readonly entityOf: EntityOf,
     private readonly aliases: ReadonlyMap<string, Expression>,
   ) {}
 
-  typeOf(node: Expression): Typed {
+  visit(node: Expression): Typed {
     switch (node.kind) {
       case "literal":
         return { cls: literalClass(node.value), constant: true };
@@ -111,13 +116,22 @@ class ArgumentTyping {
         return { cls: entity && stringSubscriptables(entity).has(node.column) ? "string" : null, constant: false };
       }
       case "function": {
+        const args = node.args.map((arg) => this.visit(arg));
         if (this.mapped(node.name, node.args)) return UNKNOWN;
-        const args = node.args.map((arg) => this.typeOf(arg));
-        const constant = node.args.length > 0 && !AGGREGATE_FUNCTIONS.has(node.name) && args.every((a) => a.constant === true) ? true : args.some((a) => a.constant === false) ? false : null;
+        judge(node.name, node.args, args, node.position, false);
+        const constant =
+          node.args.length > 0 && !AGGREGATE_FUNCTIONS.has(node.name) && args.every((a) => a.constant === true) ? true : args.some((a) => a.constant === false) ? false : null;
         return { cls: PROBED_FUNCTION_SIGNATURES.get(node.name)?.result ?? null, constant };
       }
-      case "curried":
+      case "curried": {
+        node.params.forEach((param) => this.visit(param));
+        const args = node.args.map((arg) => this.visit(arg));
+        if (!this.mapped(node.name, node.args)) judge(node.name, node.args, args, node.position, true);
         return { cls: null, constant: false };
+      }
+      case "lambda":
+        this.visit(node.body);
+        return UNKNOWN;
       default:
         return UNKNOWN;
     }
@@ -125,20 +139,17 @@ class ArgumentTyping {
 
   /** An alias has its definition's class (`count() AS c` is an integer wherever `c` is used). */
   private aliasType(name: string): Typed {
-    if (this.typing.has(name)) return UNKNOWN;
-    this.typing.add(name);
-    try {
-      const definition = this.aliases.get(name)!;
-      const { cls } = this.typeOf(definition);
-      // An aliased expression is computed once per row: it is never a constant to its users.
-      return { cls, constant: null };
-    } finally {
-      this.typing.delete(name);
-    }
+    const known = this.aliasTypes.get(name);
+    if (known !== undefined) return known ?? UNKNOWN;
+    this.aliasTypes.set(name, null);
+    // An aliased expression is computed once per row: it is never a constant to its users.
+    const typed: Typed = { cls: this.visit(this.aliases.get(name)!).cls, constant: null };
+    this.aliasTypes.set(name, typed);
+    return typed;
   }
 
   /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
-  mapped(name: string, args: readonly Expression[]): boolean {
+  private mapped(name: string, args: readonly Expression[]): boolean {
     const first = args[0];
     if (first?.kind !== "column") return false;
     const mappers = this.entityOf(first.entityAlias)?.functionMappers;
@@ -191,42 +202,31 @@ function countsTaken(signature: ProbedSignature): string {
   return `${list(shown)} argument${shown.length === 1 && shown[0] === "1" ? "" : "s"}`;
 }
 
+/** Throws `invalid_query` when the engine would refuse this call for its argument count or classes. */
+function judge(name: string, args: readonly Expression[], typed: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
+  const signature = PROBED_FUNCTION_SIGNATURES.get(name);
+  if (!signature || args.some((arg) => arg.kind === "lambda")) return;
+  // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
+  if (!curried && signature.counts[args.length] === "refused") {
+    throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
+  }
+  if (typed.some((t) => t.cls === null)) return;
+  const refused = refusedFor(signature, typed);
+  if (!refused) return;
+  typed.forEach((t, i) => {
+    if (!refused[i]!.includes(t.cls!)) return;
+    const arg = args[i]!;
+    const argPosition = arg.position ?? position;
+    const taken = ARGUMENT_CLASSES.filter((cls) => !refused[i]!.includes(cls)).map((cls) => CLASS_NAMES[cls]);
+    const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
+    throw invalidQuery(
+      `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
+      argPosition,
+    );
+  });
+}
+
 export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
   const typing = new ArgumentTyping(entityOf, aliases);
-  const judge = (name: string, args: readonly Expression[], position: TextPosition | undefined, curried: boolean): void => {
-    const signature = PROBED_FUNCTION_SIGNATURES.get(name);
-    if (!signature || typing.mapped(name, args) || args.some((arg) => arg.kind === "lambda")) return;
-    // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
-    if (!curried && signature.counts[args.length] === "refused") {
-      throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
-    }
-    const typed = args.map((arg) => typing.typeOf(arg));
-    if (typed.some((t) => t.cls === null)) return;
-    const refused = refusedFor(signature, typed);
-    if (!refused) return;
-    typed.forEach((t, i) => {
-      if (!refused[i]!.includes(t.cls!)) return;
-      const arg = args[i]!;
-      const argPosition = arg.position ?? position;
-      const taken = ARGUMENT_CLASSES.filter((cls) => !refused[i]!.includes(cls)).map((cls) => CLASS_NAMES[cls]);
-      const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
-      throw invalidQuery(
-        `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
-        argPosition,
-      );
-    });
-  };
-  const visit = (node: Expression): void => {
-    if (node.kind === "function") {
-      node.args.forEach(visit);
-      judge(node.name, node.args, node.position, false);
-    } else if (node.kind === "curried") {
-      node.params.forEach(visit);
-      node.args.forEach(visit);
-      judge(node.name, node.args, node.position, true);
-    } else if (node.kind === "lambda") {
-      visit(node.body);
-    }
-  };
-  for (const expression of queryExpressions(query)) visit(expression);
+  for (const expression of queryExpressions(query)) typing.visit(expression);
 }
