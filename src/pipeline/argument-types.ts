@@ -75,7 +75,8 @@ function literalClass(value: unknown): ArgumentClass | null {
   if (!Number.isInteger(value)) return "float64";
   if (value >= 0 && value <= 255) return "uint8";
   if (!Number.isSafeInteger(value)) return null;
-  return classOfTypeName(value < 0 ? "Int64" : value <= 0xffff ? "UInt16" : value <= 0xffffffff ? "UInt32" : "UInt64");
+  // Int8..Int64, UInt16 and UInt64 are Int64's class; UInt32 has none (see classOfTypeName).
+  return value > 0xffff && value <= 0xffffffff ? null : "int64";
 }
 
 interface Typed {
@@ -85,6 +86,14 @@ interface Typed {
 }
 
 const UNKNOWN: Typed = { cls: null, constant: null };
+
+/** One shared object per (class, constness): typing a query allocates none. */
+const TYPED: ReadonlyMap<ArgumentClass | null, readonly [Typed, Typed, Typed]> = new Map(
+  [...ARGUMENT_CLASSES, null].map((cls) => [cls, [{ cls, constant: true }, { cls, constant: false }, { cls, constant: null }]] as const),
+);
+function typed(cls: ArgumentClass | null, constant: boolean | null): Typed {
+  return TYPED.get(cls)![constant === true ? 0 : constant === false ? 1 : 2];
+}
 
 /**
  * One walk over the query's expressions, children before parents: each node's class and
@@ -103,31 +112,38 @@ class ArgumentTyping {
   visit(node: Expression): Typed {
     switch (node.kind) {
       case "literal":
-        return { cls: literalClass(node.value), constant: true };
+        return typed(literalClass(node.value), true);
       case "datetime":
-        return { cls: "datetime", constant: true };
+        return typed("datetime", true);
       case "column": {
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return this.aliasType(node.name);
         const entity = this.entityOf(node.entityAlias);
-        return { cls: entity ? (columnClasses(entity).get(node.name) ?? null) : null, constant: false };
+        return typed(entity ? (columnClasses(entity).get(node.name) ?? null) : null, false);
       }
       case "subscript": {
         const entity = this.entityOf(node.entityAlias);
-        return { cls: entity && stringSubscriptables(entity).has(node.column) ? "string" : null, constant: false };
+        return typed(entity && stringSubscriptables(entity).has(node.column) ? "string" : null, false);
       }
       case "function": {
-        const args = node.args.map((arg) => this.visit(arg));
+        const args: Typed[] = [];
+        let constants = 0;
+        let columns = 0;
+        for (const arg of node.args) {
+          const t = this.visit(arg);
+          args.push(t);
+          if (t.constant === true) constants++;
+          else if (t.constant === false) columns++;
+        }
         if (this.mapped(node.name, node.args)) return UNKNOWN;
         judge(node.name, node.args, args, node.position, false);
-        const constant =
-          node.args.length > 0 && !AGGREGATE_FUNCTIONS.has(node.name) && args.every((a) => a.constant === true) ? true : args.some((a) => a.constant === false) ? false : null;
-        return { cls: PROBED_FUNCTION_SIGNATURES.get(node.name)?.result ?? null, constant };
+        const constant = constants > 0 && constants === args.length && !AGGREGATE_FUNCTIONS.has(node.name) ? true : columns > 0 ? false : null;
+        return typed(PROBED_FUNCTION_SIGNATURES.get(node.name)?.result ?? null, constant);
       }
       case "curried": {
         node.params.forEach((param) => this.visit(param));
         const args = node.args.map((arg) => this.visit(arg));
         if (!this.mapped(node.name, node.args)) judge(node.name, node.args, args, node.position, true);
-        return { cls: null, constant: false };
+        return typed(null, false);
       }
       case "lambda":
         this.visit(node.body);
@@ -143,9 +159,9 @@ class ArgumentTyping {
     if (known !== undefined) return known ?? UNKNOWN;
     this.aliasTypes.set(name, null);
     // An aliased expression is computed once per row: it is never a constant to its users.
-    const typed: Typed = { cls: this.visit(this.aliases.get(name)!).cls, constant: null };
-    this.aliasTypes.set(name, typed);
-    return typed;
+    const result = typed(this.visit(this.aliases.get(name)!).cls, null);
+    this.aliasTypes.set(name, result);
+    return result;
   }
 
   /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
@@ -186,13 +202,26 @@ function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]!}`;
 }
 
-/** The classes refused at each position for these arguments' forms (intersection when mixed). */
+type Forms = NonNullable<ProbedSignature["refused"][number]>;
+
+/** Per form pair, the classes refused as both a constant and a column (for calls that mix them). */
+const refusedEitherWay = new WeakMap<Forms, readonly (readonly ArgumentClass[])[]>();
+
+/** The classes refused at each position for these arguments' forms (both forms' refusals when mixed). */
 function refusedFor(signature: ProbedSignature, args: readonly Typed[]): readonly (readonly ArgumentClass[])[] | null {
   const forms = signature.refused[args.length];
   if (!forms) return null;
-  if (args.every((a) => a.constant === true)) return forms.constant;
-  if (args.every((a) => a.constant === false)) return forms.column;
-  return forms.constant.map((refused, i) => refused.filter((cls) => forms.column[i]!.includes(cls)));
+  let constants = 0;
+  let columns = 0;
+  for (const a of args) {
+    if (a.constant === true) constants++;
+    else if (a.constant === false) columns++;
+  }
+  if (constants === args.length) return forms.constant;
+  if (columns === args.length) return forms.column;
+  let both = refusedEitherWay.get(forms);
+  if (!both) refusedEitherWay.set(forms, (both = forms.constant.map((refused, i) => refused.filter((cls) => forms.column[i]!.includes(cls)))));
+  return both;
 }
 
 function countsTaken(signature: ProbedSignature): string {
@@ -203,18 +232,20 @@ function countsTaken(signature: ProbedSignature): string {
 }
 
 /** Throws `invalid_query` when the engine would refuse this call for its argument count or classes. */
-function judge(name: string, args: readonly Expression[], typed: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
+function judge(name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
   const signature = PROBED_FUNCTION_SIGNATURES.get(name);
-  if (!signature || args.some((arg) => arg.kind === "lambda")) return;
+  if (!signature) return;
+  for (const arg of args) if (arg.kind === "lambda") return;
   // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
   if (!curried && signature.counts[args.length] === "refused") {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
-  if (typed.some((t) => t.cls === null)) return;
-  const refused = refusedFor(signature, typed);
+  for (const t of types) if (t.cls === null) return;
+  const refused = refusedFor(signature, types);
   if (!refused) return;
-  typed.forEach((t, i) => {
-    if (!refused[i]!.includes(t.cls!)) return;
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    if (!refused[i]!.includes(t.cls!)) continue;
     const arg = args[i]!;
     const argPosition = arg.position ?? position;
     const taken = ARGUMENT_CLASSES.filter((cls) => !refused[i]!.includes(cls)).map((cls) => CLASS_NAMES[cls]);
@@ -223,7 +254,7 @@ function judge(name: string, args: readonly Expression[], typed: readonly Typed[
       `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
       argPosition,
     );
-  });
+  }
 }
 
 export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
