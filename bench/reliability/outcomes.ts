@@ -130,6 +130,8 @@ export class Outcomes {
   readonly failures = new Map<string, { count: number; first: string }>();
   /** `columnstore` answers (ClickHouse refused or failed the query) by ClickHouse code, with the first input of each. */
   readonly engineErrors = new Map<number, { count: number; first: string; message: string }>();
+  /** The same by message shape (quoted names and numbers blanked), to tell the families of one code apart. */
+  readonly engineErrorShapes = new Map<string, { count: number; first: string }>();
 
   constructor(
     private readonly maxExamples = 10,
@@ -172,9 +174,14 @@ export class Outcomes {
       return;
     }
     const code = typeof error?.code === "number" ? error.code : -1;
+    const message = String(error?.message ?? "");
     const seen = this.engineErrors.get(code);
     if (seen) seen.count += 1;
-    else this.engineErrors.set(code, { count: 1, first: replay, message: String(error?.message ?? "").slice(0, 160) });
+    else this.engineErrors.set(code, { count: 1, first: replay, message: message.slice(0, 160) });
+    const shape = `code ${code}: ${message.replace(/: In scope .*$|: while .*$|\. In query .*$/s, "").replace(/`[^`]*`|'[^']*'|"[^"]*"/g, "…").replace(/\d+/g, "N").slice(0, 140)}`;
+    const family = this.engineErrorShapes.get(shape);
+    if (family) family.count += 1;
+    else if (this.engineErrorShapes.size < 5000) this.engineErrorShapes.set(shape, { count: 1, first: replay });
   }
 
   /** One line per ClickHouse code the answers carried: how many, the first input and its message. */
@@ -182,6 +189,14 @@ export class Outcomes {
     return [...this.engineErrors]
       .sort((a, b) => b[1].count - a[1].count)
       .map(([code, { count, first, message }]) => `code ${code}: ${count.toLocaleString("en")} (first: ${first}: ${message})`);
+  }
+
+  /** The commonest message shapes of ClickHouse's errors, with the first input of each. */
+  engineErrorShapeLines(limit = 40): string[] {
+    return [...this.engineErrorShapes]
+      .sort((a, b) => b[1].count - a[1].count)
+      .slice(0, limit)
+      .map(([shape, { count, first }]) => `${count.toLocaleString("en")} × ${shape} (first: ${first})`);
   }
 
   /** How many answers carried one of these ClickHouse codes. */

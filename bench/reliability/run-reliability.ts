@@ -58,6 +58,8 @@ export interface PhaseOutcome {
   readonly failures: string[];
   /** ClickHouse's refusals and failures by code, most frequent first. */
   readonly engineErrors: string[];
+  /** The same by message shape. */
+  readonly engineErrorShapes: string[];
   /** Answers carrying a ClickHouse type or argument-count error (TYPE_ERROR_CODES). */
   readonly engineTypeErrors: number;
 }
@@ -125,6 +127,7 @@ function phase(outcomes: Outcomes, seconds: number): PhaseOutcome {
     examples: outcomes.examples,
     failures: outcomes.failureLines(),
     engineErrors: outcomes.engineErrorLines(),
+    engineErrorShapes: outcomes.engineErrorShapeLines(),
     engineTypeErrors: outcomes.engineErrorCount(TYPE_ERROR_CODES),
   };
 }
@@ -476,6 +479,7 @@ if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
     if (report.health.examples.length > 0) console.log(`/health failures:\n  ${report.health.examples.join("\n  ")}\n`);
     const failures = [...report.fuzz.failures.map((line) => `fuzz: ${line}`), ...report.soak.failures.map((line) => `soak: ${line}`)];
     if (report.fuzz.engineErrors.length > 0) console.log(`Fuzz: ClickHouse errors by code:\n  ${report.fuzz.engineErrors.join("\n  ")}\n`);
+    if (report.fuzz.engineErrorShapes.length > 0) console.log(`Fuzz: ClickHouse errors by message shape:\n  ${report.fuzz.engineErrorShapes.join("\n  ")}\n`);
     if (failures.length > 0) console.log(`Failures by signature:\n  ${failures.join("\n  ")}\n`);
     const examples = [...report.fuzz.examples, ...report.soak.examples];
     if (examples.length > 0) console.log(`First failing inputs (replay: npm run reliability -- --replay <seed:index> --now <ms>):\n${examples.join("\n")}\n`);
