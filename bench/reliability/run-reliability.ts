@@ -72,7 +72,16 @@ export interface ReliabilityReport {
   readonly health: { checks: number; failures: number; examples: string[] };
   readonly rss: { bootMb: number; baselineMb: number; baselineAnonMb: number; peakMb: number; peakAnonMb: number; endMb: number; endAnonMb: number; samples: RssSample[] };
   /** The JavaScript side of that memory (V8 heap in use, external buffers), from /metrics: what is not here is the engine's. */
-  readonly js: { baselineHeapMb: number; baselineExternalMb: number; endHeapMb: number; endExternalMb: number };
+  readonly js: {
+    baselineHeapMb: number;
+    baselineHeapTotalMb: number;
+    baselineExternalMb: number;
+    baselineThreads: number;
+    endHeapMb: number;
+    endHeapTotalMb: number;
+    endExternalMb: number;
+    endThreads: number;
+  };
   readonly queryLog: {
     /** Query requests the server counted (quarry_requests_total), and subscription test runs. */
     requests: number;
@@ -197,8 +206,8 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const baseline = settledMemory(samples, "baseline", server);
     const baselineMb = baseline.rssMb;
     const baselineAnonMb = baseline.anonMb;
-    const baselineJs = jsMemoryMb(await server.metrics());
-    log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB, external ${baselineJs.externalMb} MB)`);
+    const baselineJs = jsMemoryMb(await server.metrics(), server);
+    log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB of ${baselineJs.heapTotalMb} MB reserved, external ${baselineJs.externalMb} MB; ${baselineJs.threads} threads)`);
 
     currentPhase = "fuzz";
     const fuzzed = await fuzz(server.baseUrl, {
@@ -238,8 +247,8 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const settled = settledMemory(samples, "settle", server);
     const endMb = settled.rssMb;
     const endAnonMb = settled.anonMb;
-    const endJs = jsMemoryMb(metrics);
-    log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB, external ${endJs.externalMb} MB); query log ${JSON.stringify(queryLog)}`);
+    const endJs = jsMemoryMb(metrics, server);
+    log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB of ${endJs.heapTotalMb} MB reserved, external ${endJs.externalMb} MB; ${endJs.threads} threads); query log ${JSON.stringify(queryLog)}`);
 
     // SIGTERM while 100 clients are still sending.
     currentPhase = "stop";
@@ -286,7 +295,16 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
       soak: phase(soaked.outcomes, soaked.seconds),
       health,
       rss: { bootMb, baselineMb, baselineAnonMb, peakMb, peakAnonMb, endMb, endAnonMb, samples },
-      js: { baselineHeapMb: baselineJs.heapMb, baselineExternalMb: baselineJs.externalMb, endHeapMb: endJs.heapMb, endExternalMb: endJs.externalMb },
+      js: {
+        baselineHeapMb: baselineJs.heapMb,
+        baselineHeapTotalMb: baselineJs.heapTotalMb,
+        baselineExternalMb: baselineJs.externalMb,
+        baselineThreads: baselineJs.threads,
+        endHeapMb: endJs.heapMb,
+        endHeapTotalMb: endJs.heapTotalMb,
+        endExternalMb: endJs.externalMb,
+        endThreads: endJs.threads,
+      },
       queryLog,
       stop: {
         ...stop,
@@ -324,9 +342,9 @@ function settledMemory(samples: readonly RssSample[], phase: string, server: Ser
   return { rssMb: median(half.map((s) => s.rssMb)), anonMb: median(half.map((s) => s.anonMb)) };
 }
 
-function jsMemoryMb(metrics: Map<string, number>): { heapMb: number; externalMb: number } {
+function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; threads: number } {
   const mb = (name: string) => Math.round((metrics.get(name) ?? NaN) / (1024 * 1024));
-  return { heapMb: mb("nodejs_heap_size_used_bytes"), externalMb: mb("nodejs_external_memory_bytes") };
+  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), threads: server.threads() };
 }
 
 async function waitExit(server: ServerProcess): Promise<void> {
@@ -351,7 +369,7 @@ export function evaluate(report: ReliabilityReport): TargetCheck[] {
     { bench: "/health every 500 ms, warm-up to stop", figure: `${health.checks - health.failures} of ${health.checks} ok`, target: "all ok", ok: health.failures === 0 && health.checks > 0 },
     {
       bench: "Resident memory after the load against before it (each the median of the second half of a quiet period after warm-up and after the load)",
-      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB, external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB`,
+      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
       target: "within 10 %",
       ok: rss.endMb <= rss.baselineMb * 1.1,
     },

@@ -32,6 +32,8 @@ export interface ServerProcess {
   rssMb(): number;
   /** Its anonymous part (RssAnon: heap, buffers, caches), in MB; the rest is file-backed, mostly the engine's code. */
   anonMb(): number;
+  /** Its threads (the engine's pool included). */
+  threads(): number;
   metrics(): Promise<Map<string, number>>;
   /** SIGTERM; resolves with the exit code and how long the process took to exit. */
   stop(): Promise<StopResult>;
@@ -102,6 +104,7 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
     startMs,
     rssMb: () => statusMb(pid, "VmRSS"),
     anonMb: () => statusMb(pid, "RssAnon"),
+    threads: () => statusNumber(pid, "Threads"),
     async metrics() {
       const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
       return parseMetrics(text);
@@ -141,10 +144,14 @@ export function parseMetrics(text: string): Map<string, number> {
 }
 
 function statusMb(pid: number, field: string): number {
+  return Math.round(statusNumber(pid, field) / 1024);
+}
+
+/** A number field of /proc/<pid>/status (kB for memory fields), 0 once the process is gone. */
+function statusNumber(pid: number, field: string): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return Math.round(kb / 1024);
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   } catch {
     return 0;
   }

@@ -4,7 +4,7 @@
  *
  * Why probe instead of writing signatures by hand: the question the typing pass answers is "would
  * ClickHouse refuse this call for its types?", and the engine itself is the only exact source.
- * Each function is called with every combination of eight argument classes (one ClickHouse type
+ * Each function is called with every combination of nine argument classes (one ClickHouse type
  * each), up to three arguments, once with constants and once with columns of an empty table (an
  * empty table: nothing runs, only analysis). A class is recorded as refused at a position only
  * when every call with it there failed with a type error (43 ILLEGAL_TYPE_OF_ARGUMENT, 386
@@ -30,6 +30,8 @@ const MAX_COUNTED_ARGUMENTS = 4;
 const TYPE_ERRORS = new Set([43, 386]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);
+/** 1 UNSUPPORTED_METHOD: what an aggregate answers to a lambda argument. */
+const UNSUPPORTED = 1;
 
 interface Outcome {
   readonly ok: boolean;
@@ -42,6 +44,10 @@ function errorCode(error: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
+function pairKey(i: number, j: number, a: ArgumentClass, b: ArgumentClass): string {
+  return `${i} ${j} ${a} ${b}`;
+}
+
 function combinations(count: number): ArgumentClass[][] {
   if (count === 0) return [[]];
   return combinations(count - 1).flatMap((rest) => ARGUMENT_CLASSES.map((first) => [first, ...rest]));
@@ -52,9 +58,8 @@ function main(): void {
   const session = new Session(dir);
   const columns = ARGUMENT_CLASSES.map((c) => `${SAMPLES[c].column} ${SAMPLES[c].type}`).join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
-  const call = (fn: string, args: readonly ArgumentClass[], form: "constant" | "column"): Outcome => {
-    const text = args.map((c) => SAMPLES[c][form]).join(", ");
-    const from = form === "column" ? " FROM probe" : "";
+  /** One call, `text` its arguments; with `from`, over the probe table's columns. */
+  const callText = (fn: string, text: string, from = ""): Outcome => {
     try {
       // LIMIT 0: the call is analysed and typed, nothing is computed.
       const answer = String(session.query(`SELECT ${fn}(${text}) AS r${from} LIMIT 0`, "TabSeparatedWithNamesAndTypes"));
@@ -64,7 +69,8 @@ function main(): void {
       return { ok: false, code: errorCode(error), resultType: null };
     }
   };
-
+  const call = (fn: string, args: readonly ArgumentClass[], form: "constant" | "column"): Outcome =>
+    callText(fn, args.map((c) => SAMPLES[c][form]).join(", "), form === "column" ? " FROM probe" : "");
   const table: Record<string, ProbedSignature> = {};
   const only = process.argv.slice(2);
   const names = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && (only.length === 0 || only.includes(name))).sort();
@@ -74,6 +80,8 @@ function main(): void {
   for (const name of names) {
     const counts: Record<number, ArgumentCount> = {};
     const refused: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const pairs: Record<number, { constant: string[]; column: string[] }> = {};
+    const resultFrom: Record<number, number> = {};
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
@@ -88,7 +96,10 @@ function main(): void {
         counts[count] = count === 0 && same[0]!.ok ? "probed" : "unknown";
         continue;
       }
-      const byForm = { constant: { acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), ok: false }, column: { acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), ok: false } };
+      // Positions whose class every accepted call returned (`any(x)` is of x's class).
+      const resultFollows = new Array<boolean>(count).fill(true);
+      const newForm = () => ({ acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), acceptedPairs: new Set<string>(), ok: false });
+      const byForm = { constant: newForm(), column: newForm() };
       for (const args of combinations(count)) {
         for (const form of ["constant", "column"] as const) {
           const outcome = call(name, args, form);
@@ -96,10 +107,17 @@ function main(): void {
           // Anything but a type or count error counts as accepted: a value the engine cannot
           // parse, or a column where it wants a constant, is not a question of the argument's type.
           const typeRefused = !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
-          if (!typeRefused) args.forEach((c, i) => byForm[form].acceptedAt[i]!.add(c));
+          if (!typeRefused) {
+            args.forEach((c, i) => byForm[form].acceptedAt[i]!.add(c));
+            for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) byForm[form].acceptedPairs.add(pairKey(i, j, args[i]!, args[j]!));
+          }
           if (outcome.ok) {
             byForm[form].ok = true;
-            results.add(classOfTypeName(outcome.resultType ?? ""));
+            const resultClass = classOfTypeName(outcome.resultType ?? "");
+            results.add(resultClass);
+            args.forEach((c, i) => {
+              if (resultClass !== c) resultFollows[i] = false;
+            });
           }
         }
       }
@@ -113,9 +131,33 @@ function main(): void {
       const refusedIn = (form: "constant" | "column") =>
         byForm[form].ok ? byForm[form].acceptedAt.map((accepted) => ARGUMENT_CLASSES.filter((c) => !accepted.has(c))) : byForm[form].acceptedAt.map(() => []);
       refused[count] = { constant: refusedIn("constant"), column: refusedIn("column") };
+      // Two classes each taken at their position, but never together (no common type, as in
+      // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
+      const refusedPairsIn = (form: "constant" | "column") => {
+        const { ok, acceptedAt, acceptedPairs } = byForm[form];
+        const found: string[] = [];
+        if (!ok) return found;
+        for (let i = 0; i < count; i++)
+          for (let j = i + 1; j < count; j++)
+            for (const a of acceptedAt[i]!) for (const b of acceptedAt[j]!) if (!acceptedPairs.has(pairKey(i, j, a, b))) found.push(pairKey(i, j, a, b));
+        return found;
+      };
+      const follows = resultFollows.indexOf(true);
+      if (follows >= 0) resultFrom[count] = follows;
+      const constantPairs = refusedPairsIn("constant");
+      const columnPairs = refusedPairsIn("column");
+      if (constantPairs.length + columnPairs.length > 0) pairs[count] = { constant: constantPairs, column: columnPairs };
     }
     const result = results.size === 1 ? [...results][0]! : null;
-    table[name] = { counts, refused, result };
+    // A lambda: the higher-order array functions take one before their arrays, nothing else does.
+    const takes = (args: string) => {
+      const outcome = callText(name, args);
+      calls += 1;
+      return outcome.ok || (outcome.code !== null && !TYPE_ERRORS.has(outcome.code) && !WRONG_COUNT.has(outcome.code) && outcome.code !== UNSUPPORTED);
+    };
+    const lambda = takes("x -> 1, [1]") || takes("x -> 1, [1], [1]") || takes("(x, y) -> 1, [1], [1]");
+    const lambdaAlone = lambda && takes("x -> 1");
+    table[name] = { counts, refused, pairs, resultFrom, lambda, lambdaAlone, result };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -133,13 +175,21 @@ function main(): void {
       .filter(([, forms]) => [...forms!.constant, ...forms!.column].some((p) => p.length > 0))
       .map(([n, forms]) => `${n}: { constant: ${positions(forms!.constant)}, column: ${positions(forms!.column)} }`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+    const pairs = Object.entries(entry.pairs)
+      .map(([n, forms]) => `${n}: { constant: ${JSON.stringify(forms!.constant)}, column: ${JSON.stringify(forms!.column)} }`)
+      .join(", ");
+    const resultFrom = Object.entries(entry.resultFrom)
+      .map(([n, position]) => `${n}: ${position}`)
+      .join(", ");
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, pairs: { ${pairs} }, resultFrom: { ${resultFrom} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
  * for each argument count up to ${MAX_COUNTED_ARGUMENTS}, whether the count is refused, probed or unknown; for
  * probed counts, the argument classes refused at each position when all arguments are constants
- * and when all are columns; and the result's class when it is always the same.
+ * and when all are columns, and the pairs of classes refused together ("i j classI classJ",
+ * positions from 0); the argument whose class the result has, where it always does; whether a
+ * lambda is taken (before arrays, and alone); and the result's class when it is always the same.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

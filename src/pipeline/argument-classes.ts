@@ -1,12 +1,12 @@
 /**
- * The argument classes the typing pass reasons with: eight ClickHouse types that stand for the
+ * The argument classes the typing pass reasons with: nine ClickHouse types that stand for the
  * values a query can pass a function. A column, literal or call is given a class only when its
  * type is certain; anything else (maps, tuples, dates, decimals, aggregate states, aliases,
  * computed columns) has none and is never refused. The table of what each function refuses
  * (probed-function-signatures.ts) was measured with one sample of each class.
  */
 
-export const ARGUMENT_CLASSES = ["string", "uint8", "int64", "float64", "datetime", "arrayString", "arrayNumber", "uuid"] as const;
+export const ARGUMENT_CLASSES = ["string", "uint8", "int64", "float64", "datetime", "arrayString", "arrayNumber", "uuid", "aggregateState"] as const;
 
 export type ArgumentClass = (typeof ARGUMENT_CLASSES)[number];
 
@@ -20,6 +20,7 @@ export const CLASS_NAMES: Readonly<Record<ArgumentClass, string>> = {
   arrayString: "an array of strings",
   arrayNumber: "an array of integers",
   uuid: "a UUID",
+  aggregateState: "an aggregate state (AggregateFunction)",
 };
 
 /**
@@ -35,6 +36,9 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
   arrayString: { constant: "['a']", column: "c_array_string", type: "Array(String)" },
   arrayNumber: { constant: "[-5000000000]", column: "c_array_number", type: "Array(Int64)" },
   uuid: { constant: "toUUID('00000000-0000-0000-0000-000000000001')", column: "c_uuid", type: "UUID" },
+  // One kind of state stands for all: functions other than -Merge treat every state alike, and
+  // -Merge calls (which take only their own kind) are not judged on it (argument-types.ts).
+  aggregateState: { constant: "initializeAggregation('sumState', 1.5)", column: "c_aggregate_state", type: "AggregateFunction(sum, Float64)" },
 };
 
 /** What the probe learnt of one argument count: refused outright, probed (classes known), or unknown (no sample fitted). */
@@ -50,6 +54,17 @@ export interface ProbedSignature {
    * engine refuses some columns where it takes constants, and the other way round).
    */
   readonly refused: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /**
+   * Per probed argument count: pairs of classes each taken at its position but refused together
+   * ("i j classI classJ", positions from 0), as constants and as columns.
+   */
+  readonly pairs: Readonly<Partial<Record<number, { readonly constant: readonly string[]; readonly column: readonly string[] }>>>;
+  /** Per probed argument count: the position whose class the result always has (`any(x)`: 0). */
+  readonly resultFrom: Readonly<Partial<Record<number, number>>>;
+  /** Takes a lambda before its arrays (the higher-order array functions). */
+  readonly lambda: boolean;
+  /** Takes a lambda with no array after it. */
+  readonly lambdaAlone: boolean;
   /** The result's class, when every accepted call gave the same one. */
   readonly result: ArgumentClass | null;
 }
@@ -73,6 +88,7 @@ export function classOfTypeName(typeName: string): ArgumentClass | null {
   if (type === "Float32" || type === "Float64") return "float64";
   if (type === "DateTime" || /^DateTime\('[^']*'\)$/.test(type)) return "datetime";
   if (type === "UUID") return "uuid";
+  if (type.startsWith("AggregateFunction(")) return "aggregateState";
   const element = /^Array\((.*)\)$/.exec(type)?.[1];
   if (element !== undefined) {
     const inner = classOfTypeName(element);

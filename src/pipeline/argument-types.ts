@@ -20,6 +20,7 @@ import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
 import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, type ArgumentClass, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
+import { comparesElements } from "./snql-array-conditions.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 
 type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
@@ -129,7 +130,9 @@ class ArgumentTyping {
         let constants = 0;
         let columns = 0;
         for (const arg of node.args) {
-          const t = this.visit(arg);
+          let t = this.visit(arg);
+          // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
+          if (args.length === 0 && arg.kind === "column" && comparesElements(node.name)) t = elementOf(t);
           args.push(t);
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
@@ -137,7 +140,7 @@ class ArgumentTyping {
         if (this.mapped(node.name, node.args)) return UNKNOWN;
         judge(node.name, node.args, args, node.position, false);
         const constant = constants > 0 && constants === args.length && !AGGREGATE_FUNCTIONS.has(node.name) ? true : columns > 0 ? false : null;
-        return typed(PROBED_FUNCTION_SIGNATURES.get(node.name)?.result ?? null, constant);
+        return typed(resultClass(PROBED_FUNCTION_SIGNATURES.get(node.name), args), constant);
       }
       case "curried": {
         node.params.forEach((param) => this.visit(param));
@@ -173,6 +176,22 @@ class ArgumentTyping {
   }
 }
 
+/** An array column's elements: `group_ids = 100` in a condition compares each one. */
+function elementOf(t: Typed): Typed {
+  return t.cls === "arrayString" ? typed("string", false) : t.cls === "arrayNumber" ? typed("int64", false) : t;
+}
+
+/** The class of a call's result: fixed for the function, or that of the argument it follows (`any(x)`). */
+function resultClass(signature: ProbedSignature | undefined, args: readonly Typed[]): ArgumentClass | null {
+  if (!signature) return null;
+  if (signature.result) return signature.result;
+  const from = signature.resultFrom[args.length];
+  return from === undefined ? null : (args[from]?.cls ?? null);
+}
+
+/** The functions that take a lambda, for messages. */
+const LAMBDA_FUNCTIONS = [...PROBED_FUNCTION_SIGNATURES].filter(([, signature]) => signature.lambda).map(([name]) => name);
+
 function at(position: TextPosition | undefined): string {
   return position ? ` at line ${position.line}, column ${position.column}` : "";
 }
@@ -203,6 +222,29 @@ function list(items: readonly string[]): string {
 }
 
 type Forms = NonNullable<ProbedSignature["refused"][number]>;
+type PairForms = NonNullable<ProbedSignature["pairs"][number]>;
+
+/** Per pair list, the same as a set (and, for calls mixing constants and columns, the pairs refused both ways). */
+const pairSets = new WeakMap<PairForms, { constant: ReadonlySet<string>; column: ReadonlySet<string>; both: ReadonlySet<string> }>();
+
+function refusedPairsFor(signature: ProbedSignature, args: readonly Typed[]): ReadonlySet<string> | null {
+  const forms = signature.pairs[args.length];
+  if (!forms) return null;
+  let sets = pairSets.get(forms);
+  if (!sets) {
+    const constant = new Set(forms.constant);
+    const column = new Set(forms.column);
+    sets = { constant, column, both: new Set([...constant].filter((pair) => column.has(pair))) };
+    pairSets.set(forms, sets);
+  }
+  let constants = 0;
+  let columns = 0;
+  for (const a of args) {
+    if (a.constant === true) constants++;
+    else if (a.constant === false) columns++;
+  }
+  return constants === args.length ? sets.constant : columns === args.length ? sets.column : sets.both;
+}
 
 /** Per form pair, the classes refused as both a constant and a column (for calls that mix them). */
 const refusedEitherWay = new WeakMap<Forms, readonly (readonly ArgumentClass[])[]>();
@@ -235,12 +277,29 @@ function countsTaken(signature: ProbedSignature): string {
 function judge(name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
   const signature = PROBED_FUNCTION_SIGNATURES.get(name);
   if (!signature) return;
-  for (const arg of args) if (arg.kind === "lambda") return;
+  for (const arg of args) {
+    if (arg.kind !== "lambda") continue;
+    // The probe called each function with lambdas: only the higher-order array functions take
+    // one, and always before at least one array.
+    const lambdaPosition = arg.position ?? position;
+    if (!signature.lambda) {
+      throw invalidQuery(`${nameOf(name)}${at(position)} does not take a lambda (the one${at(lambdaPosition)}); functions that do: ${LAMBDA_FUNCTIONS.slice(0, 8).join(", ")}, ...`, lambdaPosition);
+    }
+    if (args.length === 1 && !signature.lambdaAlone) {
+      throw invalidQuery(`${nameOf(name)}${at(position)} needs an array after its lambda, e.g. ${name}((\`x\`) -> ..., tags.value)`, position);
+    }
+    // The classes were probed without lambdas: nothing more to judge.
+    return;
+  }
   // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
   if (!curried && signature.counts[args.length] === "refused") {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
-  for (const t of types) if (t.cls === null) return;
+  for (const t of types) {
+    if (t.cls === null) return;
+    // A -Merge call takes only its own kind of state: the probe's one kind cannot judge it.
+    if (t.cls === "aggregateState" && name.includes("Merge")) return;
+  }
   const refused = refusedFor(signature, types);
   if (!refused) return;
   for (let i = 0; i < types.length; i++) {
@@ -254,6 +313,19 @@ function judge(name: string, args: readonly Expression[], types: readonly Typed[
       `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
       argPosition,
     );
+  }
+  const pairs = refusedPairsFor(signature, types);
+  if (!pairs || pairs.size === 0) return;
+  for (let i = 0; i < types.length; i++) {
+    for (let j = i + 1; j < types.length; j++) {
+      if (!pairs.has(`${i} ${j} ${types[i]!.cls} ${types[j]!.cls}`)) continue;
+      const [first, second] = [args[i]!, args[j]!];
+      const secondPosition = second.position ?? position;
+      throw invalidQuery(
+        `${describe(first)}${at(first.position ?? position)} is ${CLASS_NAMES[types[i]!.cls!]} and ${describe(second)}${at(secondPosition)} is ${CLASS_NAMES[types[j]!.cls!]}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
+        secondPosition,
+      );
+    }
   }
 }
 

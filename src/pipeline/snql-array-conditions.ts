@@ -13,6 +13,11 @@ import { mapExpression, queryExpressions, visitExpression, type Expression, type
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
 const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
+
+/** Operators that, with an array column on the left, compare its elements (in conditions). */
+export function comparesElements(operator: string): boolean {
+  return ANY_ELEMENT.has(operator) || EVERY_ELEMENT.has(operator);
+}
 const ELEMENT = "x";
 
 /** The entity's Array columns and the sub-columns of its Nested columns. */
