@@ -29,6 +29,13 @@ export interface ReliabilityOptions {
   readonly concurrency: number;
   /** Load before the memory baseline, so that it counts the engine warmed up (seconds). */
   readonly warmupSeconds: number;
+  /**
+   * Fuzz inputs in the warm-up (their own seed), after its soak: every kind of input has then
+   * been answered once before memory is measured, so the baseline is the memory of a server that
+   * has served all of it (code compiled, caches and pools at their working sizes), and what
+   * stays after the load is what the load itself kept.
+   */
+  readonly warmupInputs?: number;
   /** Quiet time after the load before memory is measured again (seconds). */
   readonly settleSeconds: number;
   readonly shutdownTimeoutMs?: number;
@@ -200,6 +207,9 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
 
     currentPhase = "warm-up";
     await soak(server.baseUrl, { clients: options.soakClients, seconds: options.warmupSeconds, seed: options.seed + 7, now });
+    if ((options.warmupInputs ?? 0) > 0) {
+      await fuzz(server.baseUrl, { inputs: options.warmupInputs!, seed: options.seed + 13, concurrency: options.concurrency, now });
+    }
     await drainQueryLog(server, 30_000);
     currentPhase = "baseline";
     await sleep(options.settleSeconds * 1000);
@@ -484,6 +494,7 @@ if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
       demoRows: number("--demo-rows", 100_000),
       concurrency: number("--concurrency", 8),
       warmupSeconds: number("--warmup-seconds", 20),
+      warmupInputs: number("--warmup-inputs", 20_000),
       settleSeconds: number("--settle-seconds", 20),
       log: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
     };
