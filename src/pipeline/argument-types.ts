@@ -6,11 +6,10 @@
  * the argument's position instead.
  *
  * Conservative by construction: an argument is given a class only when its type is certain
- * (a literal, a column of a plain type, a call whose result class never varies, an alias of
- * one of these), and a call's
- * classes are judged only when every argument has one — the probe's refusals hold "whatever the
- * other arguments", but only among the classes it tried. A query this lets through may still
- * fail in ClickHouse; one it refuses would have.
+ * (a literal, a column of a plain type, a call whose result class is known, an alias of one of
+ * these), and a call's classes are judged only when every argument has one — the probe's
+ * refusals hold "whatever the other arguments", but only among the classes it tried. A query
+ * this lets through may still fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
 import { invalidQuery } from "../errors/query-service-error.js";
