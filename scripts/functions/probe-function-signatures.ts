@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "chdb";
 import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES as SAMPLES, type ArgumentClass, type ArgumentCount, type ProbedSignature, UNPROBED_FUNCTIONS, classOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES as SAMPLES, type ArgumentClass, type ArgumentCount, type ProbedSignature, type ResultRule, UNPROBED_FUNCTIONS, classOfTypeName, elementClass } from "../../src/pipeline/argument-classes.js";
 
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
 const MAX_PROBED_ARGUMENTS = 3;
@@ -81,7 +81,7 @@ function main(): void {
     const counts: Record<number, ArgumentCount> = {};
     const refused: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const pairs: Record<number, { constant: string[]; column: string[] }> = {};
-    const resultFrom: Record<number, number> = {};
+    const resultRules: Record<number, ResultRule> = {};
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
@@ -98,6 +98,11 @@ function main(): void {
       }
       // Positions whose class every accepted call returned (`any(x)` is of x's class).
       const resultFollows = new Array<boolean>(count).fill(true);
+      // Positions whose array's element class every accepted call returned (`arrayElement(a, i)`).
+      const resultIsElement = new Array<boolean>(count).fill(true);
+      // Position pairs whose shared class the result had whenever they agreed (`if(c, a, b)`).
+      const agreeing = new Map<string, { seen: boolean; holds: boolean }>();
+      for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) agreeing.set(`${i} ${j}`, { seen: false, holds: true });
       const newForm = () => ({ acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), acceptedPairs: new Set<string>(), ok: false });
       const byForm = { constant: newForm(), column: newForm() };
       for (const args of combinations(count)) {
@@ -117,7 +122,14 @@ function main(): void {
             results.add(resultClass);
             args.forEach((c, i) => {
               if (resultClass !== c) resultFollows[i] = false;
+              if (resultClass === null || resultClass !== elementClass(c)) resultIsElement[i] = false;
             });
+            for (const [key, rule] of agreeing) {
+              const [i, j] = key.split(" ").map(Number) as [number, number];
+              if (args[i] !== args[j]) continue;
+              rule.seen = true;
+              if (resultClass !== args[i]) rule.holds = false;
+            }
           }
         }
       }
@@ -143,7 +155,11 @@ function main(): void {
         return found;
       };
       const follows = resultFollows.indexOf(true);
-      if (follows >= 0) resultFrom[count] = follows;
+      const element = resultIsElement.indexOf(true);
+      const agreed = [...agreeing].find(([, rule]) => rule.seen && rule.holds)?.[0];
+      if (follows >= 0) resultRules[count] = { from: follows };
+      else if (element >= 0) resultRules[count] = { elementOf: element };
+      else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
       const constantPairs = refusedPairsIn("constant");
       const columnPairs = refusedPairsIn("column");
       if (constantPairs.length + columnPairs.length > 0) pairs[count] = { constant: constantPairs, column: columnPairs };
@@ -157,7 +173,7 @@ function main(): void {
     };
     const lambda = takes("x -> 1, [1]") || takes("x -> 1, [1], [1]") || takes("(x, y) -> 1, [1], [1]");
     const lambdaAlone = lambda && takes("x -> 1");
-    table[name] = { counts, refused, pairs, resultFrom, lambda, lambdaAlone, result };
+    table[name] = { counts, refused, pairs, results: resultRules, lambda, lambdaAlone, result };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -178,17 +194,18 @@ function main(): void {
     const pairs = Object.entries(entry.pairs)
       .map(([n, forms]) => `${n}: { constant: ${JSON.stringify(forms!.constant)}, column: ${JSON.stringify(forms!.column)} }`)
       .join(", ");
-    const resultFrom = Object.entries(entry.resultFrom)
-      .map(([n, position]) => `${n}: ${position}`)
+    const results = Object.entries(entry.results)
+      .map(([n, rule]) => `${n}: ${JSON.stringify(rule).replace(/"(\w+)":/g, "$1: ")}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, pairs: { ${pairs} }, resultFrom: { ${resultFrom} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
  * for each argument count up to ${MAX_COUNTED_ARGUMENTS}, whether the count is refused, probed or unknown; for
  * probed counts, the argument classes refused at each position when all arguments are constants
  * and when all are columns, and the pairs of classes refused together ("i j classI classJ",
- * positions from 0); the argument whose class the result has, where it always does; whether a
+ * positions from 0); how the result's class follows the arguments' (an argument's, the elements
+ * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone); and the result's class when it is always the same.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */

@@ -44,6 +44,14 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
 /** What the probe learnt of one argument count: refused outright, probed (classes known), or unknown (no sample fitted). */
 export type ArgumentCount = "refused" | "probed" | "unknown";
 
+/**
+ * How a call's result class follows its arguments', as every accepted probe call showed:
+ * - `from`: the class of that argument (`any(x)`);
+ * - `elementOf`: the class of that array argument's elements (`arrayElement(a, i)`);
+ * - `agreeing`: the class of those two arguments when they have the same one (`if(c, a, b)`).
+ */
+export type ResultRule = { readonly from: number } | { readonly elementOf: number } | { readonly agreeing: readonly [number, number] };
+
 /** Per allowed function, what the engine refused when probed (see the probe script). */
 export interface ProbedSignature {
   /** Per argument count (0 to 4; counts above are never judged). */
@@ -59,8 +67,8 @@ export interface ProbedSignature {
    * ("i j classI classJ", positions from 0), as constants and as columns.
    */
   readonly pairs: Readonly<Partial<Record<number, { readonly constant: readonly string[]; readonly column: readonly string[] }>>>;
-  /** Per probed argument count: the position whose class the result always has (`any(x)`: 0). */
-  readonly resultFrom: Readonly<Partial<Record<number, number>>>;
+  /** Per probed argument count: how the result's class follows the arguments' (when no `result`). */
+  readonly results: Readonly<Partial<Record<number, ResultRule>>>;
   /** Takes a lambda before its arrays (the higher-order array functions). */
   readonly lambda: boolean;
   /** Takes a lambda with no array after it. */
@@ -71,6 +79,11 @@ export interface ProbedSignature {
 
 /** Allowed functions the probe leaves out: `tuple` takes anything, and its result has no class. */
 export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set(["tuple"]);
+
+/** The class of an array class's elements (Array(Int64)'s are Int64), else null. */
+export function elementClass(cls: ArgumentClass | null): ArgumentClass | null {
+  return cls === "arrayString" ? "string" : cls === "arrayNumber" ? "int64" : null;
+}
 
 const WRAPPER = /^(?:Nullable|LowCardinality)\((.*)\)$/;
 

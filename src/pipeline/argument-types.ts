@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, type ArgumentClass, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, elementClass, type ArgumentClass, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -177,15 +177,21 @@ class ArgumentTyping {
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
-  return t.cls === "arrayString" ? typed("string", false) : t.cls === "arrayNumber" ? typed("int64", false) : t;
+  const element = elementClass(t.cls);
+  return element === null ? t : typed(element, false);
 }
 
-/** The class of a call's result: fixed for the function, or that of the argument it follows (`any(x)`). */
+/** The class of a call's result: fixed for the function, or following its arguments' (ResultRule). */
 function resultClass(signature: ProbedSignature | undefined, args: readonly Typed[]): ArgumentClass | null {
   if (!signature) return null;
   if (signature.result) return signature.result;
-  const from = signature.resultFrom[args.length];
-  return from === undefined ? null : (args[from]?.cls ?? null);
+  const rule = signature.results[args.length];
+  if (!rule) return null;
+  if ("from" in rule) return args[rule.from]?.cls ?? null;
+  if ("elementOf" in rule) return elementClass(args[rule.elementOf]?.cls ?? null);
+  const [i, j] = rule.agreeing;
+  const a = args[i]?.cls ?? null;
+  return a !== null && a === (args[j]?.cls ?? null) ? a : null;
 }
 
 /** The functions that take a lambda, for messages. */

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { classOfTypeName } from "../../src/pipeline/argument-classes.js";
+
+describe("argument classes of ClickHouse types", () => {
+  it.each([
+    ["String", "string"],
+    ["LowCardinality(Nullable(String))", "string"],
+    ["FixedString(16)", "string"],
+    ["UInt8", "uint8"],
+    ["Nullable(UInt64)", "int64"],
+    ["Int8", "int64"],
+    ["UInt16", "int64"],
+    ["Float32", "float64"],
+    ["DateTime", "datetime"],
+    ["DateTime('UTC')", "datetime"],
+    ["Array(LowCardinality(String))", "arrayString"],
+    ["Array(UInt64)", "arrayNumber"],
+    ["UUID", "uuid"],
+    ["AggregateFunction(quantiles(0.5, 0.9), Float64)", "aggregateState"],
+  ])("%s is %s", (type, cls) => {
+    expect(classOfTypeName(type)).toBe(cls);
+  });
+
+  // Types some functions treat apart from the class's sample: no class, never refused.
+  it.each(["UInt32", "Date", "DateTime64(3)", "Decimal(18, 4)", "Array(UInt8)", "Array(Float64)", "Map(String, String)", "Tuple(UInt8, String)", "IPv4", "Bool", "SimpleAggregateFunction(sum, Float64)"])(
+    "%s has no class",
+    (type) => {
+      expect(classOfTypeName(type)).toBeNull();
+    },
+  );
+});
