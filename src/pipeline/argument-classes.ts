@@ -77,8 +77,8 @@ export interface ProbedSignature {
   readonly result: ArgumentClass | null;
 }
 
-/** Allowed functions the probe leaves out: `tuple` takes anything, and its result has no class. */
-export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set(["tuple"]);
+/** Allowed functions the probe leaves out (none now: `tuple` is probed for its lambdas). */
+export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set<string>();
 
 /** The class of an array class's elements (Array(Int64)'s are Int64), else null. */
 export function elementClass(cls: ArgumentClass | null): ArgumentClass | null {

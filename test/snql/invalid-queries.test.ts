@@ -47,6 +47,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a boolean or small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
   [`MATCH (events) SELECT array((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS a WHERE ${R} AND project_id = 1`, "array at line 1, column 23 does not take a lambda (the one at line 1, column 29); functions that do: arrayAll", 1, 29],
+  [`MATCH (events) SELECT multiIf((\`x\`) -> equals(\`x\`, 'a'), 1, 2) AS a WHERE ${R} AND project_id = 1`, "multiIf at line 1, column 23 does not take a lambda (the one at line 1, column 31)", 1, 31],
   [`MATCH (events) SELECT arrayCount((\`x\`) -> equals(\`x\`, 'a')) AS a WHERE ${R} AND project_id = 1`, "arrayCount at line 1, column 23 needs an array after its lambda", 1, 23],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING if(c, 1, 2) = 1`, "column c at line 1, column 168 is an integer, and if does not take an integer as argument 1 of 3; it takes a boolean or small integer (UInt8) there", 1, 168],
   // aggregates where they are not allowed, conditions, aliases, lambdas, totals
