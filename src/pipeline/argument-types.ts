@@ -50,6 +50,22 @@ const columnClasses = memoizePerDefinition((entity: EntityDefinition): ReadonlyM
   return classes;
 });
 
+/** What the walk asks of an entity, gathered once per definition (one lookup per query and entity). */
+interface EntityFacts {
+  /** Column name -> its type as a column (absent: no class). */
+  readonly columns: ReadonlyMap<string, Typed>;
+  readonly stringSubscriptables: ReadonlySet<string>;
+  readonly functionMappers: EntityDefinition["functionMappers"];
+}
+
+const entityFacts = memoizePerDefinition(
+  (entity: EntityDefinition): EntityFacts => ({
+    columns: new Map([...columnClasses(entity)].map(([name, cls]) => [name, typed(cls, false)])),
+    stringSubscriptables: stringSubscriptables(entity),
+    functionMappers: entity.functionMappers,
+  }),
+);
+
 /** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), read from the column types. */
 export const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
   const names = new Set<string>();
@@ -81,18 +97,99 @@ function literalClass(value: unknown): ArgumentClass | null {
 
 interface Typed {
   readonly cls: ArgumentClass | null;
+  /** The class's index in ARGUMENT_CLASSES (-1 for none): pairs are looked up by number. */
+  readonly index: number;
   /** True: a constant to ClickHouse; false: a column; null: cannot tell. */
   readonly constant: boolean | null;
 }
 
-const UNKNOWN: Typed = { cls: null, constant: null };
+/** A class's index in ARGUMENT_CLASSES. */
+const CLASS_INDEX: ReadonlyMap<ArgumentClass, number> = new Map(ARGUMENT_CLASSES.map((cls, index) => [cls, index]));
 
 /** One shared object per (class, constness): typing a query allocates none. */
 const TYPED: ReadonlyMap<ArgumentClass | null, readonly [Typed, Typed, Typed]> = new Map(
-  [...ARGUMENT_CLASSES, null].map((cls) => [cls, [{ cls, constant: true }, { cls, constant: false }, { cls, constant: null }]] as const),
+  [...ARGUMENT_CLASSES, null].map((cls) => {
+    const index = cls === null ? -1 : CLASS_INDEX.get(cls)!;
+    return [cls, [{ cls, index, constant: true }, { cls, index, constant: false }, { cls, index, constant: null }]] as const;
+  }),
 );
 function typed(cls: ArgumentClass | null, constant: boolean | null): Typed {
   return TYPED.get(cls)![constant === true ? 0 : constant === false ? 1 : 2];
+}
+const UNKNOWN = typed(null, null);
+const UNKNOWN_COLUMN = typed(null, false);
+const STRING_COLUMN = typed("string", false);
+
+/** What judging one argument count needs, per form of the call (all constants, all columns, mixed). */
+interface CountRules {
+  /** Per position, the classes refused there. */
+  readonly refused: { readonly constant: readonly ReadonlySet<ArgumentClass>[]; readonly column: readonly ReadonlySet<ArgumentClass>[]; readonly mixed: readonly ReadonlySet<ArgumentClass>[] } | null;
+  /** The pairs refused together, by pairKey. */
+  readonly pairs: { readonly constant: ReadonlySet<number>; readonly column: ReadonlySet<number>; readonly mixed: ReadonlySet<number> } | null;
+}
+
+/** What the walk asks of a function name, looked up once per call. */
+interface FunctionFacts {
+  readonly signature: ProbedSignature | undefined;
+  /** Per argument count 0..4. */
+  readonly counts: readonly CountRules[];
+  /** An array column as first argument counts as its elements (`group_ids = 100`). */
+  readonly comparesElements: boolean;
+  /** An aggregate: its result is never a constant. */
+  readonly aggregate: boolean;
+}
+
+/** The number a refused pair is stored under (positions below 8, fewer than 16 classes). */
+function pairKey(i: number, j: number, first: number, second: number): number {
+  return ((i * 8 + j) * 16 + first) * 16 + second;
+}
+
+function pairKeys(pairs: readonly string[]): Set<number> {
+  const keys = new Set<number>();
+  for (const pair of pairs) {
+    const [i, j, first, second] = pair.split(" ");
+    keys.add(pairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!));
+  }
+  return keys;
+}
+
+function countRules(signature: ProbedSignature, count: number): CountRules {
+  const refused = signature.refused[count];
+  const pairs = signature.pairs[count];
+  const constantPairs = pairs ? pairKeys(pairs.constant) : null;
+  const columnPairs = pairs ? pairKeys(pairs.column) : null;
+  return {
+    // A call that mixes constants and columns is refused only what both forms refused.
+    refused: refused
+      ? {
+          constant: refused.constant.map((classes) => new Set(classes)),
+          column: refused.column.map((classes) => new Set(classes)),
+          mixed: refused.constant.map((classes, i) => new Set(classes.filter((cls) => refused.column[i]!.includes(cls)))),
+        }
+      : null,
+    pairs:
+      constantPairs && columnPairs && (constantPairs.size > 0 || columnPairs.size > 0)
+        ? { constant: constantPairs, column: columnPairs, mixed: new Set([...constantPairs].filter((key) => columnPairs.has(key))) }
+        : null,
+  };
+}
+
+const FUNCTION_FACTS = new Map<string, FunctionFacts>();
+
+function functionFacts(name: string): FunctionFacts {
+  let facts = FUNCTION_FACTS.get(name);
+  if (facts === undefined) {
+    const signature = PROBED_FUNCTION_SIGNATURES.get(name);
+    facts = {
+      signature,
+      counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
+      comparesElements: comparesElements(name),
+      aggregate: AGGREGATE_FUNCTIONS.has(name),
+    };
+    // Names come from query text: only allowed functions (a bounded set) are kept.
+    if (signature) FUNCTION_FACTS.set(name, facts);
+  }
+  return facts;
 }
 
 /**
@@ -104,48 +201,67 @@ class ArgumentTyping {
   /** Aliases typed so far; `null` while one is being typed (a reference back into it, a cycle, has no class). */
   private readonly aliasTypes = new Map<string, Typed | null>();
 
+  /** The facts of the entity last asked for (most queries have one entity). */
+  private lastEntityAlias: string | undefined | null = null;
+  private lastFacts: EntityFacts | undefined;
+
   constructor(
     private readonly entityOf: EntityOf,
     private readonly aliases: ReadonlyMap<string, Expression>,
   ) {}
+
+  private factsOf(entityAlias: string | undefined): EntityFacts | undefined {
+    if (entityAlias !== this.lastEntityAlias) {
+      const entity = this.entityOf(entityAlias);
+      this.lastFacts = entity ? entityFacts(entity) : undefined;
+      this.lastEntityAlias = entityAlias;
+    }
+    return this.lastFacts;
+  }
 
   visit(node: Expression): Typed {
     switch (node.kind) {
       case "literal":
         return typed(literalClass(node.value), true);
       case "datetime":
-        return typed("datetime", true);
-      case "column": {
-        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return this.aliasType(node.name);
-        const entity = this.entityOf(node.entityAlias);
-        return typed(entity ? (columnClasses(entity).get(node.name) ?? null) : null, false);
-      }
-      case "subscript": {
-        const entity = this.entityOf(node.entityAlias);
-        return typed(entity && stringSubscriptables(entity).has(node.column) ? "string" : null, false);
-      }
+        return DATETIME_CONSTANT;
+      case "column":
+        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
+        return this.factsOf(node.entityAlias)?.columns.get(node.name) ?? UNKNOWN_COLUMN;
+      case "subscript":
+        return this.factsOf(node.entityAlias)?.stringSubscriptables.has(node.column) ? STRING_COLUMN : UNKNOWN_COLUMN;
       case "function": {
+        const facts = functionFacts(node.name);
         const args: Typed[] = [];
         let constants = 0;
         let columns = 0;
         for (const arg of node.args) {
           let t = this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
-          if (args.length === 0 && arg.kind === "column" && comparesElements(node.name)) t = elementOf(t);
+          if (args.length === 0 && facts.comparesElements && arg.kind === "column") t = elementOf(t);
           args.push(t);
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
         }
         if (this.mapped(node.name, node.args)) return UNKNOWN;
-        judge(node.name, node.args, args, node.position, false);
-        const constant = constants > 0 && constants === args.length && !AGGREGATE_FUNCTIONS.has(node.name) ? true : columns > 0 ? false : null;
-        return typed(resultClass(PROBED_FUNCTION_SIGNATURES.get(node.name), args), constant);
+        if (facts.signature) judge(node.name, facts, node.args, args, constants, columns, node.position, false);
+        const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
+        return typed(resultClass(facts.signature, args), constant);
       }
       case "curried": {
-        node.params.forEach((param) => this.visit(param));
-        const args = node.args.map((arg) => this.visit(arg));
-        if (!this.mapped(node.name, node.args)) judge(node.name, node.args, args, node.position, true);
-        return typed(null, false);
+        for (const param of node.params) this.visit(param);
+        const facts = functionFacts(node.name);
+        const args: Typed[] = [];
+        let constants = 0;
+        let columns = 0;
+        for (const arg of node.args) {
+          const t = this.visit(arg);
+          args.push(t);
+          if (t.constant === true) constants++;
+          else if (t.constant === false) columns++;
+        }
+        if (facts.signature && !this.mapped(node.name, node.args)) judge(node.name, facts, node.args, args, constants, columns, node.position, true);
+        return UNKNOWN_COLUMN;
       }
       case "lambda":
         this.visit(node.body);
@@ -170,10 +286,14 @@ class ArgumentTyping {
   private mapped(name: string, args: readonly Expression[]): boolean {
     const first = args[0];
     if (first?.kind !== "column") return false;
-    const mappers = this.entityOf(first.entityAlias)?.functionMappers;
-    return mappers !== undefined && mappers.some((m) => m.from === name && m.argument === first.name);
+    const mappers = this.factsOf(first.entityAlias)?.functionMappers;
+    if (mappers === undefined) return false;
+    for (const mapper of mappers) if (mapper.from === name && mapper.argument === first.name) return true;
+    return false;
   }
 }
+
+const DATETIME_CONSTANT = typed("datetime", true);
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
@@ -226,51 +346,6 @@ function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]!}`;
 }
 
-type Forms = NonNullable<ProbedSignature["refused"][number]>;
-type PairForms = NonNullable<ProbedSignature["pairs"][number]>;
-
-/** Per pair list, the same as a set (and, for calls mixing constants and columns, the pairs refused both ways). */
-const pairSets = new WeakMap<PairForms, { constant: ReadonlySet<string>; column: ReadonlySet<string>; both: ReadonlySet<string> }>();
-
-function refusedPairsFor(signature: ProbedSignature, args: readonly Typed[]): ReadonlySet<string> | null {
-  const forms = signature.pairs[args.length];
-  if (!forms) return null;
-  let sets = pairSets.get(forms);
-  if (!sets) {
-    const constant = new Set(forms.constant);
-    const column = new Set(forms.column);
-    sets = { constant, column, both: new Set([...constant].filter((pair) => column.has(pair))) };
-    pairSets.set(forms, sets);
-  }
-  let constants = 0;
-  let columns = 0;
-  for (const a of args) {
-    if (a.constant === true) constants++;
-    else if (a.constant === false) columns++;
-  }
-  return constants === args.length ? sets.constant : columns === args.length ? sets.column : sets.both;
-}
-
-/** Per form pair, the classes refused as both a constant and a column (for calls that mix them). */
-const refusedEitherWay = new WeakMap<Forms, readonly (readonly ArgumentClass[])[]>();
-
-/** The classes refused at each position for these arguments' forms (both forms' refusals when mixed). */
-function refusedFor(signature: ProbedSignature, args: readonly Typed[]): readonly (readonly ArgumentClass[])[] | null {
-  const forms = signature.refused[args.length];
-  if (!forms) return null;
-  let constants = 0;
-  let columns = 0;
-  for (const a of args) {
-    if (a.constant === true) constants++;
-    else if (a.constant === false) columns++;
-  }
-  if (constants === args.length) return forms.constant;
-  if (columns === args.length) return forms.column;
-  let both = refusedEitherWay.get(forms);
-  if (!both) refusedEitherWay.set(forms, (both = forms.constant.map((refused, i) => refused.filter((cls) => forms.column[i]!.includes(cls)))));
-  return both;
-}
-
 function countsTaken(signature: ProbedSignature): string {
   const counts = [0, 1, 2, 3, 4].filter((n) => signature.counts[n] !== "refused");
   const shown = counts.filter((n) => n < 4).map(String);
@@ -279,9 +354,17 @@ function countsTaken(signature: ProbedSignature): string {
 }
 
 /** Throws `invalid_query` when the engine would refuse this call for its argument count or classes. */
-function judge(name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
-  const signature = PROBED_FUNCTION_SIGNATURES.get(name);
-  if (!signature) return;
+function judge(
+  name: string,
+  facts: FunctionFacts,
+  args: readonly Expression[],
+  types: readonly Typed[],
+  constants: number,
+  columns: number,
+  position: TextPosition | undefined,
+  curried: boolean,
+): void {
+  const signature = facts.signature!;
   for (const arg of args) {
     if (arg.kind !== "lambda") continue;
     // The probe called each function with lambdas: only the higher-order array functions take
@@ -300,30 +383,34 @@ function judge(name: string, args: readonly Expression[], types: readonly Typed[
   if (!curried && signature.counts[args.length] === "refused") {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
+  const rules = facts.counts[args.length];
+  if (rules === undefined) return;
   for (const t of types) {
     if (t.cls === null) return;
     // A -Merge call takes only its own kind of state: the probe's one kind cannot judge it.
     if (t.cls === "aggregateState" && name.includes("Merge")) return;
   }
-  const refused = refusedFor(signature, types);
-  if (!refused) return;
-  for (let i = 0; i < types.length; i++) {
-    const t = types[i]!;
-    if (!refused[i]!.includes(t.cls!)) continue;
-    const arg = args[i]!;
-    const argPosition = arg.position ?? position;
-    const taken = ARGUMENT_CLASSES.filter((cls) => !refused[i]!.includes(cls)).map((cls) => CLASS_NAMES[cls]);
-    const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
-    throw invalidQuery(
-      `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls!]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls!]} as argument ${i + 1} of ${args.length}${takes}`,
-      argPosition,
-    );
+  const form = constants === types.length ? "constant" : columns === types.length ? "column" : "mixed";
+  const refused = rules.refused?.[form];
+  if (refused) {
+    for (let i = 0; i < types.length; i++) {
+      const cls = types[i]!.cls!;
+      if (!refused[i]!.has(cls)) continue;
+      const arg = args[i]!;
+      const argPosition = arg.position ?? position;
+      const taken = ARGUMENT_CLASSES.filter((c) => !refused[i]!.has(c)).map((c) => CLASS_NAMES[c]);
+      const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
+      throw invalidQuery(
+        `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[cls]}, and ${nameOf(name)} does not take ${CLASS_NAMES[cls]} as argument ${i + 1} of ${args.length}${takes}`,
+        argPosition,
+      );
+    }
   }
-  const pairs = refusedPairsFor(signature, types);
+  const pairs = rules.pairs?.[form];
   if (!pairs || pairs.size === 0) return;
   for (let i = 0; i < types.length; i++) {
     for (let j = i + 1; j < types.length; j++) {
-      if (!pairs.has(`${i} ${j} ${types[i]!.cls} ${types[j]!.cls}`)) continue;
+      if (!pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index))) continue;
       const [first, second] = [args[i]!, args[j]!];
       const secondPosition = second.position ?? position;
       throw invalidQuery(
