@@ -22,7 +22,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "chdb";
 import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES as SAMPLES, type ArgumentClass, type ArgumentCount, type ProbedSignature, type ResultRule, UNPROBED_FUNCTIONS, classOfTypeName, elementClass } from "../../src/pipeline/argument-classes.js";
+import {
+  ARGUMENT_CLASSES,
+  CLASS_SAMPLES as SAMPLES,
+  OTHER_TYPE_SAMPLES,
+  type ArgumentClass,
+  type ArgumentCount,
+  type ByForm,
+  type CallForm,
+  type ProbedSignature,
+  type ResultRule,
+  UNPROBED_FUNCTIONS,
+  classOfTypeName,
+  elementClass,
+} from "../../src/pipeline/argument-classes.js";
 
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
 const MAX_PROBED_ARGUMENTS = 3;
@@ -51,10 +64,29 @@ function combinations(count: number): ArgumentClass[][] {
   return combinations(count - 1).flatMap((rest) => ARGUMENT_CLASSES.map((first) => [first, ...rest]));
 }
 
+/** Per form, how each position is written. */
+const FORM_POSITIONS: Readonly<Record<CallForm, (position: number) => "constant" | "column">> = {
+  constant: () => "constant",
+  column: () => "column",
+  constantColumn: (position) => (position === 0 ? "constant" : "column"),
+  columnConstant: (position) => (position === 0 ? "column" : "constant"),
+};
+
+/** The forms probed for a count: the mixed ones only for two arguments (a few minutes more for three). */
+function formsFor(count: number): CallForm[] {
+  return count === 2 ? ["constant", "column", "constantColumn", "columnConstant"] : ["constant", "column"];
+}
+
+/** A sample's text at a position of a form: a class's, or a type without one (`other:date`). */
+function sampleText(sample: string, form: CallForm, position: number): string {
+  const written = FORM_POSITIONS[form](position);
+  return sample.startsWith("other:") ? OTHER_TYPE_SAMPLES[sample.slice(6)]![written] : SAMPLES[sample as ArgumentClass][written];
+}
+
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = ARGUMENT_CLASSES.map((c) => `${SAMPLES[c].column} ${SAMPLES[c].type}`).join(", ");
+  const columns = [...ARGUMENT_CLASSES.map((c) => `${SAMPLES[c].column} ${SAMPLES[c].type}`), ...Object.values(OTHER_TYPE_SAMPLES).map((o) => `${o.column} ${o.type}`)].join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
   /** One call, `text` its arguments; with `from`, over the probe table's columns. */
   const callText = (fn: string, text: string, from = ""): Outcome => {
@@ -67,8 +99,8 @@ function main(): void {
       return { ok: false, code: errorCode(error), resultType: null };
     }
   };
-  const call = (fn: string, args: readonly ArgumentClass[], form: "constant" | "column"): Outcome =>
-    callText(fn, args.map((c) => SAMPLES[c][form]).join(", "), form === "column" ? " FROM probe" : "");
+  const call = (fn: string, args: readonly string[], form: CallForm): Outcome =>
+    callText(fn, args.map((sample, i) => sampleText(sample, form, i)).join(", "), form === "constant" ? "" : " FROM probe");
   const table: Record<string, ProbedSignature> = {};
   const only = process.argv.slice(2);
   const names = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && (only.length === 0 || only.includes(name))).sort();
@@ -77,8 +109,9 @@ function main(): void {
   const wrongCount = (o: Outcome) => o.code !== null && WRONG_COUNT.has(o.code);
   for (const name of names) {
     const counts: Record<number, ArgumentCount> = {};
-    const refused: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
-    const pairs: Record<number, { constant: string[]; column: string[] }> = {};
+    const refused: Record<number, ByForm<ArgumentClass[][]>> = {};
+    const robust: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const pairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
@@ -101,10 +134,17 @@ function main(): void {
       // Position pairs whose shared class the result had whenever they agreed (`if(c, a, b)`).
       const agreeing = new Map<string, { seen: boolean; holds: boolean }>();
       for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) agreeing.set(`${i} ${j}`, { seen: false, holds: true });
-      const newForm = () => ({ acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()), acceptedPairs: new Set<string>(), ok: false });
-      const byForm = { constant: newForm(), column: newForm() };
+      const newForm = () => ({
+        acceptedAt: Array.from({ length: count }, () => new Set<ArgumentClass>()),
+        acceptedPairs: new Set<string>(),
+        ok: false,
+        /** One accepted call's classes: the partners robust refusals are checked beside. */
+        accepted: null as ArgumentClass[] | null,
+      });
+      const forms = formsFor(count);
+      const byForm = Object.fromEntries(forms.map((form) => [form, newForm()])) as Record<CallForm, ReturnType<typeof newForm>>;
       for (const args of combinations(count)) {
-        for (const form of ["constant", "column"] as const) {
+        for (const form of forms) {
           const outcome = call(name, args, form);
           calls += 1;
           // Anything but a type or count error counts as accepted: a value the engine cannot
@@ -116,6 +156,7 @@ function main(): void {
           }
           if (outcome.ok) {
             byForm[form].ok = true;
+            byForm[form].accepted ??= args;
             const resultClass = classOfTypeName(outcome.resultType ?? "");
             results.add(resultClass);
             args.forEach((c, i) => {
@@ -131,19 +172,43 @@ function main(): void {
           }
         }
       }
-      if (!byForm.constant.ok && !byForm.column.ok) {
+      if (!forms.some((form) => byForm[form].ok)) {
         // No class the probe has fits (maps, intervals, aggregate states): nothing is known.
         counts[count] = "unknown";
         continue;
       }
       counts[count] = "probed";
       // A form in which no call succeeded refuses nothing: its failures may be about what the probe lacks.
-      const refusedIn = (form: "constant" | "column") =>
+      const refusedIn = (form: CallForm) =>
         byForm[form].ok ? byForm[form].acceptedAt.map((accepted) => ARGUMENT_CLASSES.filter((c) => !accepted.has(c))) : byForm[form].acceptedAt.map(() => []);
-      refused[count] = { constant: refusedIn("constant"), column: refusedIn("column") };
+      refused[count] = Object.fromEntries(forms.map((form) => [form, refusedIn(form)])) as unknown as ByForm<ArgumentClass[][]>;
+      // A refusal is robust when it also held with every other position taking, in turn, each
+      // type without a class (the rest as in an accepted call): then an argument of unknown
+      // type beside it cannot make the engine take it.
+      if (count >= 2) {
+        const robustIn = (form: "constant" | "column") =>
+          refused[count]![form]!.map((classes, i) =>
+            classes.filter((cls) => {
+              const base = byForm[form].accepted;
+              if (!base) return false;
+              for (let j = 0; j < count; j++) {
+                if (j === i) continue;
+                for (const other of Object.keys(OTHER_TYPE_SAMPLES)) {
+                  const args: string[] = [...base];
+                  args[i] = cls;
+                  args[j] = `other:${other}`;
+                  calls += 1;
+                  if (call(name, args, form).ok) return false;
+                }
+              }
+              return true;
+            }),
+          );
+        robust[count] = { constant: robustIn("constant"), column: robustIn("column") };
+      }
       // Two classes each taken at their position, but never together (no common type, as in
       // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
-      const refusedPairsIn = (form: "constant" | "column") => {
+      const refusedPairsIn = (form: CallForm) => {
         const { ok, acceptedAt, acceptedPairs } = byForm[form];
         const found: string[] = [];
         if (!ok) return found;
@@ -158,9 +223,8 @@ function main(): void {
       if (follows >= 0) resultRules[count] = { from: follows };
       else if (element >= 0) resultRules[count] = { elementOf: element };
       else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
-      const constantPairs = refusedPairsIn("constant");
-      const columnPairs = refusedPairsIn("column");
-      if (constantPairs.length + columnPairs.length > 0) pairs[count] = { constant: constantPairs, column: columnPairs };
+      const pairsByForm = forms.map((form) => [form, refusedPairsIn(form)] as const);
+      if (pairsByForm.some(([, found]) => found.length > 0)) pairs[count] = Object.fromEntries(pairsByForm) as unknown as ByForm<string[]>;
     }
     const result = results.size === 1 ? [...results][0]! : null;
     // A lambda: the higher-order array functions take one before their arrays, nothing else
@@ -172,7 +236,30 @@ function main(): void {
     };
     const lambda = takes("x -> 1, [1]") || takes("x -> 1, [1], [1]") || takes("(x, y) -> 1, [1], [1]");
     const lambdaAlone = lambda && takes("x -> 1");
-    table[name] = { counts, refused, pairs, results: resultRules, lambda, lambdaAlone, result };
+    // What a higher-order function refuses after its lambda: each position, each class, with
+    // the lambda returning a constant and returning its first parameter (so a refusal is not
+    // about the body), the other array an array of numbers.
+    const afterLambda: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    if (lambda) {
+      for (const arrays of [1, 2]) {
+        const params = arrays === 1 ? "x" : "(x, y)";
+        const refusedAfter = (form: "constant" | "column") =>
+          Array.from({ length: arrays }, (_, position) =>
+            ARGUMENT_CLASSES.filter((cls) =>
+              ["1", "x"].every((body) => {
+                const rest = Array.from({ length: arrays }, (_, i) => (i === position ? SAMPLES[cls][form] : SAMPLES.arrayNumber[form])).join(", ");
+                calls += 1;
+                const outcome = callText(name, `${params} -> ${body}, ${rest}`, form === "column" ? " FROM probe" : "");
+                return !outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code);
+              }),
+            ),
+          );
+        const found = { constant: refusedAfter("constant"), column: refusedAfter("column") };
+        // Only when a call with arrays succeeds: otherwise this shape is not one the function takes.
+        if (takes(`${params} -> 1, ${Array.from({ length: arrays }, () => "[1]").join(", ")}`)) afterLambda[arrays] = found;
+      }
+    }
+    table[name] = { counts, refused, robust, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -186,26 +273,40 @@ function main(): void {
     const counts = Object.entries(entry.counts)
       .map(([n, state]) => `${n}: "${state}"`)
       .join(", ");
+    const byForm = <T>(forms: ByForm<T>, show: (value: T) => string) =>
+      `{ ${Object.entries(forms)
+        .map(([form, value]) => `${form}: ${show(value as T)}`)
+        .join(", ")} }`;
+    const anyRefused = (forms: ByForm<readonly (readonly ArgumentClass[])[]>) => Object.values(forms).some((p) => p!.some((at) => at.length > 0));
     const refused = Object.entries(entry.refused)
-      .filter(([, forms]) => [...forms!.constant, ...forms!.column].some((p) => p.length > 0))
-      .map(([n, forms]) => `${n}: { constant: ${positions(forms!.constant)}, column: ${positions(forms!.column)} }`)
+      .filter(([, forms]) => anyRefused(forms!))
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
+      .join(", ");
+    const robust = Object.entries(entry.robust)
+      .filter(([, forms]) => anyRefused(forms!))
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
     const pairs = Object.entries(entry.pairs)
-      .map(([n, forms]) => `${n}: { constant: ${JSON.stringify(forms!.constant)}, column: ${JSON.stringify(forms!.column)} }`)
+      .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
+      .join(", ");
+    const afterLambda = Object.entries(entry.afterLambda)
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
     const results = Object.entries(entry.results)
       .map(([n, rule]) => `${n}: ${JSON.stringify(rule).replace(/"(\w+)":/g, "$1: ")}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
  * for each argument count up to ${MAX_COUNTED_ARGUMENTS}, whether the count is refused, probed or unknown; for
- * probed counts, the argument classes refused at each position when all arguments are constants
- * and when all are columns, and the pairs of classes refused together ("i j classI classJ",
+ * probed counts, the argument classes refused at each position when all arguments are constants,
+ * when all are columns and (two arguments) one of each; which of those refusals are robust (held
+ * beside types without a class); the pairs of classes refused together ("i j classI classJ",
  * positions from 0); how the result's class follows the arguments' (an argument's, the elements
  * of an array argument, two arguments' when they agree), where it always does; whether a
- * lambda is taken (before arrays, and alone); and the result's class when it is always the same.
+ * lambda is taken (before arrays, and alone) and what is refused after it; and the result's
+ * class when it is always the same.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

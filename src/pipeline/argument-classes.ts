@@ -41,6 +41,36 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
   aggregateState: { constant: "initializeAggregation('sumState', 1.5)", column: "c_aggregate_state", type: "AggregateFunction(sum, Float64)" },
 };
 
+/**
+ * Types that have no class, as the probe writes them: the types queries meet that the typing pass
+ * cannot name. A refusal recorded as "robust" held with each of these beside it as well as with
+ * every class, so the pass applies it even when another argument's type is unknown. NULL is not
+ * among them: most functions answer NULL for a NULL argument without looking at the others, and
+ * the pass never applies a robust refusal beside an argument that holds a NULL literal.
+ */
+export const OTHER_TYPE_SAMPLES: Readonly<Record<string, { readonly constant: string; readonly column: string; readonly type: string }>> = {
+  date: { constant: "toDate('2024-01-01')", column: "o_date", type: "Date" },
+  uint32: { constant: "toUInt32(70000)", column: "o_uint32", type: "UInt32" },
+  decimal: { constant: "toDecimal64(1.5, 4)", column: "o_decimal", type: "Decimal(18, 4)" },
+  ipv4: { constant: "toIPv4('1.2.3.4')", column: "o_ipv4", type: "IPv4" },
+  ipv6: { constant: "toIPv6('::1')", column: "o_ipv6", type: "IPv6" },
+  map: { constant: "map('a', 'b')", column: "o_map", type: "Map(String, String)" },
+  tuple: { constant: "tuple('a', 1)", column: "o_tuple", type: "Tuple(String, UInt8)" },
+  bool: { constant: "true", column: "o_bool", type: "Bool" },
+  arrayFloat: { constant: "[1.5]", column: "o_array_float", type: "Array(Float64)" },
+  datetime64: { constant: "toDateTime64('2024-01-01 00:00:00', 3, 'UTC')", column: "o_datetime64", type: "DateTime64(3, 'UTC')" },
+  nullableString: { constant: "toNullable('abc')", column: "o_nullable_string", type: "Nullable(String)" },
+};
+
+/**
+ * How a call's arguments are written: all constants, all columns, or, for two arguments, one of
+ * each (ClickHouse converts a constant to a column's type where it would refuse two columns).
+ */
+export type CallForm = "constant" | "column" | "constantColumn" | "columnConstant";
+
+/** Per form: all constants and all columns always; the mixed forms for two-argument calls. */
+export type ByForm<T> = { readonly constant: T; readonly column: T } & { readonly [form in "constantColumn" | "columnConstant"]?: T };
+
 /** What the probe learnt of one argument count: refused outright, probed (classes known), or unknown (no sample fitted). */
 export type ArgumentCount = "refused" | "probed" | "unknown";
 
@@ -61,18 +91,29 @@ export interface ProbedSignature {
    * arguments, when every argument is a constant and when every argument is a column (the
    * engine refuses some columns where it takes constants, and the other way round).
    */
-  readonly refused: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  readonly refused: Readonly<Partial<Record<number, ByForm<readonly (readonly ArgumentClass[])[]>>>>;
+  /**
+   * Per probed argument count from 2: the refusals above that also held with each other position
+   * taking a type without a class (OTHER_TYPE_SAMPLES), as constants and as columns.
+   */
+  readonly robust: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
   /**
    * Per probed argument count: pairs of classes each taken at its position but refused together
    * ("i j classI classJ", positions from 0), as constants and as columns.
    */
-  readonly pairs: Readonly<Partial<Record<number, { readonly constant: readonly string[]; readonly column: readonly string[] }>>>;
+  readonly pairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
   /** Per probed argument count: how the result's class follows the arguments' (when no `result`). */
   readonly results: Readonly<Partial<Record<number, ResultRule>>>;
   /** Takes a lambda before its arrays (the higher-order array functions). */
   readonly lambda: boolean;
   /** Takes a lambda with no array after it. */
   readonly lambdaAlone: boolean;
+  /**
+   * For a function that takes a lambda, per number of arguments after it (1 or 2, the lambda
+   * taking as many parameters): the classes refused at each of those positions, as constants
+   * and as columns, whatever the lambda's body.
+   */
+  readonly afterLambda: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
   /** The result's class, when every accepted call gave the same one. */
   readonly result: ArgumentClass | null;
 }
@@ -85,11 +126,12 @@ export function elementClass(cls: ArgumentClass | null): ArgumentClass | null {
   return cls === "arrayString" ? "string" : cls === "arrayNumber" ? "int64" : null;
 }
 
-const WRAPPER = /^(?:Nullable|LowCardinality)\((.*)\)$/;
+const WRAPPER = /^LowCardinality\((.*)\)$/;
 
 /**
- * The class of a ClickHouse type name, or null when it has none. Nullable and LowCardinality
- * wrap a class without changing it: the engine accepts a wrapped type wherever the type itself.
+ * The class of a ClickHouse type name, or null when it has none. LowCardinality wraps a class
+ * without changing it. Nullable has none: the engine takes some calls on a Nullable column that
+ * it refuses on the plain type (`100 = nullable_string` analyses, `100 = string` is code 386).
  */
 export function classOfTypeName(typeName: string): ArgumentClass | null {
   let type = typeName.trim();

@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, elementClass, type ArgumentClass, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, elementClass, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -56,6 +56,8 @@ interface EntityFacts {
   readonly columns: ReadonlyMap<string, Typed>;
   readonly stringSubscriptables: ReadonlySet<string>;
   readonly functionMappers: EntityDefinition["functionMappers"];
+  /** Columns computed in the storage (some are a bare NULL there, of type Nullable(Nothing)). */
+  readonly mappedColumns: ReadonlySet<string>;
 }
 
 const entityFacts = memoizePerDefinition(
@@ -63,6 +65,7 @@ const entityFacts = memoizePerDefinition(
     columns: new Map([...columnClasses(entity)].map(([name, cls]) => [name, typed(cls, false)])),
     stringSubscriptables: stringSubscriptables(entity),
     functionMappers: entity.functionMappers,
+    mappedColumns: new Set(Object.keys(entity.columnMappers)),
   }),
 );
 
@@ -120,12 +123,82 @@ const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
 const STRING_COLUMN = typed("string", false);
 
-/** What judging one argument count needs, per form of the call (all constants, all columns, mixed). */
+/**
+ * What judging one argument count needs, per form of the call. A form is indexed by each
+ * argument's constness (0 constant, 1 column, 2 unknown): for two arguments `3 * first + second`;
+ * for other counts 0 (all constants), 4 (all columns) or 8 (anything else). A form with an
+ * unknown part gets only what every form it could be refused (the intersection).
+ */
 interface CountRules {
-  /** Per position, the classes refused there. */
-  readonly refused: { readonly constant: readonly ReadonlySet<ArgumentClass>[]; readonly column: readonly ReadonlySet<ArgumentClass>[]; readonly mixed: readonly ReadonlySet<ArgumentClass>[] } | null;
-  /** The pairs refused together, by pairKey. */
-  readonly pairs: { readonly constant: ReadonlySet<number>; readonly column: ReadonlySet<number>; readonly mixed: ReadonlySet<number> } | null;
+  /** Per form, per position: the classes refused there (null: none anywhere). */
+  readonly refused: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
+  /** Per form, per position: the refusals that hold beside arguments of any type (robust). */
+  readonly robust: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
+  /** Per form: the pairs refused together, by pairKey (null: none). */
+  readonly pairs: readonly (ReadonlySet<number> | null)[];
+}
+
+/** The probed forms a form index could be (an unknown constness is either). */
+function possibleForms(index: number, count: number): CallForm[] {
+  if (count !== 2) return index === 0 ? ["constant"] : index === 4 ? ["column"] : ["constant", "column"];
+  const either = (code: number): ("constant" | "column")[] => (code === 0 ? ["constant"] : code === 1 ? ["column"] : ["constant", "column"]);
+  const forms: CallForm[] = [];
+  for (const first of either(Math.floor(index / 3))) {
+    for (const second of either(index % 3)) {
+      forms.push(first === second ? first : first === "constant" ? "constantColumn" : "columnConstant");
+    }
+  }
+  return forms;
+}
+
+function intersect<T>(sets: readonly ReadonlySet<T>[]): Set<T> {
+  const [first, ...rest] = sets;
+  return new Set([...(first ?? [])].filter((item) => rest.every((set) => set.has(item))));
+}
+
+/** Per position, the classes every one of these forms refuses there (a form not probed refuses nothing). */
+function refusedAcross(count: number, byForm: Partial<Record<CallForm, readonly (readonly ArgumentClass[])[]>> | undefined, forms: readonly CallForm[]): ReadonlySet<ArgumentClass>[] | null {
+  if (!byForm) return null;
+  const positions = Array.from({ length: count }, (_, i) => intersect(forms.map((form) => new Set(byForm[form]?.[i] ?? []))));
+  return positions.some((set) => set.size > 0) ? positions : null;
+}
+
+function countRules(signature: ProbedSignature, count: number): CountRules {
+  const refused: (ReadonlySet<ArgumentClass>[] | null)[] = [];
+  const robust: (ReadonlySet<ArgumentClass>[] | null)[] = [];
+  const pairs: (ReadonlySet<number> | null)[] = [];
+  const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
+  for (let index = 0; index < 9; index++) {
+    const forms = possibleForms(index, count);
+    refused.push(refusedAcross(count, signature.refused[count], forms));
+    // Robust refusals were probed all-constant and all-column: a mixed call gets what both hold.
+    robust.push(refusedAcross(count, signature.robust[count], forms.length === 1 && (forms[0] === "constant" || forms[0] === "column") ? forms : ["constant", "column"]));
+    const together = pairForms ? intersect(forms.map((form) => pairKeys(pairForms[form] ?? []))) : null;
+    pairs.push(together && together.size > 0 ? together : null);
+  }
+  return { refused, robust, pairs };
+}
+
+/** The form index of a call (see CountRules). */
+function formIndex(types: readonly Typed[]): number {
+  const code = (t: Typed) => (t.constant === true ? 0 : t.constant === false ? 1 : 2);
+  if (types.length === 2) return code(types[0]!) * 3 + code(types[1]!);
+  let constants = 0;
+  let columns = 0;
+  for (const t of types) {
+    if (t.constant === true) constants++;
+    else if (t.constant === false) columns++;
+  }
+  return constants === types.length ? 0 : columns === types.length ? 4 : 8;
+}
+
+/** The classes refused after a lambda, per number of arguments after it, as sets; absent where not probed. */
+function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, { readonly constant: readonly ReadonlySet<ArgumentClass>[]; readonly column: readonly ReadonlySet<ArgumentClass>[] }> {
+  const rules = new Map<number, { constant: ReadonlySet<ArgumentClass>[]; column: ReadonlySet<ArgumentClass>[] }>();
+  for (const [count, forms] of Object.entries(signature.afterLambda)) {
+    rules.set(Number(count), { constant: forms!.constant.map((classes) => new Set(classes)), column: forms!.column.map((classes) => new Set(classes)) });
+  }
+  return rules;
 }
 
 /** What the walk asks of a function name, looked up once per call. */
@@ -133,6 +206,8 @@ interface FunctionFacts {
   readonly signature: ProbedSignature | undefined;
   /** Per argument count 0..4. */
   readonly counts: readonly CountRules[];
+  /** Per number of arguments after a lambda: the classes refused there. */
+  readonly afterLambda: ReturnType<typeof afterLambdaRules>;
   /** An array column as first argument counts as its elements (`group_ids = 100`). */
   readonly comparesElements: boolean;
   /** An aggregate: its result is never a constant. */
@@ -153,27 +228,6 @@ function pairKeys(pairs: readonly string[]): Set<number> {
   return keys;
 }
 
-function countRules(signature: ProbedSignature, count: number): CountRules {
-  const refused = signature.refused[count];
-  const pairs = signature.pairs[count];
-  const constantPairs = pairs ? pairKeys(pairs.constant) : null;
-  const columnPairs = pairs ? pairKeys(pairs.column) : null;
-  return {
-    // A call that mixes constants and columns is refused only what both forms refused.
-    refused: refused
-      ? {
-          constant: refused.constant.map((classes) => new Set(classes)),
-          column: refused.column.map((classes) => new Set(classes)),
-          mixed: refused.constant.map((classes, i) => new Set(classes.filter((cls) => refused.column[i]!.includes(cls)))),
-        }
-      : null,
-    pairs:
-      constantPairs && columnPairs && (constantPairs.size > 0 || columnPairs.size > 0)
-        ? { constant: constantPairs, column: columnPairs, mixed: new Set([...constantPairs].filter((key) => columnPairs.has(key))) }
-        : null,
-  };
-}
-
 const FUNCTION_FACTS = new Map<string, FunctionFacts>();
 
 function functionFacts(name: string): FunctionFacts {
@@ -183,6 +237,7 @@ function functionFacts(name: string): FunctionFacts {
     facts = {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
+      afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),
     };
@@ -244,7 +299,7 @@ class ArgumentTyping {
           else if (t.constant === false) columns++;
         }
         if (this.mapped(node.name, node.args)) return UNKNOWN;
-        if (facts.signature) judge(node.name, facts, node.args, args, constants, columns, node.position, false);
+        if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         return typed(resultClass(facts.signature, args), constant);
       }
@@ -260,7 +315,7 @@ class ArgumentTyping {
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
         }
-        if (facts.signature && !this.mapped(node.name, node.args)) judge(node.name, facts, node.args, args, constants, columns, node.position, true);
+        if (facts.signature && !this.mapped(node.name, node.args)) judge(this, node.name, facts, node.args, args, node.position, true);
         return UNKNOWN_COLUMN;
       }
       case "lambda":
@@ -280,6 +335,31 @@ class ArgumentTyping {
     const result = typed(this.visit(this.aliases.get(name)!).cls, null);
     this.aliasTypes.set(name, result);
     return result;
+  }
+
+  /**
+   * True when the expression may be of type Nullable(Nothing): a NULL literal, a column the
+   * storage computes (some are a bare NULL), or an alias of such. Most functions answer NULL for
+   * such an argument without judging the others, so no robust refusal applies beside one.
+   */
+  mayBeNothing(node: Expression, depth = 0): boolean {
+    switch (node.kind) {
+      case "literal":
+        return node.value === null;
+      case "column":
+        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) {
+          return depth > 8 || this.mayBeNothing(this.aliases.get(node.name)!, depth + 1);
+        }
+        return this.factsOf(node.entityAlias)?.mappedColumns.has(node.name) ?? true;
+      case "function":
+        return node.args.some((arg) => this.mayBeNothing(arg, depth));
+      case "curried":
+        return node.args.some((arg) => this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));
+      case "lambda":
+        return this.mayBeNothing(node.body, depth);
+      default:
+        return false;
+    }
   }
 
   /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
@@ -304,6 +384,9 @@ function elementOf(t: Typed): Typed {
 /** The class of a call's result: fixed for the function, or following its arguments' (ResultRule). */
 function resultClass(signature: ProbedSignature | undefined, args: readonly Typed[]): ArgumentClass | null {
   if (!signature) return null;
+  // The rules were probed on plain types: an argument of unknown type may be Nullable, and a
+  // Nullable argument makes most results Nullable, which has no class (argument-classes.ts).
+  for (const arg of args) if (arg.cls === null) return null;
   if (signature.result) return signature.result;
   const rule = signature.results[args.length];
   if (!rule) return null;
@@ -354,18 +437,10 @@ function countsTaken(signature: ProbedSignature): string {
 }
 
 /** Throws `invalid_query` when the engine would refuse this call for its argument count or classes. */
-function judge(
-  name: string,
-  facts: FunctionFacts,
-  args: readonly Expression[],
-  types: readonly Typed[],
-  constants: number,
-  columns: number,
-  position: TextPosition | undefined,
-  curried: boolean,
-): void {
+function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
   const signature = facts.signature!;
-  for (const arg of args) {
+  for (let l = 0; l < args.length; l++) {
+    const arg = args[l]!;
     if (arg.kind !== "lambda") continue;
     // The probe called each function with lambdas: only the higher-order array functions take
     // one, and always before at least one array.
@@ -376,7 +451,8 @@ function judge(
     if (args.length === 1 && !signature.lambdaAlone) {
       throw invalidQuery(`${nameOf(name)}${at(position)} needs an array after its lambda, e.g. ${name}((\`x\`) -> ..., tags.value)`, position);
     }
-    // The classes were probed without lambdas: nothing more to judge.
+    if (l === 0) judgeAfterLambda(name, facts, args, types, position);
+    // The other classes were probed without lambdas: nothing more to judge.
     return;
   }
   // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
@@ -385,29 +461,24 @@ function judge(
   }
   const rules = facts.counts[args.length];
   if (rules === undefined) return;
+  let unknown = 0;
   for (const t of types) {
-    if (t.cls === null) return;
+    if (t.cls === null) unknown++;
     // A -Merge call takes only its own kind of state: the probe's one kind cannot judge it.
-    if (t.cls === "aggregateState" && name.includes("Merge")) return;
+    else if (t.cls === "aggregateState" && name.includes("Merge")) return;
   }
-  const form = constants === types.length ? "constant" : columns === types.length ? "column" : "mixed";
-  const refused = rules.refused?.[form];
-  if (refused) {
-    for (let i = 0; i < types.length; i++) {
-      const cls = types[i]!.cls!;
-      if (!refused[i]!.has(cls)) continue;
-      const arg = args[i]!;
-      const argPosition = arg.position ?? position;
-      const taken = ARGUMENT_CLASSES.filter((c) => !refused[i]!.has(c)).map((c) => CLASS_NAMES[c]);
-      const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
-      throw invalidQuery(
-        `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[cls]}, and ${nameOf(name)} does not take ${CLASS_NAMES[cls]} as argument ${i + 1} of ${args.length}${takes}`,
-        argPosition,
-      );
-    }
+  const form = formIndex(types);
+  if (unknown > 0) {
+    // Only refusals that held beside arguments of any type, and not beside a NULL (most
+    // functions answer NULL for one without looking at the rest).
+    const robust = rules.robust[form];
+    if (robust && !args.some((arg) => typing.mayBeNothing(arg))) refuseClasses(name, args, types, robust, position);
+    return;
   }
-  const pairs = rules.pairs?.[form];
-  if (!pairs || pairs.size === 0) return;
+  const refused = rules.refused[form];
+  if (refused) refuseClasses(name, args, types, refused, position);
+  const pairs = rules.pairs[form];
+  if (!pairs) return;
   for (let i = 0; i < types.length; i++) {
     for (let j = i + 1; j < types.length; j++) {
       if (!pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index))) continue;
@@ -418,6 +489,40 @@ function judge(
         secondPosition,
       );
     }
+  }
+}
+
+/** Refuses the first argument whose (known) class is refused at its position. */
+function refuseClasses(name: string, args: readonly Expression[], types: readonly Typed[], refused: readonly ReadonlySet<ArgumentClass>[], position: TextPosition | undefined): void {
+  for (let i = 0; i < types.length; i++) {
+    const cls = types[i]!.cls;
+    if (cls === null || !refused[i]!.has(cls)) continue;
+    const arg = args[i]!;
+    const argPosition = arg.position ?? position;
+    const taken = ARGUMENT_CLASSES.filter((c) => !refused[i]!.has(c)).map((c) => CLASS_NAMES[c]);
+    const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
+    throw invalidQuery(
+      `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[cls]}, and ${nameOf(name)} does not take ${CLASS_NAMES[cls]} as argument ${i + 1} of ${args.length}${takes}`,
+      argPosition,
+    );
+  }
+}
+
+/** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */
+function judgeAfterLambda(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const rules = facts.afterLambda.get(args.length - 1);
+  if (!rules) return;
+  for (let i = 1; i < args.length; i++) {
+    const t = types[i]!;
+    if (t.cls === null || t.constant === null) continue;
+    const refused = (t.constant ? rules.constant : rules.column)[i - 1]!;
+    if (!refused.has(t.cls)) continue;
+    const arg = args[i]!;
+    const argPosition = arg.position ?? position;
+    throw invalidQuery(
+      `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[t.cls]}, and ${nameOf(name)} does not take ${CLASS_NAMES[t.cls]} after its lambda (argument ${i + 1}); it takes arrays there`,
+      argPosition,
+    );
   }
 }
 
