@@ -32,8 +32,10 @@ import {
   type CallForm,
   type ProbedSignature,
   type ResultRule,
+  NULLABLE_CLASSES,
   UNPROBED_FUNCTIONS,
   classOfTypeName,
+  nullableSample,
   elementClass,
 } from "../../src/pipeline/argument-classes.js";
 
@@ -77,16 +79,21 @@ function formsFor(count: number): CallForm[] {
   return count === 2 ? ["constant", "column", "constantColumn", "columnConstant"] : ["constant", "column"];
 }
 
-/** A sample's text at a position of a form: a class's, or a type without one (`other:date`). */
+/** A sample's text at a position of a form: a class's, a type without one (`other:date`), a Nullable class's (`nullable:string`) or `null`. */
 function sampleText(sample: string, form: CallForm, position: number): string {
   const written = FORM_POSITIONS[form](position);
-  return sample.startsWith("other:") ? OTHER_TYPE_SAMPLES[sample.slice(6)]![written] : SAMPLES[sample as ArgumentClass][written];
+  if (sample === "null") return "NULL";
+  if (sample.startsWith("other:")) return OTHER_TYPE_SAMPLES[sample.slice(6)]![written];
+  if (sample.startsWith("nullable:")) return nullableSample(sample.slice(9) as ArgumentClass)![written];
+  return SAMPLES[sample as ArgumentClass][written];
 }
 
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = [...ARGUMENT_CLASSES.map((c) => `${SAMPLES[c].column} ${SAMPLES[c].type}`), ...Object.values(OTHER_TYPE_SAMPLES).map((o) => `${o.column} ${o.type}`)].join(", ");
+  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!)]
+    .map((sample) => `${sample.column} ${sample.type}`)
+    .join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
   /** One call, `text` its arguments; with `from`, over the probe table's columns. */
   const callText = (fn: string, text: string, from = ""): Outcome => {
@@ -111,6 +118,8 @@ function main(): void {
     const counts: Record<number, ArgumentCount> = {};
     const refused: Record<number, ByForm<ArgumentClass[][]>> = {};
     const robust: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const besideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const results = new Set<ArgumentClass | null>();
@@ -205,7 +214,38 @@ function main(): void {
             }),
           );
         robust[count] = { constant: robustIn("constant"), column: robustIn("column") };
+        // Beside a NULL most functions answer NULL unjudged; aggregates and a few others still refuse.
+        const besideNullIn = (form: "constant" | "column") =>
+          robust[count]![form].map((classes, i) =>
+            classes.filter((cls) => {
+              const base = byForm[form].accepted!;
+              for (let j = 0; j < count; j++) {
+                if (j === i) continue;
+                const args: string[] = [...base];
+                args[i] = cls;
+                args[j] = "null";
+                calls += 1;
+                if (call(name, args, form).ok) return false;
+              }
+              return true;
+            }),
+          );
+        besideNull[count] = { constant: besideNullIn("constant"), column: besideNullIn("column") };
       }
+      // The same refusal with the argument Nullable, the others as in an accepted call.
+      const nullableIn = (form: "constant" | "column") =>
+        refused[count]![form]!.map((classes, i) =>
+          classes.filter((cls) => {
+            const base = byForm[form].accepted;
+            if (!base || !NULLABLE_CLASSES.includes(cls)) return false;
+            const args: string[] = [...base];
+            args[i] = `nullable:${cls}`;
+            calls += 1;
+            const outcome = call(name, args, form);
+            return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+          }),
+        );
+      nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
       // Two classes each taken at their position, but never together (no common type, as in
       // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
       const refusedPairsIn = (form: CallForm) => {
@@ -259,7 +299,7 @@ function main(): void {
         if (takes(`${params} -> 1, ${Array.from({ length: arrays }, () => "[1]").join(", ")}`)) afterLambda[arrays] = found;
       }
     }
-    table[name] = { counts, refused, robust, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -286,6 +326,14 @@ function main(): void {
       .filter(([, forms]) => anyRefused(forms!))
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
+    const besideNull = Object.entries(entry.besideNull)
+      .filter(([, forms]) => anyRefused(forms!))
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
+      .join(", ");
+    const nullable = Object.entries(entry.nullable)
+      .filter(([, forms]) => anyRefused(forms!))
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
+      .join(", ");
     const pairs = Object.entries(entry.pairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
@@ -295,14 +343,15 @@ function main(): void {
     const results = Object.entries(entry.results)
       .map(([n, rule]) => `${n}: ${JSON.stringify(rule).replace(/"(\w+)":/g, "$1: ")}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
  * for each argument count up to ${MAX_COUNTED_ARGUMENTS}, whether the count is refused, probed or unknown; for
  * probed counts, the argument classes refused at each position when all arguments are constants,
  * when all are columns and (two arguments) one of each; which of those refusals are robust (held
- * beside types without a class); the pairs of classes refused together ("i j classI classJ",
+ * beside types without a class), which of those also held beside a NULL, and which held with the
+ * argument Nullable; the pairs of classes refused together ("i j classI classJ",
  * positions from 0); how the result's class follows the arguments' (an argument's, the elements
  * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone) and what is refused after it; and the result's

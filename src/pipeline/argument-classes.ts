@@ -62,6 +62,16 @@ export const OTHER_TYPE_SAMPLES: Readonly<Record<string, { readonly constant: st
   nullableString: { constant: "toNullable('abc')", column: "o_nullable_string", type: "Nullable(String)" },
 };
 
+/** The classes a Nullable type can wrap (arrays and aggregate states cannot be Nullable). */
+export const NULLABLE_CLASSES: readonly ArgumentClass[] = ["string", "uint8", "int64", "float64", "datetime", "uuid"];
+
+/** A class's sample wrapped in Nullable, for the refusals that also hold on Nullable arguments. */
+export function nullableSample(cls: ArgumentClass): { readonly constant: string; readonly column: string; readonly type: string } | null {
+  if (!NULLABLE_CLASSES.includes(cls)) return null;
+  const plain = CLASS_SAMPLES[cls];
+  return { constant: `toNullable(${plain.constant})`, column: `n_${cls}`, type: `Nullable(${plain.type})` };
+}
+
 /**
  * How a call's arguments are written: all constants, all columns, or, for two arguments, one of
  * each (ClickHouse converts a constant to a column's type where it would refuse two columns).
@@ -97,6 +107,13 @@ export interface ProbedSignature {
    * taking a type without a class (OTHER_TYPE_SAMPLES), as constants and as columns.
    */
   readonly robust: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /** Per probed argument count from 2: the robust refusals that also held with a NULL at each other position. */
+  readonly besideNull: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /**
+   * Per probed argument count: the refusals that also held with the argument Nullable (the
+   * others as in an accepted call). The engine takes some Nullable arguments it refuses plain.
+   */
+  readonly nullable: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
   /**
    * Per probed argument count: pairs of classes each taken at its position but refused together
    * ("i j classI classJ", positions from 0), as constants and as columns.
@@ -120,6 +137,16 @@ export interface ProbedSignature {
 
 /** Allowed functions the probe leaves out (none now: `tuple` is probed for its lambdas). */
 export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set<string>();
+
+/** The class a Nullable type wraps (`Nullable(String)`, `LowCardinality(Nullable(String))`), else null. */
+export function nullableClassOfTypeName(typeName: string): ArgumentClass | null {
+  let type = typeName.trim();
+  for (let match = WRAPPER.exec(type); match; match = WRAPPER.exec(type)) type = match[1]!;
+  const inner = /^Nullable\((.*)\)$/.exec(type)?.[1];
+  if (inner === undefined) return null;
+  const cls = classOfTypeName(inner);
+  return cls !== null && NULLABLE_CLASSES.includes(cls) ? cls : null;
+}
 
 /** The class of an array class's elements (Array(Int64)'s are Int64), else null. */
 export function elementClass(cls: ArgumentClass | null): ArgumentClass | null {

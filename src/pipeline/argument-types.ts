@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, classOfTypeName, elementClass, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, NULLABLE_CLASSES, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -30,20 +30,22 @@ const OPERATOR_SYMBOLS: Readonly<Record<string, string>> = {
   lessOrEquals: "<=", greaterOrEquals: ">=", like: "LIKE", notLike: "NOT LIKE", in: "IN", notIn: "NOT IN", and: "AND", or: "OR",
 };
 
-/** Column name -> class, from the entity's column types (Nested sub-columns are arrays). */
-const columnClasses = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, ArgumentClass> => {
-  const classes = new Map<string, ArgumentClass>();
+/** Column name -> its type as a column, from the entity's column types (Nested sub-columns are arrays). */
+const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, Typed> => {
+  const classes = new Map<string, Typed>();
   for (const column of entity.columns) {
     const type = parseClickHouseType(column.type);
     if (type.kind === "nested") {
       for (const field of type.fields) {
         const cls = classOfTypeName(`Array(${formatClickHouseType(field.type)})`);
-        if (cls) classes.set(`${column.name}.${field.name}`, cls);
+        if (cls) classes.set(`${column.name}.${field.name}`, typed(cls, false));
       }
       continue;
     }
     const cls = classOfTypeName(column.type);
-    if (cls) classes.set(column.name, cls);
+    if (cls) classes.set(column.name, typed(cls, false));
+    const wrapped = nullableClassOfTypeName(column.type);
+    if (wrapped) classes.set(column.name, typed(wrapped, false, true));
   }
   // Mapped columns are computed in the storage: their type is not certain from here.
   for (const name of Object.keys(entity.columnMappers)) classes.delete(name);
@@ -62,7 +64,7 @@ interface EntityFacts {
 
 const entityFacts = memoizePerDefinition(
   (entity: EntityDefinition): EntityFacts => ({
-    columns: new Map([...columnClasses(entity)].map(([name, cls]) => [name, typed(cls, false)])),
+    columns: columnTypes(entity),
     stringSubscriptables: stringSubscriptables(entity),
     functionMappers: entity.functionMappers,
     mappedColumns: new Set(Object.keys(entity.columnMappers)),
@@ -104,20 +106,24 @@ interface Typed {
   readonly index: number;
   /** True: a constant to ClickHouse; false: a column; null: cannot tell. */
   readonly constant: boolean | null;
+  /** Nullable(cls): judged only on the refusals probed with a Nullable argument. */
+  readonly nullable: boolean;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
 const CLASS_INDEX: ReadonlyMap<ArgumentClass, number> = new Map(ARGUMENT_CLASSES.map((cls, index) => [cls, index]));
 
-/** One shared object per (class, constness): typing a query allocates none. */
-const TYPED: ReadonlyMap<ArgumentClass | null, readonly [Typed, Typed, Typed]> = new Map(
+/** One shared object per (class, constness, nullability): typing a query allocates none. */
+const TYPED: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
   [...ARGUMENT_CLASSES, null].map((cls) => {
     const index = cls === null ? -1 : CLASS_INDEX.get(cls)!;
-    return [cls, [{ cls, index, constant: true }, { cls, index, constant: false }, { cls, index, constant: null }]] as const;
+    const variants: Typed[] = [];
+    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null });
+    return [cls, variants] as const;
   }),
 );
-function typed(cls: ArgumentClass | null, constant: boolean | null): Typed {
-  return TYPED.get(cls)![constant === true ? 0 : constant === false ? 1 : 2];
+function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = false): Typed {
+  return TYPED.get(cls)![(nullable ? 3 : 0) + (constant === true ? 0 : constant === false ? 1 : 2)]!;
 }
 const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
@@ -134,6 +140,10 @@ interface CountRules {
   readonly refused: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form, per position: the refusals that hold beside arguments of any type (robust). */
   readonly robust: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
+  /** Per form, per position: the robust refusals that also hold beside a NULL. */
+  readonly besideNull: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
+  /** Per form, per position: the refusals that also hold with the argument Nullable. */
+  readonly nullable: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form: the pairs refused together, by pairKey (null: none). */
   readonly pairs: readonly (ReadonlySet<number> | null)[];
 }
@@ -166,17 +176,22 @@ function refusedAcross(count: number, byForm: Partial<Record<CallForm, readonly 
 function countRules(signature: ProbedSignature, count: number): CountRules {
   const refused: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const robust: (ReadonlySet<ArgumentClass>[] | null)[] = [];
+  const besideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
+  const nullable: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
   const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
     refused.push(refusedAcross(count, signature.refused[count], forms));
-    // Robust refusals were probed all-constant and all-column: a mixed call gets what both hold.
-    robust.push(refusedAcross(count, signature.robust[count], forms.length === 1 && (forms[0] === "constant" || forms[0] === "column") ? forms : ["constant", "column"]));
+    // These were probed all-constant and all-column: a mixed call gets what both hold.
+    const pure: CallForm[] = forms.length === 1 && (forms[0] === "constant" || forms[0] === "column") ? forms : ["constant", "column"];
+    robust.push(refusedAcross(count, signature.robust[count], pure));
+    besideNull.push(refusedAcross(count, signature.besideNull[count], pure));
+    nullable.push(refusedAcross(count, signature.nullable[count], pure));
     const together = pairForms ? intersect(forms.map((form) => pairKeys(pairForms[form] ?? []))) : null;
     pairs.push(together && together.size > 0 ? together : null);
   }
-  return { refused, robust, pairs };
+  return { refused, robust, besideNull, nullable, pairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -332,7 +347,8 @@ class ArgumentTyping {
     if (known !== undefined) return known ?? UNKNOWN;
     this.aliasTypes.set(name, null);
     // An aliased expression is computed once per row: it is never a constant to its users.
-    const result = typed(this.visit(this.aliases.get(name)!).cls, null);
+    const definition = this.visit(this.aliases.get(name)!);
+    const result = typed(definition.cls, null, definition.nullable);
     this.aliasTypes.set(name, result);
     return result;
   }
@@ -386,7 +402,7 @@ function resultClass(signature: ProbedSignature | undefined, args: readonly Type
   if (!signature) return null;
   // The rules were probed on plain types: an argument of unknown type may be Nullable, and a
   // Nullable argument makes most results Nullable, which has no class (argument-classes.ts).
-  for (const arg of args) if (arg.cls === null) return null;
+  for (const arg of args) if (arg.cls === null || arg.nullable) return null;
   if (signature.result) return signature.result;
   const rule = signature.results[args.length];
   if (!rule) return null;
@@ -462,21 +478,30 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   const rules = facts.counts[args.length];
   if (rules === undefined) return;
   let unknown = 0;
+  let nullables = 0;
   for (const t of types) {
     if (t.cls === null) unknown++;
     // A -Merge call takes only its own kind of state: the probe's one kind cannot judge it.
     else if (t.cls === "aggregateState" && name.includes("Merge")) return;
+    else if (t.nullable) nullables++;
   }
   const form = formIndex(types);
-  if (unknown > 0) {
-    // Only refusals that held beside arguments of any type, and not beside a NULL (most
-    // functions answer NULL for one without looking at the rest).
-    const robust = rules.robust[form];
-    if (robust && !args.some((arg) => typing.mayBeNothing(arg))) refuseClasses(name, args, types, robust, position);
+  if (unknown > 0 || nullables > 0) {
+    // A plain argument beside one of unknown type: the refusals that held beside any type
+    // (robust), or beside a NULL when the other may be one (most functions answer NULL for a
+    // NULL without judging the rest). A Nullable argument: the refusals probed Nullable.
+    let nothing = false;
+    for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
+    for (let i = 0; i < types.length; i++) {
+      const t = types[i]!;
+      if (t.cls === null) continue;
+      const sets = t.nullable ? (nothing ? null : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
+      if (sets) refuseAt(name, args, types, i, sets[i]!, position);
+    }
     return;
   }
   const refused = rules.refused[form];
-  if (refused) refuseClasses(name, args, types, refused, position);
+  if (refused) for (let i = 0; i < types.length; i++) refuseAt(name, args, types, i, refused[i]!, position);
   const pairs = rules.pairs[form];
   if (!pairs) return;
   for (let i = 0; i < types.length; i++) {
@@ -492,20 +517,17 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   }
 }
 
-/** Refuses the first argument whose (known) class is refused at its position. */
-function refuseClasses(name: string, args: readonly Expression[], types: readonly Typed[], refused: readonly ReadonlySet<ArgumentClass>[], position: TextPosition | undefined): void {
-  for (let i = 0; i < types.length; i++) {
-    const cls = types[i]!.cls;
-    if (cls === null || !refused[i]!.has(cls)) continue;
-    const arg = args[i]!;
-    const argPosition = arg.position ?? position;
-    const taken = ARGUMENT_CLASSES.filter((c) => !refused[i]!.has(c)).map((c) => CLASS_NAMES[c]);
-    const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
-    throw invalidQuery(
-      `${describe(arg)}${at(argPosition)} is ${CLASS_NAMES[cls]}, and ${nameOf(name)} does not take ${CLASS_NAMES[cls]} as argument ${i + 1} of ${args.length}${takes}`,
-      argPosition,
-    );
-  }
+/** Refuses argument i when its (known) class is in the set refused at its position. */
+function refuseAt(name: string, args: readonly Expression[], types: readonly Typed[], i: number, refused: ReadonlySet<ArgumentClass>, position: TextPosition | undefined): void {
+  const t = types[i]!;
+  if (t.cls === null || !refused.has(t.cls)) return;
+  const arg = args[i]!;
+  const argPosition = arg.position ?? position;
+  const what = `${CLASS_NAMES[t.cls]}${t.nullable ? " (Nullable)" : ""}`;
+  // A Nullable argument can only be of a class a Nullable wraps: only those are named as taken.
+  const taken = (t.nullable ? NULLABLE_CLASSES : ARGUMENT_CLASSES).filter((c) => !refused.has(c)).map((c) => CLASS_NAMES[c]);
+  const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
+  throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}${takes}`, argPosition);
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */
@@ -514,7 +536,7 @@ function judgeAfterLambda(name: string, facts: FunctionFacts, args: readonly Exp
   if (!rules) return;
   for (let i = 1; i < args.length; i++) {
     const t = types[i]!;
-    if (t.cls === null || t.constant === null) continue;
+    if (t.cls === null || t.constant === null || t.nullable) continue;
     const refused = (t.constant ? rules.constant : rules.column)[i - 1]!;
     if (!refused.has(t.cls)) continue;
     const arg = args[i]!;

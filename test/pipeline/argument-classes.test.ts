@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { classOfTypeName, nullableClassOfTypeName } from "../../src/pipeline/argument-classes.js";
 
 describe("argument classes of ClickHouse types", () => {
   it.each([
@@ -27,4 +27,16 @@ describe("argument classes of ClickHouse types", () => {
       expect(classOfTypeName(type)).toBeNull();
     },
   );
+
+  it.each([
+    ["Nullable(String)", "string"],
+    ["LowCardinality(Nullable(String))", "string"],
+    ["Nullable(UInt64)", "int64"],
+    ["Nullable(DateTime)", "datetime"],
+    ["String", null],
+    ["Nullable(IPv4)", null],
+    ["Array(Nullable(String))", null],
+  ])("%s wraps %s in Nullable", (type, cls) => {
+    expect(nullableClassOfTypeName(type)).toBe(cls);
+  });
 });

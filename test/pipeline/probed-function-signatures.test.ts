@@ -12,7 +12,16 @@ import { createColumnstoreClient, type ColumnstoreClient } from "../../src/click
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { readSettings } from "../../src/config/settings.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES, OTHER_TYPE_SAMPLES, UNPROBED_FUNCTIONS, type ArgumentClass, type CallForm } from "../../src/pipeline/argument-classes.js";
+import {
+  ARGUMENT_CLASSES,
+  CLASS_SAMPLES,
+  NULLABLE_CLASSES,
+  OTHER_TYPE_SAMPLES,
+  UNPROBED_FUNCTIONS,
+  nullableSample,
+  type ArgumentClass,
+  type CallForm,
+} from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
@@ -23,7 +32,9 @@ describe("probed function signatures", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
     store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
-    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES)].map((sample) => `${sample.column} ${sample.type}`).join(", ");
+    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!)]
+      .map((sample) => `${sample.column} ${sample.type}`)
+      .join(", ");
     await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
   });
   afterAll(async () => {
@@ -35,9 +46,20 @@ describe("probed function signatures", () => {
   const written = (form: CallForm, position: number): "constant" | "column" =>
     form === "constant" || form === "column" ? form : (form === "constantColumn") === (position === 0) ? "constant" : "column";
 
-  /** The engine's error code for the call (arguments: classes, or `other:<type>`; an optional lambda first), or null when it was accepted. */
+  /** A sample's text: a class's, `other:<type>`, `nullable:<class>` or `null`. */
+  function sampleText(arg: string, form: CallForm, position: number): string {
+    if (arg === "null") return "NULL";
+    const sample = arg.startsWith("other:")
+      ? OTHER_TYPE_SAMPLES[arg.slice(6)]!
+      : arg.startsWith("nullable:")
+        ? nullableSample(arg.slice(9) as ArgumentClass)!
+        : CLASS_SAMPLES[arg as ArgumentClass];
+    return sample[written(form, position)];
+  }
+
+  /** The engine's error code for the call (arguments as sampleText takes them; an optional lambda first), or null when it was accepted. */
   async function refusal(name: string, args: readonly string[], form: CallForm, lambda = ""): Promise<number | null> {
-    const text = args.map((arg, i) => (arg.startsWith("other:") ? OTHER_TYPE_SAMPLES[arg.slice(6)]! : CLASS_SAMPLES[arg as ArgumentClass])[written(form, i)]);
+    const text = args.map((arg, i) => sampleText(arg, form, i));
     try {
       await store.client
         .query({ query: `SELECT ${name}(${[lambda, ...text].filter((t) => t !== "").join(", ")}) AS r${form === "constant" ? "" : " FROM probe"} LIMIT 0`, format: "JSONCompact" })
@@ -109,6 +131,33 @@ describe("probed function signatures", () => {
             const code = await refusal(name, args, form);
             checked += 1;
             if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}s: accepted`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("each refusal recorded beside a NULL, or with the argument Nullable, still holds", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const kind of ["besideNull", "nullable"] as const) {
+        for (const [countText, forms] of Object.entries(signature[kind])) {
+          const count = Number(countText);
+          const refused = signature.refused[count]!;
+          for (const form of ["constant", "column"] as const) {
+            for (let position = 0; position < count; position++) {
+              const cls = forms![form][position]![0];
+              if (cls === undefined) continue;
+              // Partners: classes taken at their positions; a NULL beside, or the argument Nullable.
+              const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+              const args = partners.map((partner, i) => (i === position ? (kind === "nullable" ? `nullable:${cls}` : cls) : kind === "besideNull" ? "null" : partner));
+              const code = await refusal(name, args, form);
+              checked += 1;
+              if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}s: accepted`);
+            }
           }
         }
       }

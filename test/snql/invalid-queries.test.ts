@@ -54,6 +54,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT if(title, ip_address_v4, 1) AS a WHERE ${R} AND project_id = 1`, "column title at line 1, column 26 is a string, and if does not take a string as argument 1 of 3; it takes a boolean or small integer (UInt8) there", 1, 26],
   [`MATCH (events) SELECT countIf(level, title) AS a WHERE ${R} AND project_id = 1`, "column title at line 1, column 38 is a string, and countIf does not take a string as argument 2 of 2", 1, 38],
   [`MATCH (events) SELECT minus(title, level) AS a WHERE ${R} AND project_id = 1`, "column title at line 1, column 29 is a string, and minus (-) does not take a string as argument 1 of 2", 1, 29],
+  // Nullable arguments, on the refusals probed Nullable; a refusal that holds beside a NULL (aggregates judge every argument)
+  [`MATCH (events) SELECT multiIf(level, 1, 2) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 31 is a string (Nullable), and multiIf does not take a string (Nullable) as argument 1 of 3; it takes a boolean or small integer (UInt8) there", 1, 31],
+  [`MATCH (events) SELECT sumIf(NULL, title) AS a WHERE ${R} AND project_id = 1`, "column title at line 1, column 35 is a string, and sumIf does not take a string as argument 2 of 2", 1, 35],
   // a constant beside a column: ClickHouse converts neither to the other's type
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 1 != tags[handled]`, "1 at line 1, column 162 is a boolean or small integer (UInt8) and tags[handled] at line 1, column 167 is a string: notEquals (!=) does not take them together as arguments 1 and 2", 1, 167],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND title = now()`, "column title at line 1, column 162 is a string and now(…) at line 1, column 170 is a datetime: equals (=) does not take them together", 1, 170],
@@ -112,6 +115,7 @@ function failure(text: string): QueryServiceError {
 const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT if(isNull(level), NULL, 1) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT minus(level, NULL) AS a WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
 ];
