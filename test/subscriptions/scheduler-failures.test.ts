@@ -70,9 +70,10 @@ describe("scheduler failures", () => {
     const { id, jitter } = await createMinutely(1);
     const firstWindow = Date.parse("2024-01-01T01:00:00Z") / 1000;
     driven = drivenScheduler(server, clock, { delayFor: () => 0, staleThresholdSeconds: STALE_SECONDS });
-    await driven.scheduler.start({ loop: false });
+    // Away before the first tick, so the first window's run cannot race the rename.
     await rename("errors_local", "errors_local_away");
     try {
+      await driven.scheduler.start({ loop: false });
       await run(driven, 75);
       expect(driven.metrics.retried.value(["events", "columnstore"])).toBeGreaterThanOrEqual(3);
       // Backoff doubles (1, 2, 4, 8, 16, 30 s): in 75 s each of the two windows due is retried at
@@ -97,8 +98,10 @@ describe("scheduler failures", () => {
     await clock.advanceTo(Date.parse("2024-01-01T02:00:00Z"));
     const { id, jitter } = await createMinutely(2);
     driven = drivenScheduler(server, clock, { delayFor: () => 0, staleThresholdSeconds: STALE_SECONDS });
-    await driven.scheduler.start({ loop: false });
+    // Away before the first tick: with a jitter of 0 the first window is due at start, and its
+    // run would race the rename.
     await rename("subscription_results_local", "subscription_results_away");
+    await driven.scheduler.start({ loop: false });
     const partition = Number(id.split("/")[0]);
     try {
       await run(driven, 130);
@@ -120,9 +123,10 @@ describe("scheduler failures", () => {
     await clock.advanceTo(Date.parse("2024-01-01T03:00:00Z"));
     const { id } = await createMinutely(3);
     driven = drivenScheduler(server, clock, { delayFor: () => 0, staleThresholdSeconds: 120, retryMaxMs: 10_000 });
-    await driven.scheduler.start({ loop: false });
+    // Away before the first tick, so the first window's run cannot race the rename.
     await rename("errors_local", "errors_local_away");
     try {
+      await driven.scheduler.start({ loop: false });
       await run(driven, 200);
     } finally {
       await rename("errors_local_away", "errors_local");
