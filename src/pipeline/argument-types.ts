@@ -195,9 +195,12 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
 }
 
 /** The form index of a call (see CountRules). */
+function constnessCode(t: Typed): number {
+  return t.constant === true ? 0 : t.constant === false ? 1 : 2;
+}
+
 function formIndex(types: readonly Typed[]): number {
-  const code = (t: Typed) => (t.constant === true ? 0 : t.constant === false ? 1 : 2);
-  if (types.length === 2) return code(types[0]!) * 3 + code(types[1]!);
+  if (types.length === 2) return constnessCode(types[0]!) * 3 + constnessCode(types[1]!);
   let constants = 0;
   let columns = 0;
   for (const t of types) {
@@ -221,6 +224,8 @@ interface FunctionFacts {
   readonly signature: ProbedSignature | undefined;
   /** Per argument count 0..4. */
   readonly counts: readonly CountRules[];
+  /** Per argument count 0..4: refused outright. */
+  readonly refusedCounts: readonly boolean[];
   /** Per number of arguments after a lambda: the classes refused there. */
   readonly afterLambda: ReturnType<typeof afterLambdaRules>;
   /** An array column as first argument counts as its elements (`group_ids = 100`). */
@@ -252,6 +257,7 @@ function functionFacts(name: string): FunctionFacts {
     facts = {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
+      refusedCounts: [0, 1, 2, 3, 4].map((count) => signature?.counts[count] === "refused"),
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),
@@ -472,7 +478,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     return;
   }
   // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
-  if (!curried && signature.counts[args.length] === "refused") {
+  if (!curried && facts.refusedCounts[args.length] === true) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
   const rules = facts.counts[args.length];
