@@ -7,12 +7,11 @@ import type { TenantIds } from "../pipeline/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
 import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
+import { TenantWindows } from "./tenant-windows.js";
 
 export const DEFAULT_PER_SECOND_LIMIT = 50;
 const WINDOW_MS = 1000;
 const QUOTA_UNIT = "queries_per_second";
-/** Admissions between sweeps of quiet tenants' windows. */
-const SWEEP_EVERY = 4096;
 const SUGGESTION = "Spread the queries out over time, or cache results on the caller's side";
 
 interface Start {
@@ -51,8 +50,11 @@ class StartWindow {
 export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   readonly name = "PerSecondRateLimitAllocationPolicy";
   private readonly limit: number;
-  private readonly windows = new Map<string, StartWindow>();
-  private admissions = 0;
+  /** A tenant's window is empty one second after its last start, and then dropped. */
+  private readonly windows = new TenantWindows<StartWindow>((window, nowMs) => {
+    window.prune(nowMs);
+    return window.isEmpty;
+  });
 
   constructor(storageKey: string, args: Readonly<Record<string, unknown>>) {
     super(storageKey, args);
@@ -61,7 +63,7 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
 
   usage(nowMs: number): PolicyUsage[] {
     const rows: PolicyUsage[] = [];
-    for (const [bucket, window] of this.windows) {
+    for (const [bucket, window] of this.windows.entries()) {
       window.prune(nowMs);
       if (window.count > 0) rows.push({ bucket, used: window.count, unit: QUOTA_UNIT, limit: this.limit });
     }
@@ -69,13 +71,9 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
   }
 
   protected evaluate(tenants: TenantIds, nowMs: number): Verdict {
-    if (++this.admissions % SWEEP_EVERY === 0) this.sweep(nowMs);
+    this.windows.admitted(nowMs);
     const bucket = tenantBucket(tenants, this.limit, this.overrides);
-    let window = this.windows.get(bucket.key);
-    if (!window) {
-      window = new StartWindow();
-      this.windows.set(bucket.key, window);
-    }
+    const window = this.windows.getOrCreate(bucket.key, () => new StartWindow());
     window.prune(nowMs);
     const rate = window.count + 1;
     const base = {
@@ -112,11 +110,13 @@ export class PerSecondRateLimitAllocationPolicy extends TenantLimitPolicy {
     };
   }
 
-  /** Drops windows of tenants that went quiet, so the map does not grow with every tenant ever seen. */
+  /** Drops the windows of tenants that went quiet (when a sweep is due), so the map does not grow with every tenant ever seen. */
   sweep(nowMs: number): void {
-    for (const [key, window] of this.windows) {
-      window.prune(nowMs);
-      if (window.isEmpty) this.windows.delete(key);
-    }
+    this.windows.sweep(nowMs);
+  }
+
+  /** Tenants with a window now (for tests). */
+  get tenants(): number {
+    return this.windows.size;
   }
 }

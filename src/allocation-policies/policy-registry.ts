@@ -62,6 +62,15 @@ export class PolicyRegistry {
     return policies;
   }
 
+  /**
+   * Lets every policy drop the tenants that no longer count anything. Policies sweep as they
+   * admit queries; this is for when none come (the backend calls it on a timer), so that a
+   * server gone quiet does not keep every tenant of its last burst.
+   */
+  sweep(nowMs: number): void {
+    for (const policies of this.byStorage.values()) for (const policy of policies) policy.sweep?.(nowMs);
+  }
+
   /** What each tenant uses of each policy in force now, for the storages queried so far. */
   usage(nowMs: number): { storage: string; policy: string; bucket: string; used: number; unit: string; limit: number }[] {
     return [...this.byStorage].flatMap(([storage, policies]) =>

@@ -58,6 +58,8 @@ export interface AllocationPolicy {
   admit(tenants: TenantIds, nowMs: number): PolicyTicket;
   /** The buckets with something counted now (for the admin UI); none for policies that count nothing. */
   usage?(nowMs: number): PolicyUsage[];
+  /** Drops per-tenant state that counts nothing any more; cheap to call often (policies walk their state only when a sweep is due). */
+  sweep?(nowMs: number): void;
 }
 
 /** Base configuration every policy has (facts §7.1). */

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { Session } from "chdb";
 import { createChdbConnection } from "chdb/connection";
-import { DEFAULT_ENGINE_IDLE_THREADS, type Settings } from "../config/settings.js";
+import { DEFAULT_ENGINE_CONDITION_CACHE_BYTES, DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES, DEFAULT_ENGINE_IDLE_THREADS, type Settings } from "../config/settings.js";
 import { SerializedEmbeddedConnection } from "./embedded-connection.js";
 
 export type EngineKind = "embedded" | "server";
@@ -28,18 +28,30 @@ export const BASE_CLICKHOUSE_SETTINGS = {
   date_time_output_format: "iso",
 } as const;
 
+type EngineSettings = Partial<Pick<Settings, "engineIdleThreads" | "engineConditionCacheBytes" | "engineExpressionCacheBytes">>;
+
 /**
  * The embedded engine's server configuration: given when it starts, not settings a query can
- * change. The global thread pool keeps at most `engineIdleThreads` idle threads: with
- * ClickHouse's default (1000) a burst of queries grew the pool by ~130 threads that never went
- * away, and with them their stacks and allocator caches (~0.5 MB resident each).
+ * change. ClickHouse sizes these for a server of its own; in Quarry's process their memory is
+ * the service's, and stays after the load that filled them:
+ * - the global thread pool keeps at most `engineIdleThreads` idle threads: with ClickHouse's
+ *   default (1000) a burst of queries grew the pool by ~130 threads that never went away, and
+ *   with them their stacks and allocator caches (~0.5 MB resident each);
+ * - the query condition cache gets an entry per part and distinct filter: 51,000 entries
+ *   (~10 MB of allocator memory) over a 200,000-input fuzz run, with 8 % of lookups hits, and
+ *   its default bound of 100 MiB lets it grow for as long as filters keep changing;
+ * - compiled expressions, likewise bounded by 128 MiB.
  */
-export function embeddedEngineArgs(settings: Partial<Pick<Settings, "engineIdleThreads">>): string[] {
-  return [`--max_thread_pool_free_size=${settings.engineIdleThreads ?? DEFAULT_ENGINE_IDLE_THREADS}`];
+export function embeddedEngineArgs(settings: EngineSettings): string[] {
+  return [
+    `--max_thread_pool_free_size=${settings.engineIdleThreads ?? DEFAULT_ENGINE_IDLE_THREADS}`,
+    `--query_condition_cache_size=${settings.engineConditionCacheBytes ?? DEFAULT_ENGINE_CONDITION_CACHE_BYTES}`,
+    `--compiled_expression_cache_size=${settings.engineExpressionCacheBytes ?? DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES}`,
+  ];
 }
 
 export function createColumnstoreClient(
-  settings: Pick<Settings, "clickhouseUrl" | "clickhouseUser" | "clickhousePassword" | "dataDir"> & Partial<Pick<Settings, "engineIdleThreads">>,
+  settings: Pick<Settings, "clickhouseUrl" | "clickhouseUser" | "clickhousePassword" | "dataDir"> & EngineSettings,
 ): ColumnstoreClient {
   if (settings.clickhouseUrl) {
     const client = createClient({

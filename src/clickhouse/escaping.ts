@@ -41,6 +41,11 @@ export function quoteIdentifier(name: string): string {
 }
 
 const MAX_REMEMBERED_ALIASES = 4096;
+/**
+ * Longer names are escaped each time and not kept: a bound on the count alone let 4,096 names of
+ * up to a request's size (1 MB) stay for the life of the process, each twice (name and alias).
+ */
+export const MAX_REMEMBERED_ALIAS_CHARS = 256;
 const rememberedAliases = new Map<string, string>();
 
 function backQuote(name: string): string {
@@ -59,8 +64,10 @@ export function resultAlias(name: string): string {
   if (alias === undefined) {
     const prefixed = `_snuba_${name}`;
     alias = PLAIN_ALIAS.test(prefixed) ? prefixed : backQuote(prefixed);
-    if (rememberedAliases.size >= MAX_REMEMBERED_ALIASES) rememberedAliases.clear();
-    rememberedAliases.set(name, alias);
+    if (name.length <= MAX_REMEMBERED_ALIAS_CHARS) {
+      if (rememberedAliases.size >= MAX_REMEMBERED_ALIASES) rememberedAliases.clear();
+      rememberedAliases.set(name, alias);
+    }
   }
   return alias;
 }

@@ -53,6 +53,15 @@ export interface Settings {
    * cache, so a burst that grew the pool kept its memory. Ignored with CLICKHOUSE_URL.
    */
   readonly engineIdleThreads: number;
+  /**
+   * Bytes the embedded engine's query condition cache may hold (ClickHouse's
+   * query_condition_cache_size, 100 MiB by default): which granules of a part matched a filter,
+   * one entry per part and distinct condition, so every new filter adds entries. Ignored with
+   * CLICKHOUSE_URL.
+   */
+  readonly engineConditionCacheBytes: number;
+  /** Bytes of JIT-compiled expressions the embedded engine keeps (compiled_expression_cache_size, 128 MiB by default). */
+  readonly engineExpressionCacheBytes: number;
   /** This node's name in the scheduler cluster (QUARRY_NODE_ID; default host-pid). */
   readonly nodeId: string | null;
   /** A partition lease lasts this long without renewal (a dead node's partitions move after it). */
@@ -71,6 +80,14 @@ export interface Settings {
 
 /** Enough for a few queries' pipelines at once on the embedded engine; see `engineIdleThreads`. */
 export const DEFAULT_ENGINE_IDLE_THREADS = 16;
+/**
+ * ClickHouse counts ~64 bytes per condition-cache entry on small parts; the allocator holds about
+ * three times that (hash-table node, LRU node, bitmap). 8 MiB as counted is ~130,000 entries and
+ * ~25 MB resident at most, where the default 100 MiB let a long fuzz run grow it by tens of MB.
+ */
+export const DEFAULT_ENGINE_CONDITION_CACHE_BYTES = 8 * 1024 * 1024;
+/** ~1,000 compiled expressions (they take ~14 KB each). */
+export const DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -151,6 +168,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),
     engineIdleThreads: Math.max(0, integer(env, "QUARRY_ENGINE_IDLE_THREADS", DEFAULT_ENGINE_IDLE_THREADS)),
+    engineConditionCacheBytes: integer(env, "QUARRY_ENGINE_CONDITION_CACHE_BYTES", DEFAULT_ENGINE_CONDITION_CACHE_BYTES),
+    engineExpressionCacheBytes: integer(env, "QUARRY_ENGINE_EXPRESSION_CACHE_BYTES", DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES),
     queryUrl: env.QUARRY_QUERY_URL || `http://${env.HOST || "127.0.0.1"}:${integer(env, "PORT", 1218)}`,
     nodeId: env.QUARRY_NODE_ID || null,
     leaseMs: Math.max(500, integer(env, "QUARRY_LEASE_MS", 5000)),

@@ -71,9 +71,13 @@ export class QueryBackend {
             ...(options.log ? { log: options.log } : {}),
           });
     // Expired results would otherwise stay until new ones push them out: after a burst of distinct
-    // queries, up to the whole byte budget.
+    // queries, up to the whole byte budget. The policies' per-tenant windows likewise, until
+    // admissions come again.
     const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-    this.sweeper = setInterval(() => this.cache.sweepExpired(), Math.max(1000, ttl));
+    this.sweeper = setInterval(() => {
+      this.cache.sweepExpired();
+      this.policies.sweep(Date.now());
+    }, Math.max(1000, ttl));
     this.sweeper.unref();
     this.metrics.addGauge("quarry_cache_bytes", "Bytes held by the result cache.", () => this.cache.bytes);
     this.metrics.addGauge("quarry_cache_entries", "Entries in the result cache.", () => this.cache.entries);

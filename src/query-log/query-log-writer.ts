@@ -108,9 +108,24 @@ export class QueryLogWriter {
     if (this.buffered >= this.options.batchRows && Date.now() >= this.retryAt) void this.flush();
   }
 
-  /** Drops taken lines from the array once they are the larger part of it. */
+  /**
+   * Lines held, those already taken (written or dropped) included until the array is compacted:
+   * 0 once everything is written.
+   */
+  get heldLines(): number {
+    return this.lines.length;
+  }
+
+  /**
+   * Drops taken lines from the array: all of them once nothing is left to write (a quiet log
+   * held up to 1,024 written rows, with their query texts and SQL, for as long as it stayed quiet),
+   * else once they are the larger part of it.
+   */
   private compact(): void {
-    if (this.head > 1024 && this.head * 2 > this.lines.length) {
+    if (this.head > 0 && this.head === this.lines.length) {
+      this.lines = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.lines.length) {
       this.lines = this.lines.slice(this.head);
       this.head = 0;
     }

@@ -1,19 +1,21 @@
 /**
  * Gives memory back to the operating system once the server has gone quiet.
  *
- * After a burst of requests two kinds of memory stay resident although nothing uses them:
+ * After a burst of requests three kinds of memory stay resident although nothing uses them:
  * - the V8 heap's garbage: V8 collects when allocation asks it to, and an idle process
- *   allocates nothing, so the heap a burst grew stays at its size until the next burst;
+ *   allocates nothing, so the heap a burst grew stays at its size until the next burst; and
+ *   pages the burst left sparsely used stay reserved until a collection compacts them;
  * - glibc's free lists: the embedded engine frees its query buffers into malloc arenas, and
  *   glibc returns only the top of each arena to the kernel, not the free chunks below it;
  * - the embedded engine's own allocator (chDB is built with jemalloc): jemalloc returns freed
  *   pages to the kernel only as later allocations pass by, so after a burst the engine's pages
  *   stay resident until the next one. `SYSTEM JEMALLOC PURGE` returns them at once.
- * Neither is a leak, but resident memory is what an operator (and an OOM killer) watches, and
+ * None is a leak, but resident memory is what an operator (and an OOM killer) watches, and
  * it cannot tell "free but kept" from "leaked". So when no request has started for `idleMs`
- * after some did, this runs one full garbage collection, `malloc_trim(0)` and (embedded engine)
- * the jemalloc purge — once per quiet period, never while a request is in progress. The trim runs on a libuv worker thread; the
- * collection pauses the event loop for tens of milliseconds, which is why it waits for quiet.
+ * after some did, this runs two full garbage collections (the second compacts), `malloc_trim(0)`
+ * and (embedded engine) the jemalloc purge — once per quiet period, never while a request is in
+ * progress. The trim runs on a libuv worker thread; the collections pause the event loop for
+ * tens of milliseconds, which is why they wait for quiet.
  */
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
@@ -126,7 +128,24 @@ export function defaultMemoryReleaseActions(purgeEngineAllocator: (() => Promise
 /** The statement that makes the embedded engine's jemalloc give its freed pages back. */
 export const ENGINE_ALLOCATOR_PURGE_SQL = "SYSTEM JEMALLOC PURGE";
 
+/**
+ * Two full collections in a row. One frees the garbage but returns only pages left entirely
+ * empty: a page that keeps a single live object stays reserved, and after a burst most pages
+ * keep a few (the JS heap of a quiet server stayed at 103 MB reserved for 65 MB in use). The
+ * first collection measures how full each page is; the second then moves the survivors of the
+ * emptiest pages together and returns those pages (a heap fragmented to 264 MB reserved for
+ * 8 MB in use fell to 41 MB).
+ */
 function fullGarbageCollection(): (() => void) | null {
+  const gc = garbageCollector();
+  if (!gc) return null;
+  return () => {
+    gc();
+    gc();
+  };
+}
+
+function garbageCollector(): (() => void) | null {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === "function") return exposed;
   try {

@@ -14,14 +14,18 @@ const ISO_DATETIME =
  * so an invalid one still throws with its position every time.
  */
 const MAX_REMEMBERED_DATETIMES = 4096;
+/** Valid texts can still be long (spaces, fractional digits): those are not kept, see resultAlias. */
+const MAX_REMEMBERED_DATETIME_CHARS = 64;
 const rememberedDateTimes = new Map<string, number>();
 
 export function parseDateTimeLiteral(text: string, position?: TextPosition): number {
   let epochSeconds = rememberedDateTimes.get(text);
   if (epochSeconds === undefined) {
     epochSeconds = resolveDateTimeLiteral(text, position);
-    if (rememberedDateTimes.size >= MAX_REMEMBERED_DATETIMES) rememberedDateTimes.clear();
-    rememberedDateTimes.set(text, epochSeconds);
+    if (text.length <= MAX_REMEMBERED_DATETIME_CHARS) {
+      if (rememberedDateTimes.size >= MAX_REMEMBERED_DATETIMES) rememberedDateTimes.clear();
+      rememberedDateTimes.set(text, epochSeconds);
+    }
   }
   return epochSeconds;
 }

@@ -135,6 +135,45 @@ describe("policy state stays bounded", () => {
     running.settle({ ranOnColumnstore: true, bytesScanned: 1234 });
     expect(policy.usedBy("organization_id=1", now)).toBe(1234);
   });
+
+  it("a quiet server keeps no window of the tenants its last burst saw once they count nothing", () => {
+    const registry = new PolicyRegistry();
+    const policies = registry.forStorage(defaultRegistry().storage("errors")!);
+    const perSecond = policies.find((p) => p instanceof PerSecondRateLimitAllocationPolicy) as PerSecondRateLimitAllocationPolicy;
+    const bytes = policies.find((p) => p instanceof BytesScannedWindowAllocationPolicy) as BytesScannedWindowAllocationPolicy;
+    const now = Date.now();
+    // A burst of one-off organizations (a fuzzer, a caller with a new id per query), each scanning a little.
+    for (let org = 100; org < 100 + 3000; org++) admitQuery(policies, { organization_id: org, referrer: "r" }, now).settle({ ranOnColumnstore: true, bytesScanned: 10 });
+    expect(perSecond.tenants).toBe(3000);
+    expect(bytes.tenants).toBe(3000);
+    // Then nothing: no admission comes to sweep. The backend's timer asks the registry instead.
+    registry.sweep(now + 11_000);
+    expect(perSecond.tenants).toBe(0); // a second after their start, nothing counts
+    expect(bytes.tenants).toBe(3000); // their bytes are still in the 10-minute window
+    expect(bytes.usedBy("organization_id=100", now + 11_000)).toBe(10);
+    registry.sweep(now + 611_000);
+    expect(bytes.tenants).toBe(0);
+  });
+
+  it("a slow trickle of new tenants is swept too, not only a burst of thousands", () => {
+    const policy = new PerSecondRateLimitAllocationPolicy("errors", {});
+    const start = Date.now();
+    // One new organization a second for ten minutes: far fewer admissions than a count-based sweep waits for.
+    for (let second = 0; second < 600; second++) admitQuery([policy], { organization_id: 1000 + second, referrer: "r" }, start + second * 1000).settle(ran);
+    expect(policy.tenants).toBeLessThanOrEqual(12);
+  });
+
+  it("a query that scanned nothing leaves no bytes window behind", () => {
+    const policy = new BytesScannedWindowAllocationPolicy("errors", { org_limit_bytes_scanned: 1e9 });
+    const now = Date.now();
+    for (let org = 100; org < 200; org++) admitQuery([policy], { organization_id: org, referrer: "r" }, now).settle({ ranOnColumnstore: true, bytesScanned: 0 });
+    admitQuery([policy], ORG_1, now).settle(cached);
+    expect(policy.tenants).toBe(0);
+    admitQuery([policy], ORG_1, now).settle({ ranOnColumnstore: true, bytesScanned: 5 });
+    admitQuery([policy], ORG_1, now).settle({ ranOnColumnstore: true, bytesScanned: 7 });
+    expect(policy.tenants).toBe(1);
+    expect(policy.usedBy("organization_id=1", now)).toBe(12);
+  });
 });
 
 describe("admission across policies", () => {

@@ -1,14 +1,18 @@
 /**
  * The embedded engine is started with Quarry's configuration: its global thread pool keeps only
  * `engineIdleThreads` idle threads, so a burst of parallel queries does not leave its threads
- * (and their memory) behind.
+ * (and their memory) behind; its query condition cache and compiled-expression cache stay
+ * within Quarry's bounds however many distinct filters and expressions come.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { createColumnstoreClient, embeddedEngineArgs, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { readSettings } from "../../src/config/settings.js";
+
+const CONDITION_CACHE_BYTES = 32 * 1024;
+const EXPRESSION_CACHE_BYTES = 128 * 1024;
 
 const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]);
 
@@ -17,7 +21,11 @@ describe("embedded engine configuration", () => {
   let store: ColumnstoreClient;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "quarry-engine-args-"));
-    store = createColumnstoreClient({ ...readSettings({ QUARRY_ENGINE_IDLE_THREADS: "2" }), clickhouseUrl: null, dataDir: dir });
+    store = createColumnstoreClient({
+      ...readSettings({ QUARRY_ENGINE_IDLE_THREADS: "2", QUARRY_ENGINE_CONDITION_CACHE_BYTES: String(CONDITION_CACHE_BYTES), QUARRY_ENGINE_EXPRESSION_CACHE_BYTES: String(EXPRESSION_CACHE_BYTES) }),
+      clickhouseUrl: null,
+      dataDir: dir,
+    });
   });
   afterAll(async () => {
     await store.close();
@@ -47,5 +55,34 @@ describe("embedded engine configuration", () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // ClickHouse's own default (1000 idle) would keep every thread the burst started.
     expect(threads()).toBeLessThanOrEqual(before + 4);
+  });
+
+  const text = (query: string) => store.client.query({ query, format: "TabSeparated" }).then((r) => r.text());
+  const metric = async (name: string) => Number(await text(`SELECT value FROM system.metrics WHERE metric = '${name}'`));
+
+  it("keeps the query condition cache within its bound as distinct filters keep coming", async () => {
+    expect(await text("SELECT value FROM system.server_settings WHERE name = 'query_condition_cache_size'")).toBe(`${CONDITION_CACHE_BYTES}\n`);
+    await store.client.command({ query: "CREATE TABLE conditions (k UInt64, v Float64) ENGINE = MergeTree ORDER BY k SETTINGS index_granularity = 128" });
+    for (let part = 0; part < 4; part++) await store.client.command({ query: `INSERT INTO conditions SELECT number + ${part * 10_000}, rand() / 4294967295 FROM numbers(10000)` });
+    // 200 filters × 4 parts: 800 entries, ~58 KB as ClickHouse counts them (its default bound is 100 MiB).
+    for (let i = 0; i < 200; i++) await text(`SELECT count() FROM conditions WHERE v > ${i / 1000} AND k % 7 = ${i % 7}`);
+    expect(await metric("QueryConditionCacheEntries")).toBeGreaterThan(0); // the cache is in use
+    expect(await metric("QueryConditionCacheBytes")).toBeLessThanOrEqual(CONDITION_CACHE_BYTES);
+  });
+
+  it("keeps compiled expressions within their bound", async () => {
+    expect(await text("SELECT value FROM system.server_settings WHERE name = 'compiled_expression_cache_size'")).toBe(`${EXPRESSION_CACHE_BYTES}\n`);
+    // Each distinct expression compiled at once (it would be on its third use otherwise): ~16 KB each, ~400 KB for 24.
+    for (let i = 0; i < 24; i++) {
+      await text(`SELECT sum(v * ${i + 1} + k / ${i + 2} - sqrt(v + ${i})) FROM conditions SETTINGS compile_expressions = 1, min_count_to_compile_expression = 0`);
+    }
+    expect(await metric("CompiledExpressionCacheCount")).toBeGreaterThan(0);
+    expect(await metric("CompiledExpressionCacheBytes")).toBeLessThanOrEqual(EXPRESSION_CACHE_BYTES);
+  });
+
+  it("bounds both by default well under ClickHouse's own defaults", () => {
+    const args = embeddedEngineArgs(readSettings({}));
+    expect(args).toContain("--query_condition_cache_size=8388608");
+    expect(args).toContain("--compiled_expression_cache_size=16777216");
   });
 });

@@ -123,6 +123,24 @@ describe("QueryLogWriter on the embedded engine", () => {
     await writer.close();
   });
 
+  it("keeps none of the rows it wrote once it has caught up", async () => {
+    await engine.client.command({ query: "TRUNCATE TABLE querylog_local" });
+    const { writer, counts } = writerOn(engine);
+    // Fewer rows than the array's compaction threshold: those used to stay until the next burst.
+    for (let i = 0; i < 500; i++) writer.record(row(i, `held-${i}`.padEnd(2000, "x")));
+    expect(writer.heldLines).toBe(500);
+    await writer.flush();
+    expect(counts.written).toBe(500);
+    expect(writer.heldLines).toBe(0);
+    expect(writer.bufferedChars).toBe(0);
+    // And it goes on recording and writing after that.
+    writer.record(row(1, "after"));
+    await writer.flush();
+    expect(counts.written).toBe(501);
+    expect(writer.heldLines).toBe(0);
+    await writer.close();
+  });
+
   it("isolates a row ClickHouse refuses: drops it with the reason, writes the rest of its batch", async () => {
     await engine.client.command({ query: "TRUNCATE TABLE querylog_local" });
     const { writer, counts } = writerOn(engine);
