@@ -328,14 +328,7 @@ class ArgumentTyping {
         for (const param of node.params) this.visit(param);
         const facts = functionFacts(node.name);
         const args: Typed[] = [];
-        let constants = 0;
-        let columns = 0;
-        for (const arg of node.args) {
-          const t = this.visit(arg);
-          args.push(t);
-          if (t.constant === true) constants++;
-          else if (t.constant === false) columns++;
-        }
+        for (const arg of node.args) args.push(this.visit(arg));
         if (facts.signature && !this.mapped(node.name, node.args)) judge(this, node.name, facts, node.args, args, node.position, true);
         return UNKNOWN_COLUMN;
       }
