@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getHeapSpaceStatistics } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { readSettings } from "../../src/config/settings.js";
@@ -116,27 +117,28 @@ describe("idle memory release", () => {
     expect(actions.residentBytes()).toBeGreaterThan(0);
   });
 
-  it("the real collection also returns the pages a burst left sparsely used", () => {
+  it("the real collection also returns the pages a burst left partly used", () => {
     const collect = defaultMemoryReleaseActions().collectGarbage!;
     collect();
     const reservedBefore = process.memoryUsage().heapTotal;
-    // A burst that leaves a few survivors on every page: one object in 50 outlives it.
+    // A burst that leaves survivors on every page: one object in three outlives it.
     const survivors: object[] = [];
     let burst: object[] | null = [];
     for (let i = 0; i < 1_000_000; i++) {
       const made = { i, text: `row ${i}`, list: [i] };
       burst.push(made);
-      if (i % 50 === 0) survivors.push(made);
+      if (i % 3 === 0) survivors.push(made);
     }
     burst = null;
     const grown = process.memoryUsage().heapTotal - reservedBefore;
     expect(grown).toBeGreaterThan(50 * 1024 * 1024);
     collect();
-    // One full collection frees the garbage but keeps every page a survivor sits on (~80 % of
-    // what the burst reserved stayed); the compacting one gives most of them back.
-    const kept = process.memoryUsage().heapTotal - reservedBefore;
-    expect(kept).toBeLessThan(grown * 0.4);
-    expect(survivors.length).toBe(20_000);
+    // A plain full collection (or two) frees the garbage but keeps every page a survivor sits
+    // on: the old generation stayed at 130 MB reserved for 52 MB in use. Compacting moves the
+    // survivors together and returns the rest.
+    const old = getHeapSpaceStatistics().find((space) => space.space_name === "old_space")!;
+    expect(old.space_size - old.space_used_size).toBeLessThan(grown * 0.1);
+    expect(survivors.length).toBe(333_334);
   });
 
   it("a step that fails does not stop the others or the count", async () => {
