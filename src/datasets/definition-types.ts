@@ -61,12 +61,16 @@ export type SubscriptableDefinition =
       readonly nullable: boolean;
       /** Keys are integers (metrics tags). */
       readonly integerKeys?: boolean;
+      /** The type of one value, from the storage (set by the registry: subscript-value-types.ts). */
+      readonly valueType?: string;
     }
   | {
       readonly kind: "map";
       /** The Map column, or the bucket prefix when `buckets` is set. */
       readonly column: string;
       readonly buckets?: number;
+      /** The type of one value, from the storage (set by the registry: subscript-value-types.ts). */
+      readonly valueType?: string;
     };
 
 export interface JoinRelationship {

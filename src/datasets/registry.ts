@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { DatasetDefinition, EntityDefinition, StorageDefinition } from "./definition-types.js";
 import { loadDefinitions } from "./loader.js";
 import { checkReferences } from "./reference-checks.js";
+import { withSubscriptValueTypes } from "./subscript-value-types.js";
 
 export class DatasetRegistry {
   private readonly datasetsByName: ReadonlyMap<string, DatasetDefinition>;
@@ -28,9 +29,11 @@ export class DatasetRegistry {
   static loadFrom(dir: string): DatasetRegistry {
     const loaded = loadDefinitions(dir);
     checkReferences(loaded);
+    const storages = new Map(loaded.storages.map((s) => [s.definition.name, s.definition]));
     return new DatasetRegistry(
       loaded.datasets.map((d) => d.definition),
-      loaded.entities.map((e) => e.definition),
+      // The references are checked: every entity's readable storage exists.
+      loaded.entities.map((e) => withSubscriptValueTypes(e.definition, storages.get(e.definition.readableStorage)!)),
       loaded.storages.map((s) => s.definition),
     );
   }

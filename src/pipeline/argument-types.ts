@@ -47,41 +47,63 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
     const wrapped = nullableClassOfTypeName(column.type);
     if (wrapped) classes.set(column.name, typed(wrapped, false, true));
   }
-  // Mapped columns are computed in the storage: their type is not certain from here.
-  for (const name of Object.keys(entity.columnMappers)) classes.delete(name);
+  // A column mapped to another column or an expression has its declared type: a test holds
+  // every declared type to the engine's type of what the storage computes
+  // (test/pipeline/column-types.test.ts). A literal is the literal's type, a constant.
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+    if (mapper.kind !== "literal") continue;
+    const cls = literalClass(mapper.value);
+    if (cls) classes.set(name, typed(cls, true));
+    else classes.delete(name);
+  }
   return classes;
+});
+
+/** Subscriptable name -> the type of one of its values (`tags[k]` is a String, `measurements[k]` a Nullable(Float64)). */
+const subscriptTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, Typed> => {
+  const types = new Map<string, Typed>();
+  for (const [name, definition] of Object.entries(entity.subscriptables)) {
+    if (definition.valueType === undefined) continue;
+    const cls = classOfTypeName(definition.valueType);
+    const wrapped = cls ? null : nullableClassOfTypeName(definition.valueType);
+    if (cls || wrapped) types.set(name, typed(cls ?? wrapped, false, wrapped !== null));
+  }
+  return types;
+});
+
+/** Columns the storage computes as a bare NULL (type Nullable(Nothing)): mapped to a NULL literal. */
+const nullColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) if (mapper.kind === "literal" && mapper.value === null) names.add(name);
+  return names;
 });
 
 /** What the walk asks of an entity, gathered once per definition (one lookup per query and entity). */
 interface EntityFacts {
   /** Column name -> its type as a column (absent: no class). */
   readonly columns: ReadonlyMap<string, Typed>;
-  readonly stringSubscriptables: ReadonlySet<string>;
+  /** Subscriptable name -> the type of one value (absent: no class). */
+  readonly subscripts: ReadonlyMap<string, Typed>;
   readonly functionMappers: EntityDefinition["functionMappers"];
-  /** Columns computed in the storage (some are a bare NULL there, of type Nullable(Nothing)). */
-  readonly mappedColumns: ReadonlySet<string>;
+  /** Columns the storage computes as a bare NULL (type Nullable(Nothing)). */
+  readonly nullColumns: ReadonlySet<string>;
 }
 
 const entityFacts = memoizePerDefinition(
   (entity: EntityDefinition): EntityFacts => ({
     columns: columnTypes(entity),
-    stringSubscriptables: stringSubscriptables(entity),
+    subscripts: subscriptTypes(entity),
     functionMappers: entity.functionMappers,
-    mappedColumns: new Set(Object.keys(entity.columnMappers)),
+    nullColumns: nullColumns(entity),
   }),
 );
 
-/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), read from the column types. */
+/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), from the storage's types. */
 export const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
   const names = new Set<string>();
   for (const [name, definition] of Object.entries(entity.subscriptables)) {
-    if (definition.kind !== "nested" || definition.integerKeys) continue;
-    const dot = definition.valueColumn.indexOf(".");
-    const column = entity.columns.find((c) => c.name === definition.valueColumn.slice(0, dot));
-    if (!column) continue;
-    const type = parseClickHouseType(column.type);
-    const field = type.kind === "nested" ? type.fields.find((f) => f.name === definition.valueColumn.slice(dot + 1)) : undefined;
-    if (field && /^(LowCardinality\()?(Nullable\()?String\)*$/.test(formatClickHouseType(field.type))) names.add(name);
+    if (definition.kind !== "nested" || definition.integerKeys || definition.valueType === undefined) continue;
+    if (/^(LowCardinality\()?(Nullable\()?String\)*$/.test(definition.valueType)) names.add(name);
   }
   return names;
 });
@@ -127,7 +149,6 @@ function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = f
 }
 const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
-const STRING_COLUMN = typed("string", false);
 
 /**
  * What judging one argument count needs, per form of the call. A form is indexed by each
@@ -305,7 +326,7 @@ class ArgumentTyping {
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
         return this.factsOf(node.entityAlias)?.columns.get(node.name) ?? UNKNOWN_COLUMN;
       case "subscript":
-        return this.factsOf(node.entityAlias)?.stringSubscriptables.has(node.column) ? STRING_COLUMN : UNKNOWN_COLUMN;
+        return this.factsOf(node.entityAlias)?.subscripts.get(node.column) ?? UNKNOWN_COLUMN;
       case "function": {
         const facts = functionFacts(node.name);
         const args: Typed[] = [];
@@ -354,7 +375,7 @@ class ArgumentTyping {
 
   /**
    * True when the expression may be of type Nullable(Nothing): a NULL literal, a column the
-   * storage computes (some are a bare NULL), or an alias of such. Most functions answer NULL for
+   * storage computes as a bare NULL, a column of an entity not known here, or an alias of such. Most functions answer NULL for
    * such an argument without judging the others, so no robust refusal applies beside one.
    */
   mayBeNothing(node: Expression, depth = 0): boolean {
@@ -365,7 +386,7 @@ class ArgumentTyping {
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) {
           return depth > 8 || this.mayBeNothing(this.aliases.get(node.name)!, depth + 1);
         }
-        return this.factsOf(node.entityAlias)?.mappedColumns.has(node.name) ?? true;
+        return this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? true;
       case "function":
         return node.args.some((arg) => this.mayBeNothing(arg, depth));
       case "curried":
@@ -550,4 +571,14 @@ function judgeAfterLambda(name: string, facts: FunctionFacts, args: readonly Exp
 export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
   const typing = new ArgumentTyping(entityOf, aliases);
   for (const expression of queryExpressions(query)) typing.visit(expression);
+}
+
+/** What the pass knows of one expression over one entity: tests hold it to the engine's DESCRIBE. */
+export function expressionTyping(
+  expression: Expression,
+  entity: EntityDefinition,
+): { cls: ArgumentClass | null; nullable: boolean; constant: boolean | null; mayBeNothing: boolean } {
+  const typing = new ArgumentTyping(() => entity, new Map());
+  const t = typing.visit(expression);
+  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression) };
 }

@@ -110,7 +110,7 @@ describe("the shipped configuration", () => {
     expect(events.columnMappers.username).toEqual({ kind: "column", column: "user_name" });
     expect(events.columnMappers.ip_address?.kind).toBe("expression");
     expect(events.columnMappers.geo_city).toEqual({ kind: "subscript", subscriptable: "contexts", key: "geo.city" });
-    expect(events.subscriptables.tags).toEqual({ kind: "nested", keyColumn: "tags.key", valueColumn: "tags.value", nullable: false });
+    expect(events.subscriptables.tags).toEqual({ kind: "nested", keyColumn: "tags.key", valueColumn: "tags.value", nullable: false, valueType: "String" });
     expect(Object.keys(events.subscriptables).sort()).toEqual(["contexts", "flags", "tags"]);
     expect(events.joinRelationships.grouped).toEqual({
       rhsEntity: "groupedmessage",
@@ -141,7 +141,7 @@ describe("the shipped configuration", () => {
     expect(transactions.timeBucketColumns).toEqual({ time: "finish_ts" });
     expect(transactions.columnMappers.timestamp).toEqual({ kind: "column", column: "finish_ts" });
     expect(transactions.columnMappers.type).toEqual({ kind: "literal", value: "transaction" });
-    expect(transactions.subscriptables.measurements).toMatchObject({ kind: "nested", nullable: true });
+    expect(transactions.subscriptables.measurements).toMatchObject({ kind: "nested", nullable: true, valueType: "Nullable(Float64)" });
     expect(transactions.subscriptions).toEqual({
       maxAggregations: 1,
       allowGroupBy: false,
@@ -178,7 +178,7 @@ describe("the shipped configuration", () => {
     expect(counters.timeBucketColumns).toEqual({ bucketed_time: "timestamp" });
     expect(counters.granularities).toEqual([10, 60, 3600, 86400]);
     expect(counters.storedGranularities).toBeUndefined();
-    expect(counters.subscriptables.tags).toMatchObject({ integerKeys: true, valueColumn: "tags.value" });
+    expect(counters.subscriptables.tags).toMatchObject({ integerKeys: true, valueColumn: "tags.value", valueType: "UInt64" });
     expect(counters.subscriptions).toEqual({
       maxAggregations: 3,
       allowGroupBy: true,
@@ -241,8 +241,8 @@ describe("the shipped configuration", () => {
     const eap = entity("eap_items");
     expect(eap.requiredColumns).toEqual([]);
     expect(eap.columnValidation).toBe("do_nothing");
-    expect(eap.subscriptables.attributes_string).toEqual({ kind: "map", column: "attributes_string", buckets: 40 });
-    expect(eap.subscriptables.attributes_float).toEqual({ kind: "map", column: "attributes_float", buckets: 40 });
+    expect(eap.subscriptables.attributes_string).toEqual({ kind: "map", column: "attributes_string", buckets: 40, valueType: "String" });
+    expect(eap.subscriptables.attributes_float).toEqual({ kind: "map", column: "attributes_float", buckets: 40, valueType: "Float64" });
     const storage = registry.storage("eap_items");
     const names = storage?.columns.map((c) => c.name) ?? [];
     expect(names.filter((n) => /^attributes_string_\d+$/.test(n))).toHaveLength(40);

@@ -48,6 +48,11 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a boolean or small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
   [`MATCH (events) SELECT array((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS a WHERE ${R} AND project_id = 1`, "array at line 1, column 23 does not take a lambda (the one at line 1, column 29); functions that do: arrayAll", 1, 29],
   [`MATCH (events) SELECT multiIf((\`x\`) -> equals(\`x\`, 'a'), 1, 2) AS a WHERE ${R} AND project_id = 1`, "multiIf at line 1, column 23 does not take a lambda (the one at line 1, column 31)", 1, 31],
+  // columns typed from the storage (test/pipeline/column-types.test.ts): subscripts' values, literal-mapped and re-declared columns
+  [`MATCH (metrics_counters) SELECT sum(value) AS v WHERE ${METRICS} AND lower(tags[1]) = 'a'`, "tags[1] at line 1, column 214 is an integer, and lower does not take an integer", 1, 214],
+  [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND lower(measurements[lcp]) = 'a'`, "measurements[lcp] at line 1, column 174 is a float (Nullable), and lower does not take a float (Nullable)", 1, 174],
+  [`MATCH (discover) SELECT group_id * 'a' AS a WHERE ${R} AND project_id = 1`, "'a' at line 1, column 36 is a string, and multiply (*) does not take a string as argument 2 of 2", 1, 36],
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = title`, "100 at line 1, column 164 is a boolean or small integer (UInt8) and column title at line 1, column 170 is a string", 1, 170],
   [`MATCH (events) SELECT arrayCount((\`x\`) -> equals(\`x\`, 'a')) AS a WHERE ${R} AND project_id = 1`, "arrayCount at line 1, column 23 needs an array after its lambda", 1, 23],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING if(c, 1, 2) = 1`, "column c at line 1, column 168 is an integer, and if does not take an integer as argument 1 of 3; it takes a boolean or small integer (UInt8) there", 1, 168],
   // robust refusals: judged beside an argument of unknown type (ip_address_v4 is Nullable(IPv4), level Nullable(String))
@@ -118,6 +123,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // Nullable(String) in the storage, whatever an entity once declared
+  `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
+  `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
 ];
 
 describe("calls the typing pass lets through", () => {
