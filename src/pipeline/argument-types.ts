@@ -20,6 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, CLASS_NAMES, NULLABLE_CLASSES, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
+import { STRING_READ_AS } from "./literal-texts.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 
 type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
@@ -342,6 +343,7 @@ class ArgumentTyping {
         }
         if (this.mapped(node.name, node.args)) return UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         return typed(resultClass(facts.signature, args), constant);
       }
@@ -532,6 +534,34 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       throw invalidQuery(
         `${describe(first)}${at(first.position ?? position)} is ${CLASS_NAMES[types[i]!.cls!]} and ${describe(second)}${at(secondPosition)} is ${CLASS_NAMES[types[j]!.cls!]}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
         secondPosition,
+      );
+    }
+  }
+}
+
+const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
+
+
+/**
+ * `project_id = 'abc'`, `count() > 'x'`, `toStartOfHour(timestamp) IN ('yesterday')`: a string
+ * compared with a value of a plain (not Nullable) class is converted to that class while the query
+ * is planned, and one that does not read as such fails the query whatever the data (ClickHouse's
+ * codes 53, 72, 41, 376). A Nullable value is left alone: the engine then converts row by row.
+ */
+function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  for (let side = 0; side < 2; side++) {
+    const other = types[1 - side]!;
+    if (other.cls === null || other.nullable) continue;
+    const rule = STRING_READ_AS.get(other.cls);
+    if (!rule) continue;
+    const arg = args[side]!;
+    const listed = side === 1 && (name === "in" || name === "notIn") && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
+    for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
+      if (value.kind !== "literal" || typeof value.value !== "string" || rule.text.test(value.value)) continue;
+      const compared = args[1 - side]!;
+      throw invalidQuery(
+        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${CLASS_NAMES[other.cls]}: ClickHouse cannot read it as one`,
+        value.position,
       );
     }
   }

@@ -23,6 +23,7 @@ import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.j
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
+import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -148,19 +149,15 @@ export function checkExpressions(
   }
 }
 
-const UUID_TEXT = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const EQUALITY_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
 const ORDER_COMPARISONS = new Set([...EQUALITY_COMPARISONS, "less", "greater", "lessOrEquals", "greaterOrEquals"]);
 
-/** The text ClickHouse reads as a DateTime in a comparison: a date, or a date and a time (UTC or with an offset). */
-const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Integer and float columns (Nullable and LowCardinality too): a string compared with them must read as a number. */
 const numberColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>
     new Set(entity.columns.filter((c) => /^(Nullable\(|LowCardinality\()*(U?Int\d+|Float\d+|Decimal.*)\)*$/.test(c.type)).map((c) => c.name)),
 );
-const NUMBER_TEXT = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 const dateTimeColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>

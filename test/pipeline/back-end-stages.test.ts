@@ -93,7 +93,8 @@ describe("ClickHouse errors end to end", () => {
 
   it("maps what the fuzzer found ClickHouse refusing in valid SnQL to 400s: values it cannot read as the type asked for, parameters on a plain function", async () => {
     const cases: [string, number][] = [
-      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' < 1.5`, 72],
+      // (Against a plain float the typing pass refuses the string first: a sum, whose class it does not know, here.)
+      [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' < plus(1.5, 0)`, 72],
       [`MATCH (events) SELECT arrayCount(1)(tags.key) AS a WHERE ${RANGE} AND project_id = 1`, 309],
       // The embedded engine cuts its message at the NUL; the code is read from "Code: 53." at its start.
       // (Against the bare column group_id the typing pass refuses the string first: an expression here.)

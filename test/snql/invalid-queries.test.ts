@@ -48,6 +48,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a boolean or small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
   [`MATCH (events) SELECT array((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS a WHERE ${R} AND project_id = 1`, "array at line 1, column 23 does not take a lambda (the one at line 1, column 29); functions that do: arrayAll", 1, 29],
   [`MATCH (events) SELECT multiIf((\`x\`) -> equals(\`x\`, 'a'), 1, 2) AS a WHERE ${R} AND project_id = 1`, "multiIf at line 1, column 23 does not take a lambda (the one at line 1, column 31)", 1, 31],
+  // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) IN tuple('2024-01-01', 'yesterday')`, "'yesterday' at line 1, column 210 is not a datetime, and in (IN) compares it with toStartOfHour(…)", 1, 210],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'x' = length(title)`, "'x' at line 1, column 162 is not an integer, and equals (=) compares it with length(…) at line 1, column 168, an integer", 1, 162],
   // columns typed from the storage (test/pipeline/column-types.test.ts): subscripts' values, literal-mapped and re-declared columns
   [`MATCH (metrics_counters) SELECT sum(value) AS v WHERE ${METRICS} AND lower(tags[1]) = 'a'`, "tags[1] at line 1, column 214 is an integer, and lower does not take an integer", 1, 214],
   [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND lower(measurements[lcp]) = 'a'`, "measurements[lcp] at line 1, column 174 is a float (Nullable), and lower does not take a float (Nullable)", 1, 174],
@@ -123,6 +127,10 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // strings that read as the value they are compared with
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) = '2024-01-01 00:00:00'`,
+  `MATCH (transactions) SELECT toFloat64(project_id) AS a WHERE ${TX} AND project_id = 1 AND a != 'nan' AND a > '1e3' AND a < '-inf'`,
   // Nullable(String) in the storage, whatever an entity once declared
   `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
