@@ -233,10 +233,23 @@ function formIndex(types: readonly Typed[]): number {
 }
 
 /** The classes refused after a lambda, per number of arguments after it, as sets; absent where not probed. */
-function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, { readonly constant: readonly ReadonlySet<ArgumentClass>[]; readonly column: readonly ReadonlySet<ArgumentClass>[] }> {
-  const rules = new Map<number, { constant: ReadonlySet<ArgumentClass>[]; column: ReadonlySet<ArgumentClass>[] }>();
+/** The classes that are not arrays: a position that refuses every one of them takes arrays only. */
+const SCALAR_CLASSES = ARGUMENT_CLASSES.filter((cls) => elementClass(cls) === null);
+
+interface AfterLambdaRules {
+  readonly constant: readonly ReadonlySet<ArgumentClass>[];
+  readonly column: readonly ReadonlySet<ArgumentClass>[];
+  /** Per position: every non-array class refused as constant and as column, so a NULL or a Nullable is too (arrays are never Nullable). */
+  readonly arraysOnly: readonly boolean[];
+}
+
+function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, AfterLambdaRules> {
+  const rules = new Map<number, AfterLambdaRules>();
   for (const [count, forms] of Object.entries(signature.afterLambda)) {
-    rules.set(Number(count), { constant: forms!.constant.map((classes) => new Set(classes)), column: forms!.column.map((classes) => new Set(classes)) });
+    const constant = forms!.constant.map((classes) => new Set(classes));
+    const column = forms!.column.map((classes) => new Set(classes));
+    const arraysOnly = constant.map((refused, i) => SCALAR_CLASSES.every((cls) => refused.has(cls) && column[i]!.has(cls)));
+    rules.set(Number(count), { constant, column, arraysOnly });
   }
   return rules;
 }
@@ -400,6 +413,13 @@ class ArgumentTyping {
     }
   }
 
+  /** A NULL literal, or a column the storage computes as a bare NULL (an alias of either is left alone). */
+  isBareNull(node: Expression): boolean {
+    if (node.kind === "literal") return node.value === null;
+    if (node.kind !== "column" || (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name))) return false;
+    return this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? false;
+  }
+
   /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
   private mapped(name: string, args: readonly Expression[]): boolean {
     const first = args[0];
@@ -445,7 +465,7 @@ function at(position: TextPosition | undefined): string {
 function describe(node: Expression): string {
   switch (node.kind) {
     case "literal":
-      return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : String(node.value);
+      return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : node.value === null ? "NULL" : String(node.value);
     case "column":
       return `column ${node.name}`;
     case "subscript":
@@ -489,7 +509,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     if (args.length === 1 && !signature.lambdaAlone) {
       throw invalidQuery(`${nameOf(name)}${at(position)} needs an array after its lambda, e.g. ${name}((\`x\`) -> ..., tags.value)`, position);
     }
-    if (l === 0) judgeAfterLambda(name, facts, args, types, position);
+    if (l === 0) judgeAfterLambda(typing, name, facts, args, types, position);
     // The other classes were probed without lambdas: nothing more to judge.
     return;
   }
@@ -581,11 +601,20 @@ function refuseAt(name: string, args: readonly Expression[], types: readonly Typ
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */
-function judgeAfterLambda(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const rules = facts.afterLambda.get(args.length - 1);
   if (!rules) return;
   for (let i = 1; i < args.length; i++) {
     const t = types[i]!;
+    if (rules.arraysOnly[i - 1] && (t.nullable || typing.isBareNull(args[i]!))) {
+      const arg = args[i]!;
+      const argPosition = arg.position ?? position;
+      const what = t.nullable ? `${CLASS_NAMES[t.cls!]} (Nullable)` : "NULL";
+      throw invalidQuery(
+        `${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} takes only arrays after its lambda (argument ${i + 1}), and arrays are never NULL or Nullable`,
+        argPosition,
+      );
+    }
     if (t.cls === null || t.constant === null || t.nullable) continue;
     const refused = (t.constant ? rules.constant : rules.column)[i - 1]!;
     if (!refused.has(t.cls)) continue;

@@ -187,4 +187,27 @@ describe("probed function signatures", () => {
     expect(checked).toBeGreaterThan(10);
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it("where only arrays are taken after a lambda, a NULL and a Nullable are refused there too", async () => {
+    const scalars = ARGUMENT_CLASSES.filter((cls) => !cls.startsWith("array"));
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [arraysText, forms] of Object.entries(signature.afterLambda)) {
+        const arrays = Number(arraysText);
+        for (let position = 0; position < arrays; position++) {
+          if (!scalars.every((cls) => forms!.constant[position]!.includes(cls) && forms!.column[position]!.includes(cls))) continue;
+          for (const value of ["NULL", "CAST(NULL, 'Nullable(String)')", "n_int64"]) {
+            const args = Array.from({ length: arrays }, (_, i) => (i === position ? value : "[1]"));
+            const query = `SELECT ${name}(${arrays === 1 ? "x -> 1" : "(x, y) -> 1"}, ${args.join(", ")}) FROM probe LIMIT 0`;
+            checked += 1;
+            const code = await store.client.query({ query, format: "JSONCompact" }).then((r) => r.text()).then(() => null, (error: unknown) => clickHouseCodeOf(error));
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${query}: ${code ?? "accepted"}`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 });
