@@ -316,9 +316,17 @@ class ArgumentTyping {
   private lastEntityAlias: string | undefined | null = null;
   private lastFacts: EntityFacts | undefined;
 
+  /**
+   * True while the walk is inside WHERE or HAVING, where an array column on the left of a
+   * comparison stands for its elements (snql-array-conditions.ts rewrites it so).
+   */
+  inCondition = false;
+
   constructor(
     private readonly entityOf: EntityOf,
     private readonly aliases: ReadonlyMap<string, Expression>,
+    /** Columns the query ARRAY JOINs (`alias.name`): one element per row, wherever they appear. */
+    private readonly arrayJoined: ReadonlySet<string> = NO_NAMES,
   ) {}
 
   private factsOf(entityAlias: string | undefined): EntityFacts | undefined {
@@ -338,6 +346,10 @@ class ArgumentTyping {
         return DATETIME_CONSTANT;
       case "column":
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
+        if (this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`)) {
+          const column = this.factsOf(node.entityAlias)?.columns.get(node.name);
+          return column && elementClass(column.cls) !== null ? elementOf(column) : UNKNOWN_COLUMN;
+        }
         return this.factsOf(node.entityAlias)?.columns.get(node.name) ?? UNKNOWN_COLUMN;
       case "subscript":
         return this.factsOf(node.entityAlias)?.subscripts.get(node.column) ?? UNKNOWN_COLUMN;
@@ -349,7 +361,7 @@ class ArgumentTyping {
         for (const arg of node.args) {
           let t = this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
-          if (args.length === 0 && facts.comparesElements && arg.kind === "column") t = elementOf(t);
+          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.arrayJoined.has(`${arg.entityAlias ?? ""}.${arg.name}`)) t = elementOf(t);
           args.push(t);
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
@@ -382,7 +394,10 @@ class ArgumentTyping {
     if (known !== undefined) return known ?? UNKNOWN;
     this.aliasTypes.set(name, null);
     // An aliased expression is computed once per row: it is never a constant to its users.
+    const inCondition = this.inCondition;
+    this.inCondition = false;
     const definition = this.visit(this.aliases.get(name)!);
+    this.inCondition = inCondition;
     const result = typed(definition.cls, null, definition.nullable);
     this.aliasTypes.set(name, result);
     return result;
@@ -569,13 +584,15 @@ const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEq
  * codes 53, 72, 41, 376). A Nullable value is left alone: the engine then converts row by row.
  */
 function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[]): void {
-  for (let side = 0; side < 2; side++) {
+  const membership = name === "in" || name === "notIn";
+  // `x IN set` converts the set to x's type, never x to the set's: `'x' IN 1` is taken.
+  for (let side = membership ? 1 : 0; side < 2; side++) {
     const other = types[1 - side]!;
     if (other.cls === null || other.nullable) continue;
     const rule = STRING_READ_AS.get(other.cls);
     if (!rule) continue;
     const arg = args[side]!;
-    const listed = side === 1 && (name === "in" || name === "notIn") && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
+    const listed = membership && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
       if (value.kind !== "literal" || typeof value.value !== "string" || rule.text.test(value.value)) continue;
       const compared = args[1 - side]!;
@@ -627,9 +644,18 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
   }
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
-  const typing = new ArgumentTyping(entityOf, aliases);
-  for (const expression of queryExpressions(query)) typing.visit(expression);
+  let arrayJoined = NO_NAMES;
+  if (query.arrayJoin && query.arrayJoin.length > 0) {
+    arrayJoined = new Set(query.arrayJoin.flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
+  }
+  const typing = new ArgumentTyping(entityOf, aliases, arrayJoined);
+  for (const expression of queryExpressions(query)) {
+    typing.inCondition = expression === query.where || expression === query.having;
+    typing.visit(expression);
+  }
 }
 
 /** What the pass knows of one expression over one entity: tests hold it to the engine's DESCRIBE. */

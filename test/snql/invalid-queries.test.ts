@@ -134,6 +134,11 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) = '2024-01-01 00:00:00'`,
   `MATCH (transactions) SELECT toFloat64(project_id) AS a WHERE ${TX} AND project_id = 1 AND a != 'nan' AND a > '1e3' AND a < '-inf'`,
+  // a string on the left of IN: the set is converted to a string (found by the fuzz)
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'production' IN project_id`,
+  // an array column compares its elements in conditions only, and an array-joined one is an element everywhere
+  `MATCH (events) SELECT tags.key = tags.key AS same WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT lower(tags.key) AS k ARRAY JOIN tags.key WHERE ${R} AND project_id = 1 AND lower(tags.key) = 'a'`,
   // Nullable(String) in the storage, whatever an entity once declared
   `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
