@@ -82,10 +82,12 @@ export interface Settings {
 export const DEFAULT_ENGINE_IDLE_THREADS = 16;
 /**
  * ClickHouse counts ~64 bytes per condition-cache entry on small parts; the allocator holds about
- * three times that (hash-table node, LRU node, bitmap). 8 MiB as counted is ~130,000 entries and
- * ~25 MB resident at most, where the default 100 MiB let a long fuzz run grow it by tens of MB.
+ * seven times that (hash-table node, LRU node, bitmap: 9,700 entries counted as 0.6 MB freed
+ * ~4.5 MB when dropped). 4 MiB as counted is ~65,000 entries and ~30 MB of allocator memory at
+ * most, where the default 100 MiB let a long fuzz run grow it by tens of MB. The idle release
+ * empties it (src/server/idle-memory-release.ts).
  */
-export const DEFAULT_ENGINE_CONDITION_CACHE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_ENGINE_CONDITION_CACHE_BYTES = 4 * 1024 * 1024;
 /** ~1,000 compiled expressions (they take ~14 KB each). */
 export const DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
 

@@ -8,7 +8,7 @@ import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSe
 import { guardConnectRequest } from "./connect-request-guard.js";
 import { connectRoutes } from "./connect-routes.js";
 import { EngineProbe } from "./engine-probe.js";
-import { ENGINE_ALLOCATOR_PURGE_SQL, IdleMemoryRelease } from "./idle-memory-release.js";
+import { ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease } from "./idle-memory-release.js";
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
 import { listenOnSinglePort, type RequestHandler, type RunningServer } from "./single-port-server.js";
@@ -97,7 +97,11 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     registry: context.backend.metrics.registry,
     // A remote server manages its own memory; only the engine inside this process is ours to purge.
     ...(options.columnstore.kind === "embedded"
-      ? { purgeEngineAllocator: async () => void (await options.columnstore.client.command({ query: ENGINE_ALLOCATOR_PURGE_SQL })) }
+      ? {
+          purgeEngineAllocator: async () => {
+            for (const query of ENGINE_IDLE_RELEASE_SQL) await options.columnstore.client.command({ query });
+          },
+        }
       : {}),
   });
   memory.start();

@@ -82,7 +82,7 @@ describe("embedded engine configuration", () => {
 
   it("bounds both by default well under ClickHouse's own defaults", () => {
     const args = embeddedEngineArgs(readSettings({}));
-    expect(args).toContain("--query_condition_cache_size=8388608");
+    expect(args).toContain("--query_condition_cache_size=4194304");
     expect(args).toContain("--compiled_expression_cache_size=16777216");
   });
 });

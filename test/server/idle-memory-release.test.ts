@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { readSettings } from "../../src/config/settings.js";
 import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
-import { defaultMemoryReleaseActions, ENGINE_ALLOCATOR_PURGE_SQL, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
+import { defaultMemoryReleaseActions, ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
 
 /** A server seen from outside: a request count, requests in progress, a clock, and the releases it got. */
 function quietServer(idleMs = 10_000) {
@@ -160,13 +160,21 @@ describe("idle memory release", () => {
     expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
   });
 
-  it("the embedded engine accepts the purge (chDB is built with jemalloc)", async () => {
+  it("the embedded engine empties its condition cache and purges its allocator (chDB is built with jemalloc)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "quarry-purge-"));
     const store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
+    const entries = async () =>
+      Number((await store.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'QueryConditionCacheEntries'", format: "JSONEachRow" }).then((r) => r.json<{ value: string }>()))[0]!.value);
     try {
       const built = await store.client.query({ query: "SELECT value FROM system.build_options WHERE name = 'USE_JEMALLOC'", format: "JSONEachRow" }).then((r) => r.json<{ value: string }>());
       expect(built).toEqual([{ value: "1" }]);
-      await expect(store.client.command({ query: ENGINE_ALLOCATOR_PURGE_SQL })).resolves.toBeDefined();
+      await store.client.command({ query: "CREATE TABLE t (k UInt64, v UInt64) ENGINE = MergeTree ORDER BY k SETTINGS index_granularity = 64" });
+      for (let part = 0; part < 3; part++) await store.client.command({ query: `INSERT INTO t SELECT number, rand64() FROM numbers(${part * 1000}, 1000)` });
+      // A filter no granule matches is remembered per part: one entry per part and filter.
+      for (let i = 2; i < 30; i++) await store.client.query({ query: `SELECT count() FROM t WHERE v = ${i}`, format: "JSON" }).then((r) => r.text());
+      expect(await entries()).toBeGreaterThan(20);
+      for (const query of ENGINE_IDLE_RELEASE_SQL) await store.client.command({ query });
+      expect(await entries()).toBe(0);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
