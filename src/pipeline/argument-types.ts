@@ -654,7 +654,14 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
   const typing = new ArgumentTyping(entityOf, aliases, arrayJoined);
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;
-    typing.visit(expression);
+    const t = typing.visit(expression);
+    // ClickHouse cannot compare aggregate states (code 44): `ORDER BY value` on a metrics entity.
+    if (t.cls === "aggregateState" && query.orderBy.some((item) => item.expression === expression)) {
+      throw invalidQuery(
+        `${describe(expression)}${at(expression.position)} is ${CLASS_NAMES.aggregateState}, and ORDER BY cannot compare aggregate states; order by an aggregate of it (sum(value), ...) or another column`,
+        expression.position,
+      );
+    }
   }
 }
 

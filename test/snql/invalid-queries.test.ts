@@ -51,6 +51,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // after a lambda only arrays, which are never NULL
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
+  [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) IN tuple('2024-01-01', 'yesterday')`, "'yesterday' at line 1, column 210 is not a datetime, and in (IN) compares it with toStartOfHour(…)", 1, 210],
