@@ -19,6 +19,7 @@ export function comparesElements(operator: string): boolean {
   return ANY_ELEMENT.has(operator) || EVERY_ELEMENT.has(operator);
 }
 const ELEMENT = "x";
+const EMPTY_ARRAY: Expression = { kind: "function", name: "array", args: [] };
 
 /** The entity's Array columns and the sub-columns of its Nested columns. */
 const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
@@ -56,12 +57,17 @@ function applyArrayColumnConditions(
       const entity = entityOf(column.entityAlias);
       if (!entity || !arrayColumns(entity).has(column.name)) return node;
       changed = true;
+      // A column this entity lacks is a bare NULL in its SQL (discover's `exception_stacks.*` on
+      // transactions): it has no elements, so it is tested as an empty array, as ClickHouse's
+      // arrayExists and arrayAll refuse a NULL (code 43).
+      const mapper = entity.columnMappers[column.name];
+      const elements: Expression = mapper?.kind === "literal" && mapper.value === null ? EMPTY_ARRAY : column;
       const element: Expression = { kind: "argument", name: ELEMENT };
       const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ ...node, args: [element, ...rest] }] };
       return {
         kind: "function",
         name: every ? "arrayAll" : "arrayExists",
-        args: [{ kind: "lambda", params: [ELEMENT], body: test }, column],
+        args: [{ kind: "lambda", params: [ELEMENT], body: test }, elements],
         ...(node.position ? { position: node.position } : {}),
       };
     });

@@ -131,6 +131,20 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(shorthand.data).toEqual([{ c: 2 }]);
   });
 
+  it("an array condition on a column the entity lacks (a NULL in its SQL) tests no elements", async () => {
+    // discover_transactions has no exception stacks: arrayExists over its NULL was ClickHouse's code 43.
+    const TX_RANGE = `finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`;
+    const count = async (condition: string) => {
+      const { status, json } = await post("/discover/snql", { query: `MATCH (discover_transactions) SELECT count() AS c WHERE ${TX_RANGE} AND project_id = 1 AND ${condition}` });
+      expect(json.error, JSON.stringify(json.error)).toBeUndefined();
+      expect(status).toBe(200);
+      return json.data;
+    };
+    expect(await count("exception_stacks.type = 'ValueError'")).toEqual([{ c: 0 }]);
+    expect(await count("exception_stacks.type != 'ValueError'")).toEqual([{ c: 2 }]);
+    expect(await count("sdk_integrations IS NOT NULL")).toEqual([{ c: 2 }]);
+  });
+
   it("LIMIT BY, LIMIT and OFFSET", async () => {
     const first = await rows(
       `MATCH (events) SELECT user, project_id WHERE ${RANGE} AND project_id IN tuple(1, 2) ORDER BY timestamp ASC LIMIT 1 BY project_id`,
