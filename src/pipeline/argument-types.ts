@@ -60,6 +60,17 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
   return classes;
 });
 
+/** Column name -> its SQL, for the columns an entity maps to an aggregate expression (`sumMerge(sessions_state)`). */
+const aggregateColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, string> => {
+  const columns = new Map<string, string>();
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+    if (mapper.kind !== "expression") continue;
+    const outer = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(mapper.sql)?.[1];
+    if (outer !== undefined && (AGGREGATE_FUNCTIONS.has(outer) || outer.endsWith("Merge"))) columns.set(name, mapper.sql);
+  }
+  return columns;
+});
+
 /** Subscriptable name -> the type of one of its values (`tags[k]` is a String, `measurements[k]` a Nullable(Float64)). */
 const subscriptTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, Typed> => {
   const types = new Map<string, Typed>();
@@ -88,6 +99,8 @@ interface EntityFacts {
   readonly functionMappers: EntityDefinition["functionMappers"];
   /** Columns the storage computes as a bare NULL (type Nullable(Nothing)). */
   readonly nullColumns: ReadonlySet<string>;
+  /** Columns the storage computes with an aggregate (`sessions` is `sumMerge(sessions_state)`): never in WHERE. */
+  readonly aggregateColumns: ReadonlyMap<string, string>;
 }
 
 const entityFacts = memoizePerDefinition(
@@ -96,6 +109,7 @@ const entityFacts = memoizePerDefinition(
     subscripts: subscriptTypes(entity),
     functionMappers: entity.functionMappers,
     nullColumns: nullColumns(entity),
+    aggregateColumns: aggregateColumns(entity),
   }),
 );
 
@@ -321,6 +335,8 @@ class ArgumentTyping {
    * comparison stands for its elements (snql-array-conditions.ts rewrites it so).
    */
   inCondition = false;
+  /** True while the walk is inside WHERE, where no aggregate may stand. */
+  inWhere = false;
 
   constructor(
     private readonly entityOf: EntityOf,
@@ -346,6 +362,7 @@ class ArgumentTyping {
         return DATETIME_CONSTANT;
       case "column":
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
+        if (this.inWhere) this.refuseAggregateColumn(node);
         if (this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`)) {
           const column = this.factsOf(node.entityAlias)?.columns.get(node.name);
           return column && elementClass(column.cls) !== null ? elementOf(column) : UNKNOWN_COLUMN;
@@ -426,6 +443,16 @@ class ArgumentTyping {
       default:
         return false;
     }
+  }
+
+  /** `WHERE sessions > 1` on sessions: the column is an aggregate in the storage (ClickHouse's code 184 otherwise). */
+  private refuseAggregateColumn(node: Extract<Expression, { kind: "column" }>): void {
+    const sql = this.factsOf(node.entityAlias)?.aggregateColumns.get(node.name);
+    if (sql === undefined) return;
+    throw invalidQuery(
+      `Aggregate function found in WHERE clause of query: column ${node.name}${at(node.position)} is the aggregate ${sql}; use HAVING to filter on aggregates`,
+      node.position,
+    );
   }
 
   /** A NULL literal, or a column the storage computes as a bare NULL (an alias of either is left alone). */
@@ -654,6 +681,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
   const typing = new ArgumentTyping(entityOf, aliases, arrayJoined);
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;
+    typing.inWhere = expression === query.where;
     const t = typing.visit(expression);
     // ClickHouse cannot compare aggregate states (code 44): `ORDER BY value` on a metrics entity.
     if (t.cls === "aggregateState" && query.orderBy.some((item) => item.expression === expression)) {

@@ -52,6 +52,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
   [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
+  [`MATCH (sessions) SELECT sessions WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 AND sessions > 1`, "Aggregate function found in WHERE clause of query: column sessions at line 1, column 171 is the aggregate sumMerge(sessions_state); use HAVING", 1, 171],
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) IN tuple('2024-01-01', 'yesterday')`, "'yesterday' at line 1, column 210 is not a datetime, and in (IN) compares it with toStartOfHour(…)", 1, 210],
@@ -140,6 +141,7 @@ const ACCEPTED: readonly string[] = [
   // an array column compares its elements in conditions only, and an array-joined one is an element everywhere
   `MATCH (events) SELECT tags.key = tags.key AS same WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT lower(tags.key) AS k ARRAY JOIN tags.key WHERE ${R} AND project_id = 1 AND lower(tags.key) = 'a'`,
+  `MATCH (sessions) SELECT sessions, release BY release WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 HAVING sessions > 1`,
   // Nullable(String) in the storage, whatever an entity once declared
   `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
