@@ -21,6 +21,7 @@ import { ARGUMENT_CLASSES, CLASS_NAMES, NULLABLE_CLASSES, classOfTypeName, eleme
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
+import { nullColumns } from "./null-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 
 type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
@@ -83,12 +84,6 @@ const subscriptTypes = memoizePerDefinition((entity: EntityDefinition): Readonly
   return types;
 });
 
-/** Columns the storage computes as a bare NULL (type Nullable(Nothing)): mapped to a NULL literal. */
-const nullColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
-  const names = new Set<string>();
-  for (const [name, mapper] of Object.entries(entity.columnMappers)) if (mapper.kind === "literal" && mapper.value === null) names.add(name);
-  return names;
-});
 
 /** What the walk asks of an entity, gathered once per definition (one lookup per query and entity). */
 interface EntityFacts {
@@ -113,12 +108,12 @@ const entityFacts = memoizePerDefinition(
   }),
 );
 
-/** Nested subscriptables whose values are strings (`tags`, `contexts`; not `measurements`), from the storage's types. */
+/** Nested subscriptables with string values and string keys (`tags`, `contexts`; not `measurements`, not metrics tags). */
 export const stringSubscriptables = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
   const names = new Set<string>();
-  for (const [name, definition] of Object.entries(entity.subscriptables)) {
-    if (definition.kind !== "nested" || definition.integerKeys || definition.valueType === undefined) continue;
-    if (/^(LowCardinality\()?(Nullable\()?String\)*$/.test(definition.valueType)) names.add(name);
+  for (const [name, type] of subscriptTypes(entity)) {
+    const definition = entity.subscriptables[name]!;
+    if (definition.kind === "nested" && !definition.integerKeys && type.cls === "string") names.add(name);
   }
   return names;
 });
@@ -246,7 +241,6 @@ function formIndex(types: readonly Typed[]): number {
   return constants === types.length ? 0 : columns === types.length ? 4 : 8;
 }
 
-/** The classes refused after a lambda, per number of arguments after it, as sets; absent where not probed. */
 /** The classes that are not arrays: a position that refuses every one of them takes arrays only. */
 const SCALAR_CLASSES = ARGUMENT_CLASSES.filter((cls) => elementClass(cls) === null);
 
@@ -257,6 +251,7 @@ interface AfterLambdaRules {
   readonly arraysOnly: readonly boolean[];
 }
 
+/** The classes refused after a lambda, per number of arguments after it, as sets; absent where not probed. */
 function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, AfterLambdaRules> {
   const rules = new Map<number, AfterLambdaRules>();
   for (const [count, forms] of Object.entries(signature.afterLambda)) {
@@ -363,7 +358,7 @@ class ArgumentTyping {
       case "column":
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
         if (this.inWhere) this.refuseAggregateColumn(node);
-        if (this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`)) {
+        if (this.isArrayJoined(node)) {
           const column = this.factsOf(node.entityAlias)?.columns.get(node.name);
           return column && elementClass(column.cls) !== null ? elementOf(column) : UNKNOWN_COLUMN;
         }
@@ -378,7 +373,7 @@ class ArgumentTyping {
         for (const arg of node.args) {
           let t = this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
-          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.arrayJoined.has(`${arg.entityAlias ?? ""}.${arg.name}`)) t = elementOf(t);
+          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg)) t = elementOf(t);
           args.push(t);
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
@@ -422,8 +417,9 @@ class ArgumentTyping {
 
   /**
    * True when the expression may be of type Nullable(Nothing): a NULL literal, a column the
-   * storage computes as a bare NULL, a column of an entity not known here, or an alias of such. Most functions answer NULL for
-   * such an argument without judging the others, so no robust refusal applies beside one.
+   * storage computes as a bare NULL, a column of an entity not known here, or an alias of such.
+   * Most functions answer NULL for such an argument without judging the others, so no robust
+   * refusal applies beside one.
    */
   mayBeNothing(node: Expression, depth = 0): boolean {
     switch (node.kind) {
@@ -453,6 +449,10 @@ class ArgumentTyping {
       `Aggregate function found in WHERE clause of query: column ${node.name}${at(node.position)} is the aggregate ${sql}; use HAVING to filter on aggregates`,
       node.position,
     );
+  }
+
+  private isArrayJoined(node: Extract<Expression, { kind: "column" }>): boolean {
+    return this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`);
   }
 
   /** A NULL literal, or a column the storage computes as a bare NULL (an alias of either is left alone). */
@@ -602,7 +602,6 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
 }
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
-
 
 /**
  * `project_id = 'abc'`, `count() > 'x'`, `toStartOfHour(timestamp) IN ('yesterday')`: a string

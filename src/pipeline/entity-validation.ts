@@ -152,7 +152,6 @@ export function checkExpressions(
 const EQUALITY_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
 const ORDER_COMPARISONS = new Set([...EQUALITY_COMPARISONS, "less", "greater", "lessOrEquals", "greaterOrEquals"]);
 
-
 /** Integer and float columns (Nullable and LowCardinality too): a string compared with them must read as a number. */
 const numberColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>

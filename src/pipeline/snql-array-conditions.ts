@@ -7,6 +7,7 @@
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { nullColumns } from "./null-columns.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
 
@@ -60,8 +61,7 @@ function applyArrayColumnConditions(
       // A column this entity lacks is a bare NULL in its SQL (discover's `exception_stacks.*` on
       // transactions): it has no elements, so it is tested as an empty array, as ClickHouse's
       // arrayExists and arrayAll refuse a NULL (code 43).
-      const mapper = entity.columnMappers[column.name];
-      const elements: Expression = mapper?.kind === "literal" && mapper.value === null ? EMPTY_ARRAY : column;
+      const elements: Expression = nullColumns(entity).has(column.name) ? EMPTY_ARRAY : column;
       const element: Expression = { kind: "argument", name: ELEMENT };
       const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ ...node, args: [element, ...rest] }] };
       return {

@@ -14,8 +14,8 @@
  * None is a leak, but resident memory is what an operator (and an OOM killer) watches, and
  * it cannot tell "free but kept" from "leaked". So when no request has started for `idleMs`
  * after some did, this runs one full, compacting garbage collection, `malloc_trim(0)` and
- * (embedded engine) the condition cache drop and jemalloc purge — once per quiet period, never while a request is in
- * progress. The trim runs on a libuv worker thread; the collection pauses the event loop for
+ * (embedded engine) the condition cache drop and jemalloc purge — once per quiet period, never
+ * while a request is in progress. The trim runs on a libuv worker thread; the collection pauses the event loop for
  * about a tenth of a second, which is why it waits for quiet.
  */
 import { createRequire } from "node:module";
@@ -29,8 +29,8 @@ export interface MemoryReleaseActions {
   readonly collectGarbage: (() => void) | null;
   /** Returns freed malloc memory to the kernel; null where the C library has no malloc_trim. */
   readonly trimMalloc: (() => Promise<void>) | null;
-  /** Returns the embedded engine's freed allocator pages to the kernel; null for a remote engine. */
-  readonly purgeEngineAllocator: (() => Promise<void>) | null;
+  /** Empties the embedded engine's condition cache and returns its freed allocator pages to the kernel (ENGINE_IDLE_RELEASE_SQL); null for a remote engine. */
+  readonly releaseEngineMemory: (() => Promise<void>) | null;
   readonly residentBytes: () => number;
 }
 
@@ -43,7 +43,7 @@ export interface IdleMemoryReleaseOptions {
   readonly activeRequests: () => number;
   readonly registry: PrometheusRegistry;
   /** The embedded engine's release (ENGINE_IDLE_RELEASE_SQL); absent for a remote engine. */
-  readonly purgeEngineAllocator?: () => Promise<void>;
+  readonly releaseEngineMemory?: () => Promise<void>;
   readonly actions?: MemoryReleaseActions;
   readonly now?: () => number;
 }
@@ -61,7 +61,7 @@ export class IdleMemoryRelease {
   private running: Promise<void> | null = null;
 
   constructor(private readonly options: IdleMemoryReleaseOptions) {
-    this.actions = options.actions ?? defaultMemoryReleaseActions(options.purgeEngineAllocator ?? null);
+    this.actions = options.actions ?? defaultMemoryReleaseActions(options.releaseEngineMemory ?? null);
     this.now = options.now ?? Date.now;
     this.lastSeen = options.requestsStarted();
     this.releasedAt = this.lastSeen;
@@ -111,7 +111,7 @@ export class IdleMemoryRelease {
     this.actions.collectGarbage?.();
     // Best effort: a trim that fails leaves memory where it was, which is no worse than before.
     await this.actions.trimMalloc?.().catch(() => undefined);
-    await this.actions.purgeEngineAllocator?.().catch(() => undefined);
+    await this.actions.releaseEngineMemory?.().catch(() => undefined);
     const after = this.actions.residentBytes();
     this.releases.inc();
     if (before > after) this.released.inc([], before - after);
@@ -122,8 +122,8 @@ export class IdleMemoryRelease {
  * The real actions: V8's own full collection, glibc's malloc_trim through koffi, and the
  * engine's purge when the caller has an embedded engine to send it to.
  */
-export function defaultMemoryReleaseActions(purgeEngineAllocator: (() => Promise<void>) | null = null): MemoryReleaseActions {
-  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), purgeEngineAllocator, residentBytes: () => process.memoryUsage.rss() };
+export function defaultMemoryReleaseActions(releaseEngineMemory: (() => Promise<void>) | null = null): MemoryReleaseActions {
+  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), releaseEngineMemory, residentBytes: () => process.memoryUsage.rss() };
 }
 
 /**

@@ -98,7 +98,7 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     // A remote server manages its own memory; only the engine inside this process is ours to purge.
     ...(options.columnstore.kind === "embedded"
       ? {
-          purgeEngineAllocator: async () => {
+          releaseEngineMemory: async () => {
             for (const query of ENGINE_IDLE_RELEASE_SQL) await options.columnstore.client.command({ query });
           },
         }

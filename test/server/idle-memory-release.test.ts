@@ -20,7 +20,7 @@ function quietServer(idleMs = 10_000) {
       state.trims += 1;
       state.rss -= 50;
     },
-    purgeEngineAllocator: async () => {
+    releaseEngineMemory: async () => {
       state.purges += 1;
       state.rss -= 25;
     },
@@ -149,7 +149,7 @@ describe("idle memory release", () => {
       requestsStarted: () => state.started,
       activeRequests: () => 0,
       registry,
-      actions: { collectGarbage: () => void (state.gcs += 1), trimMalloc: () => Promise.reject(new Error("no trim")), purgeEngineAllocator: () => Promise.reject(new Error("no jemalloc")), residentBytes: () => 1 },
+      actions: { collectGarbage: () => void (state.gcs += 1), trimMalloc: () => Promise.reject(new Error("no trim")), releaseEngineMemory: () => Promise.reject(new Error("no jemalloc")), residentBytes: () => 1 },
       now: () => state.now,
     });
     state.started = 3;

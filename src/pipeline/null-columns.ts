@@ -1,0 +1,14 @@
+/**
+ * The columns an entity computes as a bare NULL: those it maps to a NULL literal, such as the
+ * columns one half of discover lacks (`exception_stacks.*` on transactions). Their type in the SQL
+ * is Nullable(Nothing), whatever the entity declares: the typing pass judges them as NULLs, and
+ * array conditions test them as empty arrays.
+ */
+import type { EntityDefinition } from "../datasets/definition-types.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+
+export const nullColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) if (mapper.kind === "literal" && mapper.value === null) names.add(name);
+  return names;
+});
