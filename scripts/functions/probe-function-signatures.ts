@@ -32,6 +32,7 @@ import {
   type CallForm,
   type ProbedSignature,
   type ResultRule,
+  MAX_CURRIED_PARAMETERS,
   NULLABLE_CLASSES,
   UNPROBED_FUNCTIONS,
   classOfTypeName,
@@ -45,6 +46,8 @@ const MAX_COUNTED_ARGUMENTS = 4;
 const TYPE_ERRORS = new Set([43, 386]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);
+/** What refuses a curried call's parameters: a wrong count, 133 AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS, 309 FUNCTION_CANNOT_HAVE_PARAMETERS. */
+const WRONG_PARAMETERS = new Set([...WRONG_COUNT, 133, 309]);
 
 interface Outcome {
   readonly ok: boolean;
@@ -109,6 +112,7 @@ function main(): void {
   const call = (fn: string, args: readonly string[], form: CallForm): Outcome =>
     callText(fn, args.map((sample, i) => sampleText(sample, form, i)).join(", "), form === "constant" ? "" : " FROM probe");
   const table: Record<string, ProbedSignature> = {};
+  const curriedSamples = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c].column), ...Object.values(OTHER_TYPE_SAMPLES).map((sample) => sample.column)];
   const only = process.argv.slice(2);
   const names = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && (only.length === 0 || only.includes(name))).sort();
   const started = Date.now();
@@ -122,6 +126,7 @@ function main(): void {
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
+    const nullRefused: Record<number, number[]> = {};
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
@@ -246,6 +251,32 @@ function main(): void {
           }),
         );
       nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
+      // A NULL at a position: refused when every call with it there failed with a type error,
+      // the others as in an accepted call and, one at a time, taking each class and each type
+      // without one (so no argument beside it can make the engine take it).
+      const partners = [...ARGUMENT_CLASSES, ...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`)];
+      const nullRefusedAt = (position: number) =>
+        (["constant", "column"] as const).every((form) => {
+          const base = byForm[form].accepted;
+          if (!base) return false;
+          const variants: string[][] = [[...base]];
+          for (let j = 0; j < count; j++) {
+            if (j === position) continue;
+            for (const partner of partners) {
+              const args: string[] = [...base];
+              args[j] = partner;
+              variants.push(args);
+            }
+          }
+          return variants.every((args) => {
+            args[position] = "null";
+            calls += 1;
+            const outcome = call(name, args, form);
+            return !outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code);
+          });
+        });
+      const nullPositions = Array.from({ length: count }, (_, i) => i).filter(nullRefusedAt);
+      if (nullPositions.length > 0) nullRefused[count] = nullPositions;
       // Two classes each taken at their position, but never together (no common type, as in
       // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
       const refusedPairsIn = (form: CallForm) => {
@@ -299,7 +330,29 @@ function main(): void {
         if (takes(`${params} -> 1, ${Array.from({ length: arrays }, () => "[1]").join(", ")}`)) afterLambda[arrays] = found;
       }
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result };
+    // Curried calls (`quantiles(0.5)(x)`), with 0 to MAX_CURRIED_PARAMETERS parameters (each a
+    // 1, which every parametric function here takes as a value) and 1 to 4 arguments of one
+    // class or type without one: a count is refused when every such call was. Zero arguments is
+    // a syntax error.
+    const curried: Record<number, "refused" | number[]> = {};
+    for (let params = 0; params <= MAX_CURRIED_PARAMETERS; params++) {
+      const head = `${name}(${new Array<string>(params).fill("1").join(", ")})`;
+      const refusedCounts: number[] = [];
+      for (let count = 1; count <= MAX_COUNTED_ARGUMENTS; count++) {
+        // Some functions judge the arguments' types before their count: a type error counts too,
+        // as long as every sample failed and one of them on the count or the parameters.
+        const codes = curriedSamples.map((column) => {
+          calls += 1;
+          const outcome = callText(head, new Array<string>(count).fill(column).join(", "), " FROM probe");
+          return outcome.ok ? null : outcome.code;
+        });
+        const refusedWithAll = codes.every((code) => code !== null && (WRONG_PARAMETERS.has(code) || TYPE_ERRORS.has(code)));
+        if (refusedWithAll && codes.some((code) => WRONG_PARAMETERS.has(code!))) refusedCounts.push(count);
+      }
+      if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
+      else if (refusedCounts.length > 0) curried[params] = refusedCounts;
+    }
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -343,7 +396,13 @@ function main(): void {
     const results = Object.entries(entry.results)
       .map(([n, rule]) => `${n}: ${JSON.stringify(rule).replace(/"(\w+)":/g, "$1: ")}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"} }],`;
+    const nullRefused = Object.entries(entry.nullRefused)
+      .map(([n, at]) => `${n}: ${JSON.stringify(at)}`)
+      .join(", ");
+    const curried = Object.entries(entry.curried)
+      .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
+      .join(", ");
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -354,8 +413,9 @@ function main(): void {
  * argument Nullable; the pairs of classes refused together ("i j classI classJ",
  * positions from 0); how the result's class follows the arguments' (an argument's, the elements
  * of an array argument, two arguments' when they agree), where it always does; whether a
- * lambda is taken (before arrays, and alone) and what is refused after it; and the result's
- * class when it is always the same.
+ * lambda is taken (before arrays, and alone) and what is refused after it; the result's
+ * class when it is always the same; where a NULL is refused; and what curried calls refuse
+ * per number of parameters.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

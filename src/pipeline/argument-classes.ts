@@ -133,7 +133,23 @@ export interface ProbedSignature {
   readonly afterLambda: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
   /** The result's class, when every accepted call gave the same one. */
   readonly result: ArgumentClass | null;
+  /**
+   * Per probed argument count: the positions where a NULL is refused (a type error whatever the
+   * other arguments, as `has(NULL, 'x')` is: its first argument must be an array).
+   */
+  readonly nullRefused: Readonly<Partial<Record<number, readonly number[]>>>;
+  /**
+   * Per number of parameters (0 to MAX_CURRIED_PARAMETERS) in a curried call
+   * (`quantiles(0.5, 0.9)(duration)`): "refused" when every call with that many failed on the
+   * parameters or the count whatever the arguments (`quantiles()(x)`, `sum(1)(x)`), else the
+   * argument counts (0 to 4) refused with them (`topK(5)(a, b)`). Only what differs from taking
+   * every count is written.
+   */
+  readonly curried: Readonly<Partial<Record<number, "refused" | readonly number[]>>>;
 }
+
+/** Parameter counts of curried calls the probe tried (more are never judged). */
+export const MAX_CURRIED_PARAMETERS = 3;
 
 /** Allowed functions the probe leaves out (none now: `tuple` is probed for its lambdas). */
 export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set<string>();

@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, NULLABLE_CLASSES, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -389,7 +389,10 @@ class ArgumentTyping {
         const facts = functionFacts(node.name);
         const args: Typed[] = [];
         for (const arg of node.args) args.push(this.visit(arg));
-        if (facts.signature && !this.mapped(node.name, node.args)) judge(this, node.name, facts, node.args, args, node.position, true);
+        if (facts.signature && !this.mapped(node.name, node.args)) {
+          judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
+          judge(this, node.name, facts, node.args, args, node.position, true);
+        }
         return UNKNOWN_COLUMN;
       }
       case "lambda":
@@ -555,9 +558,21 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // The other classes were probed without lambdas: nothing more to judge.
     return;
   }
-  // A curried call's own parameters (quantile(0.5)) were not probed: only its argument classes are judged.
+  // A curried call's counts are judged by judgeCurried, from its own probe; here its argument classes.
   if (!curried && facts.refusedCounts[args.length] === true) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
+  }
+  // `has(NULL, 'x')`, or a column the storage computes as NULL there: refused whatever the rest
+  // (probed plain; a curried call's parameters may change what it takes).
+  const nullAt = curried ? undefined : signature.nullRefused[args.length];
+  if (nullAt) {
+    for (const i of nullAt) {
+      const arg = args[i]!;
+      if (!typing.isBareNull(arg)) continue;
+      const argPosition = arg.position ?? position;
+      const what = arg.kind === "literal" ? `NULL${at(argPosition)}:` : `${describe(arg)}${at(argPosition)} is always NULL on this entity (its storage does not hold it), and`;
+      throw invalidQuery(`${what} ${nameOf(name)} does not take a NULL as argument ${i + 1} of ${args.length}: ClickHouse refuses it there whatever the other arguments`, argPosition);
+    }
   }
   const rules = facts.counts[args.length];
   if (rules === undefined) return;
@@ -600,6 +615,39 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     }
   }
 }
+
+/**
+ * A curried call's counts (`quantiles()(x)`: no level; `topK(5)(a, b)`: one argument; `sum(1)(x)`:
+ * no parameters), as the probe found them per number of parameters.
+ */
+function judgeCurried(name: string, signature: ProbedSignature, params: number, args: number, position: TextPosition | undefined): void {
+  if (params > MAX_CURRIED_PARAMETERS) return;
+  const refused = signature.curried[params];
+  if (refused === undefined) return;
+  if (refused === "refused") {
+    const taken = [0, 1, 2, 3].filter((n) => signature.curried[n] !== "refused");
+    const takes = taken.length === 1 && taken[0] === 0 ? `it takes none: call it as ${name}(…)` : `it takes ${countList(taken, MAX_CURRIED_PARAMETERS)}`;
+    throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${params} parameter${params === 1 ? "" : "s"} (in its first parentheses): ${takes}`, position);
+  }
+  if (args > MAX_COUNTED_ARGUMENTS || !refused.includes(args)) return;
+  const taken = [1, 2, 3, 4].filter((n) => !refused.includes(n));
+  throw invalidQuery(
+    `${nameOf(name)}${at(position)} with ${params} parameter${params === 1 ? "" : "s"} does not take ${args} argument${args === 1 ? "" : "s"}: it takes ${countList(taken, MAX_COUNTED_ARGUMENTS)}`,
+    position,
+  );
+}
+
+/** Counts for a message, the last probed one meaning "or more": [1, 2, 3] of 3 is "1 or more", [0, 1] "0 or 1". */
+function countList(taken: readonly number[], max: number): string {
+  if (taken.length === 0) return "none the probe found";
+  if (!taken.includes(max)) return list(taken.map(String));
+  let from = max;
+  while (taken.includes(from - 1)) from -= 1;
+  return list([...taken.filter((n) => n < from).map(String), `${from} or more`]);
+}
+
+/** Argument counts the probe checks (more are never judged). */
+const MAX_COUNTED_ARGUMENTS = 4;
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
 

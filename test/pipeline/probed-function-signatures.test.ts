@@ -188,6 +188,52 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("each NULL refused at a position is still refused there, as a constant and beside columns", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, positions] of Object.entries(signature.nullRefused)) {
+        const count = Number(countText);
+        const refused = signature.refused[count];
+        for (const form of ["constant", "column"] as const) {
+          for (const position of positions!) {
+            const partners = Array.from({ length: count }, (_, i) => ARGUMENT_CLASSES.find((c) => !(refused?.[form][i] ?? []).includes(c)) ?? "string");
+            const args = partners.map((partner, i) => (i === position ? "null" : partner));
+            const code = await refusal(name, args, form);
+            checked += 1;
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("each curried call refused for its parameters or argument count is still refused", async () => {
+    // 133 AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS, 309 FUNCTION_CANNOT_HAVE_PARAMETERS.
+    const refusedCodes = new Set([...TYPE_OR_COUNT_ERRORS, 133, 309]);
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [paramsText, refused] of Object.entries(signature.curried)) {
+        const head = `${name}(${new Array<string>(Number(paramsText)).fill("1").join(", ")})`;
+        // A refused parameter count: with one argument of each of two classes; else each refused argument count.
+        const calls = refused === "refused" ? [["c_float64"], ["c_string"]] : refused!.map((count) => new Array<string>(count).fill("c_float64"));
+        for (const args of calls) {
+          const query = `SELECT ${head}(${args.join(", ")}) FROM probe LIMIT 0`;
+          checked += 1;
+          const code = await store.client.query({ query, format: "JSONCompact" }).then((r) => r.text()).then(() => null, (error: unknown) => clickHouseCodeOf(error));
+          if (code === null || !refusedCodes.has(code)) wrong.push(`${query}: ${code ?? "accepted"}`);
+        }
+      }
+    }
+    expect(PROBED_FUNCTION_SIGNATURES.get("quantiles")!.curried[0]).toBe("refused");
+    expect(PROBED_FUNCTION_SIGNATURES.get("topK")!.curried[1]).toEqual([2, 3, 4]);
+    expect(checked).toBeGreaterThan(500);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("where only arrays are taken after a lambda, a NULL and a Nullable are refused there too", async () => {
     const scalars = ARGUMENT_CLASSES.filter((cls) => !cls.startsWith("array"));
     const wrong: string[] = [];

@@ -43,6 +43,14 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT countIf(project_id) AS s WHERE ${R} AND project_id = 1`, "column project_id at line 1, column 31 is an integer, and countIf does not take an integer as argument 1 of 1; it takes a boolean or small integer (UInt8) there", 1, 31],
   [`MATCH (events) SELECT toStartOfHour('2024-01-01') AS s WHERE ${R} AND project_id = 1`, "'2024-01-01' at line 1, column 37 is a string, and toStartOfHour does not take a string as argument 1 of 1; it takes a datetime there", 1, 37],
   [`MATCH (events) SELECT toStartOfHour(timestamp, 'UTC', 1) AS s WHERE ${R} AND project_id = 1`, "toStartOfHour at line 1, column 23 does not take 3 arguments: it takes 1 or 2 arguments", 1, 23],
+  // curried calls: parameter and argument counts (ClickHouse's codes 42, 34 and 133 otherwise)
+  [`MATCH (transactions) SELECT quantiles()(duration) AS q WHERE ${TX} AND project_id = 1`, "quantiles at line 1, column 29 does not take 0 parameters (in its first parentheses): it takes 1 or more", 1, 29],
+  [`MATCH (transactions) SELECT topK(5)(transaction, duration) AS q WHERE ${TX} AND project_id = 1`, "topK at line 1, column 29 with 1 parameter does not take 2 arguments: it takes 1", 1, 29],
+  [`MATCH (transactions) SELECT quantileExact(0.5, 0.9)(duration) AS q WHERE ${TX} AND project_id = 1`, "does not take 2 parameters (in its first parentheses): it takes 0 or 1", 1, 29],
+  [`MATCH (transactions) SELECT sum(1)(duration) AS q WHERE ${TX} AND project_id = 1`, "sum at line 1, column 29 does not take 1 parameter (in its first parentheses): it takes none: call it as sum(…)", 1, 29],
+  // a NULL where the function needs a value (ClickHouse's code 43 otherwise), also a column the storage computes as NULL
+  [`MATCH (events) SELECT has(NULL, 'x') AS h WHERE ${R} AND project_id = 1`, "NULL at line 1, column 27: has does not take a NULL as argument 1 of 2", 1, 27],
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(spans.exclusive_time_32, 'x') = 1`, "column spans.exclusive_time_32 at line 1, column 168 is always NULL on this entity (its storage does not hold it), and has does not take a NULL as argument 1 of 2", 1, 168],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a boolean or small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -145,6 +153,9 @@ const ACCEPTED: readonly string[] = [
   // Nullable(String) in the storage, whatever an entity once declared
   `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
+  // curried calls with the counts ClickHouse takes; a NULL where it is taken
+  `MATCH (transactions) SELECT quantiles(0.5, 0.9)(duration) AS q, quantile()(duration) AS m, topK(5)(transaction) AS t, quantilesIf(0.5)(duration, 1) AS i WHERE ${TX} AND project_id = 1`,
+  `MATCH (events) SELECT has(tags.key, NULL) AS h, indexOf(tags.key, NULL) AS i WHERE ${R} AND project_id = 1`,
 ];
 
 describe("calls the typing pass lets through", () => {
