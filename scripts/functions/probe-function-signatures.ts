@@ -4,7 +4,7 @@
  *
  * Why probe instead of writing signatures by hand: the question the typing pass answers is "would
  * ClickHouse refuse this call for its types?", and the engine itself is the only exact source.
- * Each function is called with every combination of nine argument classes (one ClickHouse type
+ * Each function is called with every combination of eleven argument classes (one ClickHouse type
  * each), up to three arguments, once with constants and once with columns of an empty table (an
  * empty table: nothing runs, only analysis). A class is recorded as refused at a position only
  * when every call with it there failed with a type error (43 ILLEGAL_TYPE_OF_ARGUMENT, 386

@@ -1,19 +1,19 @@
 /**
- * The argument classes the typing pass reasons with: nine ClickHouse types that stand for the
+ * The argument classes the typing pass reasons with: eleven ClickHouse types that stand for the
  * values a query can pass a function. A column, literal or call is given a class only when its
  * type is certain; anything else (maps, tuples, dates, decimals, aggregate states, aliases,
  * computed columns) has none and is never refused. The table of what each function refuses
  * (probed-function-signatures.ts) was measured with one sample of each class.
  */
 
-export const ARGUMENT_CLASSES = ["string", "uint8", "int64", "float64", "datetime", "arrayString", "arrayNumber", "uuid", "aggregateState"] as const;
+export const ARGUMENT_CLASSES = ["string", "uint8", "int64", "float64", "datetime", "arrayString", "arrayNumber", "uuid", "aggregateState", "uint32", "bool"] as const;
 
 export type ArgumentClass = (typeof ARGUMENT_CLASSES)[number];
 
 /** How a message names each class. */
 export const CLASS_NAMES: Readonly<Record<ArgumentClass, string>> = {
   string: "a string",
-  uint8: "a boolean or small integer (UInt8)",
+  uint8: "a small integer (UInt8)",
   int64: "an integer",
   float64: "a float",
   datetime: "a datetime",
@@ -21,6 +21,8 @@ export const CLASS_NAMES: Readonly<Record<ArgumentClass, string>> = {
   arrayNumber: "an array of integers",
   uuid: "a UUID",
   aggregateState: "an aggregate state (AggregateFunction)",
+  uint32: "an integer (UInt32)",
+  bool: "a boolean (Bool)",
 };
 
 /**
@@ -39,6 +41,10 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
   // One kind of state stands for all: functions other than -Merge treat every state alike, and
   // -Merge calls (which take only their own kind) are not judged on it (argument-types.ts).
   aggregateState: { constant: "initializeAggregation('sumState', 1.5)", column: "c_aggregate_state", type: "AggregateFunction(sum, Float64)" },
+  // UInt32 apart from the other integers: some functions take it alone among them (IPv4NumToString).
+  uint32: { constant: "toUInt32(70000)", column: "c_uint32", type: "UInt32" },
+  // TRUE and FALSE are Bool, which some functions take as a number and others do not (like, upper).
+  bool: { constant: "true", column: "c_bool", type: "Bool" },
 };
 
 /**
@@ -50,20 +56,18 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
  */
 export const OTHER_TYPE_SAMPLES: Readonly<Record<string, { readonly constant: string; readonly column: string; readonly type: string }>> = {
   date: { constant: "toDate('2024-01-01')", column: "o_date", type: "Date" },
-  uint32: { constant: "toUInt32(70000)", column: "o_uint32", type: "UInt32" },
   decimal: { constant: "toDecimal64(1.5, 4)", column: "o_decimal", type: "Decimal(18, 4)" },
   ipv4: { constant: "toIPv4('1.2.3.4')", column: "o_ipv4", type: "IPv4" },
   ipv6: { constant: "toIPv6('::1')", column: "o_ipv6", type: "IPv6" },
   map: { constant: "map('a', 'b')", column: "o_map", type: "Map(String, String)" },
   tuple: { constant: "tuple('a', 1)", column: "o_tuple", type: "Tuple(String, UInt8)" },
-  bool: { constant: "true", column: "o_bool", type: "Bool" },
   arrayFloat: { constant: "[1.5]", column: "o_array_float", type: "Array(Float64)" },
   datetime64: { constant: "toDateTime64('2024-01-01 00:00:00', 3, 'UTC')", column: "o_datetime64", type: "DateTime64(3, 'UTC')" },
   nullableString: { constant: "toNullable('abc')", column: "o_nullable_string", type: "Nullable(String)" },
 };
 
 /** The classes a Nullable type can wrap (arrays and aggregate states cannot be Nullable). */
-export const NULLABLE_CLASSES: readonly ArgumentClass[] = ["string", "uint8", "int64", "float64", "datetime", "uuid"];
+export const NULLABLE_CLASSES: readonly ArgumentClass[] = ["string", "uint8", "int64", "float64", "datetime", "uuid", "uint32", "bool"];
 
 /** A class's sample wrapped in Nullable, for the refusals that also hold on Nullable arguments. */
 export function nullableSample(cls: ArgumentClass): { readonly constant: string; readonly column: string; readonly type: string } | null {
@@ -181,7 +185,8 @@ export function classOfTypeName(typeName: string): ArgumentClass | null {
   for (let match = WRAPPER.exec(type); match; match = WRAPPER.exec(type)) type = match[1]!;
   if (type === "String" || /^FixedString\(\d+\)$/.test(type)) return "string";
   if (type === "UInt8") return "uint8";
-  // UInt32 is left out: some functions take it alone among the integers (IPv4NumToString).
+  if (type === "UInt32") return "uint32";
+  if (type === "Bool") return "bool";
   if (/^(?:Int(?:8|16|32|64)|UInt(?:16|64))$/.test(type)) return "int64";
   if (type === "Float32" || type === "Float64") return "float64";
   if (type === "DateTime" || /^DateTime\('[^']*'\)$/.test(type)) return "datetime";

@@ -124,12 +124,14 @@ export const stringSubscriptables = memoizePerDefinition((entity: EntityDefiniti
  */
 function literalClass(value: unknown): ArgumentClass | null {
   if (typeof value === "string") return "string";
+  if (typeof value === "boolean") return "bool";
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
   if (!Number.isInteger(value)) return "float64";
   if (value >= 0 && value <= 255) return "uint8";
   if (!Number.isSafeInteger(value)) return null;
-  // Int8..Int64, UInt16 and UInt64 are Int64's class; UInt32 has none (see classOfTypeName).
-  return value > 0xffff && value <= 0xffffffff ? null : "int64";
+  // ClickHouse types a literal by the smallest type that holds it: Int8..Int64, UInt16 and
+  // UInt64 are Int64's class, UInt32 its own (see classOfTypeName).
+  return value > 0xffff && value <= 0xffffffff ? "uint32" : "int64";
 }
 
 interface Typed {
@@ -390,7 +392,8 @@ class ArgumentTyping {
         const args: Typed[] = [];
         for (const arg of node.args) args.push(this.visit(arg));
         if (facts.signature && !this.mapped(node.name, node.args)) {
-          judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
+          // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count.
+          if (!node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
           judge(this, node.name, facts, node.args, args, node.position, true);
         }
         return UNKNOWN_COLUMN;
@@ -559,7 +562,9 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     return;
   }
   // A curried call's counts are judged by judgeCurried, from its own probe; here its argument classes.
-  if (!curried && facts.refusedCounts[args.length] === true) {
+  // Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some functions answer
+  // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`).
+  if (!curried && facts.refusedCounts[args.length] === true && !args.some((arg) => typing.mayBeNothing(arg))) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
   // `has(NULL, 'x')`, or a column the storage computes as NULL there: refused whatever the rest

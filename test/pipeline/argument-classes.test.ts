@@ -15,13 +15,15 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(LowCardinality(String))", "arrayString"],
     ["Array(UInt64)", "arrayNumber"],
     ["UUID", "uuid"],
+    ["UInt32", "uint32"],
+    ["Bool", "bool"],
     ["AggregateFunction(quantiles(0.5, 0.9), Float64)", "aggregateState"],
   ])("%s is %s", (type, cls) => {
     expect(classOfTypeName(type)).toBe(cls);
   });
 
   // Types some functions treat apart from the class's sample: no class, never refused.
-  it.each(["Nullable(UInt64)", "LowCardinality(Nullable(String))", "Array(Nullable(String))", "UInt32", "Date", "DateTime64(3)", "Decimal(18, 4)", "Array(UInt8)", "Array(Float64)", "Map(String, String)", "Tuple(UInt8, String)", "IPv4", "Bool", "SimpleAggregateFunction(sum, Float64)"])(
+  it.each(["Nullable(UInt64)", "LowCardinality(Nullable(String))", "Array(Nullable(String))", "Date", "DateTime64(3)", "Decimal(18, 4)", "Array(UInt8)", "Array(Float64)", "Map(String, String)", "Tuple(UInt8, String)", "IPv4", "SimpleAggregateFunction(sum, Float64)"])(
     "%s has no class",
     (type) => {
       expect(classOfTypeName(type)).toBeNull();
