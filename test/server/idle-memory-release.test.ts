@@ -160,11 +160,12 @@ describe("idle memory release", () => {
     expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
   });
 
-  it("the embedded engine empties its condition cache and purges its allocator (chDB is built with jemalloc)", async () => {
+  it("the embedded engine empties its condition and compiled-expression caches and purges its allocator (chDB is built with jemalloc)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "quarry-purge-"));
     const store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
-    const entries = async () =>
-      Number((await store.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'QueryConditionCacheEntries'", format: "JSONEachRow" }).then((r) => r.json<{ value: string }>()))[0]!.value);
+    const metric = async (name: string) =>
+      Number((await store.client.query({ query: `SELECT value FROM system.metrics WHERE metric = '${name}'`, format: "JSONEachRow" }).then((r) => r.json<{ value: string }>()))[0]?.value ?? 0);
+    const entries = () => metric("QueryConditionCacheEntries");
     try {
       const built = await store.client.query({ query: "SELECT value FROM system.build_options WHERE name = 'USE_JEMALLOC'", format: "JSONEachRow" }).then((r) => r.json<{ value: string }>());
       expect(built).toEqual([{ value: "1" }]);
@@ -173,8 +174,12 @@ describe("idle memory release", () => {
       // A filter no granule matches is remembered per part: one entry per part and filter.
       for (let i = 2; i < 30; i++) await store.client.query({ query: `SELECT count() FROM t WHERE v = ${i}`, format: "JSON" }).then((r) => r.text());
       expect(await entries()).toBeGreaterThan(20);
+      // An expression run a few times is compiled and kept (ClickHouse's min_count_to_compile_expression, 3).
+      for (let i = 2; i < 6; i++) for (let run = 0; run < 4; run++) await store.client.query({ query: `SELECT sum(v * ${i} + k - v / ${i + 1}) FROM t`, format: "JSON" }).then((r) => r.text());
+      expect(await metric("CompiledExpressionCacheCount")).toBeGreaterThan(0);
       for (const query of ENGINE_IDLE_RELEASE_SQL) await store.client.command({ query });
       expect(await entries()).toBe(0);
+      expect(await metric("CompiledExpressionCacheCount")).toBe(0);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
