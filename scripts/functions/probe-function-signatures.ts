@@ -60,6 +60,13 @@ function errorCode(error: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** A type wrapped in Nullable as ClickHouse writes it (inside LowCardinality; Nullable stays as it is). */
+function nullableOf(type: string): string {
+  if (type.startsWith("Nullable(")) return type;
+  const inner = /^LowCardinality\((.*)\)$/.exec(type)?.[1];
+  return inner === undefined ? `Nullable(${type})` : `LowCardinality(${nullableOf(inner)})`;
+}
+
 function pairKey(i: number, j: number, a: ArgumentClass, b: ArgumentClass): string {
   return `${i} ${j} ${a} ${b}`;
 }
@@ -127,6 +134,7 @@ function main(): void {
     const pairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
+    const nullableResults: number[] = [];
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
@@ -277,6 +285,27 @@ function main(): void {
         });
       const nullPositions = Array.from({ length: count }, (_, i) => i).filter(nullRefusedAt);
       if (nullPositions.length > 0) nullRefused[count] = nullPositions;
+      // A Nullable argument at each position that can be one, in an accepted call: the result
+      // must be the plain call's, wrapped in Nullable, every time (constants and columns).
+      const wrapsNullable = (["constant", "column"] as const).every((form) => {
+        const base = byForm[form].accepted;
+        if (!base) return false;
+        calls += 1;
+        const plain = call(name, base, form);
+        if (!plain.ok || plain.resultType === null) return false;
+        let tried = 0;
+        for (let i = 0; i < count; i++) {
+          if (!NULLABLE_CLASSES.includes(base[i]!)) continue;
+          const args: string[] = [...base];
+          args[i] = `nullable:${base[i]!}`;
+          calls += 1;
+          const outcome = call(name, args, form);
+          if (!outcome.ok || outcome.resultType !== nullableOf(plain.resultType)) return false;
+          tried += 1;
+        }
+        return tried > 0;
+      });
+      if (wrapsNullable) nullableResults.push(count);
       // Two classes each taken at their position, but never together (no common type, as in
       // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
       const refusedPairsIn = (form: CallForm) => {
@@ -352,7 +381,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -402,7 +431,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -414,8 +443,8 @@ function main(): void {
  * positions from 0); how the result's class follows the arguments' (an argument's, the elements
  * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's
- * class when it is always the same; where a NULL is refused; and what curried calls refuse
- * per number of parameters.
+ * class when it is always the same; where a NULL is refused; what curried calls refuse
+ * per number of parameters; and the counts where a Nullable argument makes the result Nullable.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -150,6 +150,13 @@ export interface ProbedSignature {
    * every count is written.
    */
   readonly curried: Readonly<Partial<Record<number, "refused" | readonly number[]>>>;
+  /**
+   * The probed argument counts where a Nullable argument makes the result Nullable(the plain
+   * call's result), whichever argument it is (ClickHouse's default for most functions:
+   * `concat(email, 'x')` is Nullable(String) when `email` is). Elsewhere (`if` with a Nullable
+   * condition, `ifNull`) the result of a call with a Nullable argument has no class.
+   */
+  readonly nullableResults: readonly number[];
 }
 
 /** Parameter counts of curried calls the probe tried (more are never judged). */

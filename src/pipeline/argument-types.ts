@@ -384,7 +384,7 @@ class ArgumentTyping {
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
-        return typed(resultClass(facts.signature, args), constant);
+        return resultTyped(facts.signature, args, constant);
       }
       case "curried": {
         for (const param of node.params) this.visit(param);
@@ -487,12 +487,25 @@ function elementOf(t: Typed): Typed {
   return element === null ? t : typed(element, false);
 }
 
-/** The class of a call's result: fixed for the function, or following its arguments' (ResultRule). */
-function resultClass(signature: ProbedSignature | undefined, args: readonly Typed[]): ArgumentClass | null {
-  if (!signature) return null;
-  // The rules were probed on plain types: an argument of unknown type may be Nullable, and a
-  // Nullable argument makes most results Nullable, which has no class (argument-classes.ts).
-  for (const arg of args) if (arg.cls === null || arg.nullable) return null;
+/**
+ * A call's result: its class fixed for the function or following its arguments' (ResultRule),
+ * Nullable when an argument is and the probe saw the result wrapped so (nullableResults).
+ */
+function resultTyped(signature: ProbedSignature | undefined, args: readonly Typed[], constant: boolean | null): Typed {
+  if (!signature) return typed(null, constant);
+  // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
+  let nullable = false;
+  for (const arg of args) {
+    if (arg.cls === null) return typed(null, constant);
+    if (arg.nullable) nullable = true;
+  }
+  if (nullable && !signature.nullableResults.includes(args.length)) return typed(null, constant);
+  const cls = plainResultClass(signature, args);
+  if (!nullable) return typed(cls, constant);
+  return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
+}
+
+function plainResultClass(signature: ProbedSignature, args: readonly Typed[]): ArgumentClass | null {
   if (signature.result) return signature.result;
   const rule = signature.results[args.length];
   if (!rule) return null;

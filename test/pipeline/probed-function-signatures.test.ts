@@ -234,6 +234,32 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("where a Nullable argument makes the result Nullable, it still does", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const count of signature.nullableResults) {
+        const refused = signature.refused[count];
+        // Each position in turn Nullable, the others classes the function takes there.
+        const partners = Array.from({ length: count }, (_, i) => NULLABLE_CLASSES.find((c) => !(refused?.column[i] ?? []).includes(c)));
+        for (let position = 0; position < count; position++) {
+          if (partners.some((partner) => partner === undefined)) break;
+          const args = partners.map((partner, i) => (i === position ? nullableSample(partner!)!.column : CLASS_SAMPLES[partner!].column));
+          const query = `SELECT ${name}(${args.join(", ")}) FROM probe LIMIT 0`;
+          const type = await store.client
+            .query({ query: `SELECT ${name}(${args.join(", ")}) AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+            .then((r) => r.json<{ meta: { type: string }[] }>())
+            .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+          if (type === "refused") continue;
+          typedCalls += 1;
+          if (!/^(?:LowCardinality\()?Nullable\(/.test(type)) wrong.push(`${query}: ${type}`);
+        }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("where only arrays are taken after a lambda, a NULL and a Nullable are refused there too", async () => {
     const scalars = ARGUMENT_CLASSES.filter((cls) => !cls.startsWith("array"));
     const wrong: string[] = [];
