@@ -135,6 +135,7 @@ function main(): void {
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
+    const plainResults: number[] = [];
     const results = new Set<ArgumentClass | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
@@ -287,25 +288,26 @@ function main(): void {
       if (nullPositions.length > 0) nullRefused[count] = nullPositions;
       // A Nullable argument at each position that can be one, in an accepted call: the result
       // must be the plain call's, wrapped in Nullable, every time (constants and columns).
-      const wrapsNullable = (["constant", "column"] as const).every((form) => {
+      // Or the plain call's result as it is, every time (`ifNull`, `coalesce`, `isNull`).
+      const nullableOutcomes = (["constant", "column"] as const).map((form) => {
         const base = byForm[form].accepted;
-        if (!base) return false;
+        if (!base) return "mixed";
         calls += 1;
         const plain = call(name, base, form);
-        if (!plain.ok || plain.resultType === null) return false;
-        let tried = 0;
+        if (!plain.ok || plain.resultType === null) return "mixed";
+        const seen = new Set<string>();
         for (let i = 0; i < count; i++) {
           if (!NULLABLE_CLASSES.includes(base[i]!)) continue;
           const args: string[] = [...base];
           args[i] = `nullable:${base[i]!}`;
           calls += 1;
           const outcome = call(name, args, form);
-          if (!outcome.ok || outcome.resultType !== nullableOf(plain.resultType)) return false;
-          tried += 1;
+          seen.add(!outcome.ok ? "mixed" : outcome.resultType === nullableOf(plain.resultType) && !plain.resultType.includes("Nullable(") ? "wrapped" : outcome.resultType === plain.resultType ? "plain" : "mixed");
         }
-        return tried > 0;
+        return seen.size === 1 ? [...seen][0]! : "mixed";
       });
-      if (wrapsNullable) nullableResults.push(count);
+      if (nullableOutcomes.every((outcome) => outcome === "wrapped")) nullableResults.push(count);
+      if (nullableOutcomes.every((outcome) => outcome === "plain")) plainResults.push(count);
       // Two classes each taken at their position, but never together (no common type, as in
       // if(c, 'a', 1)): what the engine refuses of the pair whatever the other arguments.
       const refusedPairsIn = (form: CallForm) => {
@@ -381,7 +383,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -431,7 +433,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -444,7 +446,8 @@ function main(): void {
  * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's
  * class when it is always the same; where a NULL is refused; what curried calls refuse
- * per number of parameters; and the counts where a Nullable argument makes the result Nullable.
+ * per number of parameters; and the counts where a Nullable argument makes the result Nullable,
+ * or leaves it as it is.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -157,6 +157,8 @@ export interface ProbedSignature {
    * condition, `ifNull`) the result of a call with a Nullable argument has no class.
    */
   readonly nullableResults: readonly number[];
+  /** The probed argument counts where a Nullable argument leaves the result as the plain call's (`ifNull(user, 'x')` is a String). */
+  readonly plainResults: readonly number[];
 }
 
 /** Parameter counts of curried calls the probe tried (more are never judged). */

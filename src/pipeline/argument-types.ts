@@ -489,19 +489,21 @@ function elementOf(t: Typed): Typed {
 
 /**
  * A call's result: its class fixed for the function or following its arguments' (ResultRule),
- * Nullable when an argument is and the probe saw the result wrapped so (nullableResults).
+ * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
+ * when it saw a Nullable argument leave it so (plainResults).
  */
 function resultTyped(signature: ProbedSignature | undefined, args: readonly Typed[], constant: boolean | null): Typed {
   if (!signature) return typed(null, constant);
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
-  let nullable = false;
+  let nullables = 0;
   for (const arg of args) {
     if (arg.cls === null) return typed(null, constant);
-    if (arg.nullable) nullable = true;
+    if (arg.nullable) nullables++;
   }
-  if (nullable && !signature.nullableResults.includes(args.length)) return typed(null, constant);
   const cls = plainResultClass(signature, args);
-  if (!nullable) return typed(cls, constant);
+  // Probed with one Nullable argument at a time: `ifNull(a, b)` with both Nullable is Nullable.
+  if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
+  if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
 }
 

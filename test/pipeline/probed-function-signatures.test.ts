@@ -234,6 +234,34 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("where a Nullable argument leaves the result plain, it still does", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const count of signature.plainResults) {
+        const refused = signature.refused[count];
+        const partners = Array.from({ length: count }, (_, i) => NULLABLE_CLASSES.find((c) => !(refused?.column[i] ?? []).includes(c)));
+        if (partners.some((partner) => partner === undefined)) continue;
+        const typeOf = (args: readonly string[]) =>
+          store.client
+            .query({ query: `SELECT ${name}(${args.join(", ")}) AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+            .then((r) => r.json<{ meta: { type: string }[] }>())
+            .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+        const plain = await typeOf(partners.map((partner) => CLASS_SAMPLES[partner!].column));
+        if (plain === "refused") continue;
+        for (let position = 0; position < count; position++) {
+          const type = await typeOf(partners.map((partner, i) => (i === position ? nullableSample(partner!)!.column : CLASS_SAMPLES[partner!].column)));
+          if (type === "refused") continue;
+          typedCalls += 1;
+          if (type !== plain) wrong.push(`${name} with argument ${position + 1} of ${count} Nullable: ${type}, plain ${plain}`);
+        }
+      }
+    }
+    expect(PROBED_FUNCTION_SIGNATURES.get("ifNull")!.plainResults).toContain(2);
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("where a Nullable argument makes the result Nullable, it still does", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;

@@ -50,6 +50,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT sum(1)(duration) AS q WHERE ${TX} AND project_id = 1`, "sum at line 1, column 29 does not take 1 parameter (in its first parentheses): it takes none: call it as sum(…)", 1, 29],
   // a call over a Nullable argument is Nullable where the probe saw it so (lower(user) is Nullable(String))
   [`MATCH (transactions) SELECT if(lower(user), 1, 2) AS a WHERE ${TX} AND project_id = 1`, "lower(…) at line 1, column 32 is a string (Nullable), and if does not take a string (Nullable) as argument 1 of 3", 1, 32],
+  [`MATCH (transactions) SELECT plus(ifNull(user, 'x'), 1) AS a WHERE ${TX} AND project_id = 1`, "ifNull(…) at line 1, column 34 is a string, and plus (+) does not take a string as argument 1 of 2", 1, 34],
   // a NULL where the function needs a value (ClickHouse's code 43 otherwise), also a column the storage computes as NULL
   [`MATCH (events) SELECT has(NULL, 'x') AS h WHERE ${R} AND project_id = 1`, "NULL at line 1, column 27: has does not take a NULL as argument 1 of 2", 1, 27],
   [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(spans.exclusive_time_32, 'x') = 1`, "column spans.exclusive_time_32 at line 1, column 168 is always NULL on this entity (its storage does not hold it), and has does not take a NULL as argument 1 of 2", 1, 168],
@@ -160,6 +161,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT has(tags.key, NULL) AS h, indexOf(tags.key, NULL) AS i WHERE ${R} AND project_id = 1`,
   // a Nullable condition is taken, and ifNull/coalesce/isNull do not keep Nullable (not in nullableResults)
   `MATCH (transactions) SELECT if(isNull(lower(user)), 1, 2) AS a, if(notEmpty(coalesce(user, 'x')), 1, 2) AS b, if(lower(user) = 'a', 1, 2) AS c WHERE ${TX} AND project_id = 1`,
+  // ifNull leaves one Nullable argument plain, not two (found by the fuzz)
+  `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ifNull(user, user) = FALSE`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
