@@ -32,6 +32,7 @@ import {
   type CallForm,
   type ProbedSignature,
   type ResultRule,
+  MAX_COUNTED_ARGUMENTS,
   MAX_CURRIED_PARAMETERS,
   NULLABLE_CLASSES,
   UNPROBED_FUNCTIONS,
@@ -42,7 +43,6 @@ import {
 
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
 const MAX_PROBED_ARGUMENTS = 3;
-const MAX_COUNTED_ARGUMENTS = 4;
 const TYPE_ERRORS = new Set([43, 386]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);

@@ -161,8 +161,16 @@ export interface ProbedSignature {
   readonly plainResults: readonly number[];
 }
 
+/** Argument counts the probe checks for being refused (more are never judged). */
+export const MAX_COUNTED_ARGUMENTS = 4;
+
 /** Parameter counts of curried calls the probe tried (more are never judged). */
 export const MAX_CURRIED_PARAMETERS = 3;
+
+/** 0, 1, ..., max: the counts a message lists. */
+export function countsUpTo(max: number, from = 0): number[] {
+  return Array.from({ length: max - from + 1 }, (_, i) => from + i);
+}
 
 /** Allowed functions the probe leaves out (none now: `tuple` is probed for its lambdas). */
 export const UNPROBED_FUNCTIONS: ReadonlySet<string> = new Set<string>();

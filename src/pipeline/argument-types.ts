@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -645,12 +645,12 @@ function judgeCurried(name: string, signature: ProbedSignature, params: number, 
   const refused = signature.curried[params];
   if (refused === undefined) return;
   if (refused === "refused") {
-    const taken = [0, 1, 2, 3].filter((n) => signature.curried[n] !== "refused");
+    const taken = countsUpTo(MAX_CURRIED_PARAMETERS).filter((n) => signature.curried[n] !== "refused");
     const takes = taken.length === 1 && taken[0] === 0 ? `it takes none: call it as ${name}(…)` : `it takes ${countList(taken, MAX_CURRIED_PARAMETERS)}`;
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${params} parameter${params === 1 ? "" : "s"} (in its first parentheses): ${takes}`, position);
   }
   if (args > MAX_COUNTED_ARGUMENTS || !refused.includes(args)) return;
-  const taken = [1, 2, 3, 4].filter((n) => !refused.includes(n));
+  const taken = countsUpTo(MAX_COUNTED_ARGUMENTS, 1).filter((n) => !refused.includes(n));
   throw invalidQuery(
     `${nameOf(name)}${at(position)} with ${params} parameter${params === 1 ? "" : "s"} does not take ${args} argument${args === 1 ? "" : "s"}: it takes ${countList(taken, MAX_COUNTED_ARGUMENTS)}`,
     position,
@@ -665,9 +665,6 @@ function countList(taken: readonly number[], max: number): string {
   while (taken.includes(from - 1)) from -= 1;
   return list([...taken.filter((n) => n < from).map(String), `${from} or more`]);
 }
-
-/** Argument counts the probe checks (more are never judged). */
-const MAX_COUNTED_ARGUMENTS = 4;
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
 

@@ -83,6 +83,24 @@ describe("probed function signatures", () => {
     expect(PROBED_FUNCTION_SIGNATURES.get("countIf")!.result).toBe("int64");
   });
 
+  /** The result type of a call over the probe table's columns, or "refused". */
+  function resultType(name: string, columns: readonly string[]): Promise<string> {
+    return store.client
+      .query({ query: `SELECT ${name}(${columns.join(", ")}) AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+      .then((r) => r.json<{ meta: { type: string }[] }>())
+      .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+  }
+
+  /** Per position, a class a Nullable can wrap that the function takes there as a column (undefined: none). */
+  function nullablePartners(refused: { column: readonly (readonly ArgumentClass[])[] } | undefined, count: number): (ArgumentClass | undefined)[] {
+    return Array.from({ length: count }, (_, i) => NULLABLE_CLASSES.find((c) => !(refused?.column[i] ?? []).includes(c)));
+  }
+
+  /** The partners' columns, the one at `position` Nullable (none when position is -1). */
+  function columnsWithNullable(partners: readonly ArgumentClass[], position: number): string[] {
+    return partners.map((partner, i) => (i === position ? nullableSample(partner)!.column : CLASS_SAMPLES[partner].column));
+  }
+
   it("each refusal in the table is still a type or count error on the engine", async () => {
     const wrong: string[] = [];
     let checked = 0;
@@ -239,18 +257,12 @@ describe("probed function signatures", () => {
     let typedCalls = 0;
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const count of signature.plainResults) {
-        const refused = signature.refused[count];
-        const partners = Array.from({ length: count }, (_, i) => NULLABLE_CLASSES.find((c) => !(refused?.column[i] ?? []).includes(c)));
+        const partners = nullablePartners(signature.refused[count], count);
         if (partners.some((partner) => partner === undefined)) continue;
-        const typeOf = (args: readonly string[]) =>
-          store.client
-            .query({ query: `SELECT ${name}(${args.join(", ")}) AS r FROM probe LIMIT 0`, format: "JSONCompact" })
-            .then((r) => r.json<{ meta: { type: string }[] }>())
-            .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
-        const plain = await typeOf(partners.map((partner) => CLASS_SAMPLES[partner!].column));
+        const plain = await resultType(name, columnsWithNullable(partners as ArgumentClass[], -1));
         if (plain === "refused") continue;
         for (let position = 0; position < count; position++) {
-          const type = await typeOf(partners.map((partner, i) => (i === position ? nullableSample(partner!)!.column : CLASS_SAMPLES[partner!].column)));
+          const type = await resultType(name, columnsWithNullable(partners as ArgumentClass[], position));
           if (type === "refused") continue;
           typedCalls += 1;
           if (type !== plain) wrong.push(`${name} with argument ${position + 1} of ${count} Nullable: ${type}, plain ${plain}`);
@@ -267,20 +279,15 @@ describe("probed function signatures", () => {
     let typedCalls = 0;
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const count of signature.nullableResults) {
-        const refused = signature.refused[count];
         // Each position in turn Nullable, the others classes the function takes there.
-        const partners = Array.from({ length: count }, (_, i) => NULLABLE_CLASSES.find((c) => !(refused?.column[i] ?? []).includes(c)));
+        const partners = nullablePartners(signature.refused[count], count);
+        if (partners.some((partner) => partner === undefined)) continue;
         for (let position = 0; position < count; position++) {
-          if (partners.some((partner) => partner === undefined)) break;
-          const args = partners.map((partner, i) => (i === position ? nullableSample(partner!)!.column : CLASS_SAMPLES[partner!].column));
-          const query = `SELECT ${name}(${args.join(", ")}) FROM probe LIMIT 0`;
-          const type = await store.client
-            .query({ query: `SELECT ${name}(${args.join(", ")}) AS r FROM probe LIMIT 0`, format: "JSONCompact" })
-            .then((r) => r.json<{ meta: { type: string }[] }>())
-            .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+          const columns = columnsWithNullable(partners as ArgumentClass[], position);
+          const type = await resultType(name, columns);
           if (type === "refused") continue;
           typedCalls += 1;
-          if (!/^(?:LowCardinality\()?Nullable\(/.test(type)) wrong.push(`${query}: ${type}`);
+          if (!/^(?:LowCardinality\()?Nullable\(/.test(type)) wrong.push(`${name}(${columns.join(", ")}): ${type}`);
         }
       }
     }
