@@ -26,6 +26,9 @@ import {
   ARGUMENT_CLASSES,
   CLASS_SAMPLES as SAMPLES,
   OTHER_TYPE_SAMPLES,
+  ARRAY_VARIANT_SAMPLES,
+  ARRAY_VARIANTS,
+  type ArrayVariant,
   type ArgumentClass,
   type ArgumentCount,
   type ByForm,
@@ -95,13 +98,14 @@ function sampleText(sample: string, form: CallForm, position: number): string {
   if (sample === "null") return "NULL";
   if (sample.startsWith("other:")) return OTHER_TYPE_SAMPLES[sample.slice(6)]![written];
   if (sample.startsWith("nullable:")) return nullableSample(sample.slice(9) as ArgumentClass)![written];
+  if (sample.startsWith("array:")) return ARRAY_VARIANT_SAMPLES[sample.slice(6)]![written];
   return SAMPLES[sample as ArgumentClass][written];
 }
 
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!)]
+  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...Object.values(ARRAY_VARIANT_SAMPLES)]
     .map((sample) => `${sample.column} ${sample.type}`)
     .join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
@@ -131,6 +135,7 @@ function main(): void {
     const robust: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const besideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const arrays: Record<number, { constant: ArrayVariant[][]; column: ArrayVariant[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
@@ -260,6 +265,21 @@ function main(): void {
           }),
         );
       nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
+      // Each array variant where an array class is refused (robustly, beside others), the
+      // others as in an accepted call: refused when that call fails with a type or count error.
+      const arraysIn = (form: "constant" | "column") =>
+        (count >= 2 ? robust[count]![form] : refused[count]![form]!).map((classes, i) => {
+          const base = byForm[form].accepted;
+          if (!base || !classes.some((cls) => elementClass(cls) !== null)) return [];
+          return ARRAY_VARIANTS.filter((variant) => {
+            const args: string[] = [...base];
+            args[i] = `array:${variant}`;
+            calls += 1;
+            const outcome = call(name, args, form);
+            return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+          });
+        });
+      arrays[count] = { constant: arraysIn("constant"), column: arraysIn("column") };
       // A NULL at a position: refused when every call with it there failed with a type error,
       // the others as in an accepted call and, one at a time, taking each class and each type
       // without one (so no argument beside it can make the engine take it).
@@ -383,7 +403,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -430,10 +450,15 @@ function main(): void {
     const nullRefused = Object.entries(entry.nullRefused)
       .map(([n, at]) => `${n}: ${JSON.stringify(at)}`)
       .join(", ");
+    const variants = (list: readonly (readonly ArrayVariant[])[]) => `[${list.map((at) => `[${at.map((v) => `"${v}"`).join(", ")}]`).join(", ")}]`;
+    const arrays = Object.entries(entry.arrays)
+      .filter(([, forms]) => Object.values(forms!).some((p) => p.some((at) => at.length > 0)))
+      .map(([n, forms]) => `${n}: { constant: ${variants(forms!.constant)}, column: ${variants(forms!.column)} }`)
+      .join(", ");
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -446,8 +471,8 @@ function main(): void {
  * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's
  * class when it is always the same; where a NULL is refused; what curried calls refuse
- * per number of parameters; and the counts where a Nullable argument makes the result Nullable,
- * or leaves it as it is.
+ * per number of parameters; the counts where a Nullable argument makes the result Nullable,
+ * or leaves it as it is; and the array types without a class refused where an array class is.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -66,6 +66,36 @@ export const OTHER_TYPE_SAMPLES: Readonly<Record<string, { readonly constant: st
   nullableString: { constant: "toNullable('abc')", column: "o_nullable_string", type: "Nullable(String)" },
 };
 
+/**
+ * Array types the entities have that no class names, as the probe writes them: arrays of
+ * Nullable values, of floats, of UUIDs (`exception_frames.in_app`, `measurements.value`). Each
+ * is judged on its own refusals, probed at the positions where an array class is refused
+ * (`countIf(exception_frames.module)`, `plus(1, measurements.value)`); beside it the other
+ * arguments are judged as beside a type without a class. A test holds the entities' array
+ * types to this list.
+ */
+export const ARRAY_VARIANT_SAMPLES: Readonly<Record<string, { readonly constant: string; readonly column: string; readonly type: string }>> = {
+  nullableStrings: { constant: "CAST(['a'] AS Array(Nullable(String)))", column: "v_nullable_strings", type: "Array(Nullable(String))" },
+  nullableUInt8: { constant: "CAST([1] AS Array(Nullable(UInt8)))", column: "v_nullable_uint8", type: "Array(Nullable(UInt8))" },
+  nullableUInt16: { constant: "CAST([1] AS Array(Nullable(UInt16)))", column: "v_nullable_uint16", type: "Array(Nullable(UInt16))" },
+  nullableUInt32: { constant: "CAST([1] AS Array(Nullable(UInt32)))", column: "v_nullable_uint32", type: "Array(Nullable(UInt32))" },
+  float64: { constant: "CAST([1.5] AS Array(Float64))", column: "v_float64s", type: "Array(Float64)" },
+  float32: { constant: "CAST([1.5] AS Array(Float32))", column: "v_float32s", type: "Array(Float32)" },
+  uuids: { constant: "CAST(['00000000-0000-0000-0000-000000000001'] AS Array(UUID))", column: "v_uuids", type: "Array(UUID)" },
+};
+
+export type ArrayVariant = keyof typeof ARRAY_VARIANT_SAMPLES;
+
+/** The array variants in a fixed order: the pass refers to them by index. */
+export const ARRAY_VARIANTS: readonly ArrayVariant[] = Object.keys(ARRAY_VARIANT_SAMPLES);
+
+const VARIANT_OF_TYPE: ReadonlyMap<string, ArrayVariant> = new Map(Object.entries(ARRAY_VARIANT_SAMPLES).map(([variant, sample]) => [sample.type, variant]));
+
+/** The array variant a type is (as `formatClickHouseType` writes it), else null. */
+export function arrayVariantOfTypeName(typeName: string): ArrayVariant | null {
+  return VARIANT_OF_TYPE.get(typeName.trim()) ?? null;
+}
+
 /** The classes a Nullable type can wrap (arrays and aggregate states cannot be Nullable). */
 export const NULLABLE_CLASSES: readonly ArgumentClass[] = ["string", "uint8", "int64", "float64", "datetime", "uuid", "uint32", "bool"];
 
@@ -159,6 +189,12 @@ export interface ProbedSignature {
   readonly nullableResults: readonly number[];
   /** The probed argument counts where a Nullable argument leaves the result as the plain call's (`ifNull(user, 'x')` is a String). */
   readonly plainResults: readonly number[];
+  /**
+   * Per probed argument count, per position: the array variants (ARRAY_VARIANT_SAMPLES) refused
+   * there, as constants and as columns, tried where an array class is refused (for two or more
+   * arguments, robustly), the other arguments as in an accepted call.
+   */
+  readonly arrays: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArrayVariant[])[]; readonly column: readonly (readonly ArrayVariant[])[] }>>>;
 }
 
 /** Argument counts the probe checks for being refused (more are never judged). */

@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANTS, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, arrayVariantOfTypeName, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -39,13 +39,18 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
     const type = parseClickHouseType(column.type);
     if (type.kind === "nested") {
       for (const field of type.fields) {
-        const cls = classOfTypeName(`Array(${formatClickHouseType(field.type)})`);
+        const typeName = `Array(${formatClickHouseType(field.type)})`;
+        const cls = classOfTypeName(typeName);
+        const variant = cls ? undefined : ARRAY_VARIANT_COLUMNS.get(arrayVariantOfTypeName(typeName) ?? "");
         if (cls) classes.set(`${column.name}.${field.name}`, typed(cls, false));
+        else if (variant) classes.set(`${column.name}.${field.name}`, variant);
       }
       continue;
     }
     const cls = classOfTypeName(column.type);
+    const variant = cls ? undefined : ARRAY_VARIANT_COLUMNS.get(arrayVariantOfTypeName(formatClickHouseType(type)) ?? "");
     if (cls) classes.set(column.name, typed(cls, false));
+    else if (variant) classes.set(column.name, variant);
     const wrapped = nullableClassOfTypeName(column.type);
     if (wrapped) classes.set(column.name, typed(wrapped, false, true));
   }
@@ -142,6 +147,8 @@ interface Typed {
   readonly constant: boolean | null;
   /** Nullable(cls): judged only on the refusals probed with a Nullable argument. */
   readonly nullable: boolean;
+  /** An array type without a class (index in ARRAY_VARIANTS, -1 for none): judged only on its own probed refusals. */
+  readonly array: number;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -152,7 +159,7 @@ const TYPED: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
   [...ARGUMENT_CLASSES, null].map((cls) => {
     const index = cls === null ? -1 : CLASS_INDEX.get(cls)!;
     const variants: Typed[] = [];
-    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null });
+    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null, array: -1 });
     return [cls, variants] as const;
   }),
 );
@@ -161,6 +168,8 @@ function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = f
 }
 const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
+/** A column of each array variant (`exception_frames.in_app` is an Array(Nullable(UInt8))): no class, its own refusals. */
+const ARRAY_VARIANT_COLUMNS: ReadonlyMap<string, Typed> = new Map(ARRAY_VARIANTS.map((variant, array) => [variant, { cls: null, index: -1, constant: false, nullable: false, array }]));
 
 /**
  * What judging one argument count needs, per form of the call. A form is indexed by each
@@ -179,6 +188,8 @@ interface CountRules {
   readonly nullable: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form: the pairs refused together, by pairKey (null: none). */
   readonly pairs: readonly (ReadonlySet<number> | null)[];
+  /** Per form, per position: the array variants refused there (by name). */
+  readonly arrays: readonly (readonly ReadonlySet<string>[] | null)[];
 }
 
 /** The probed forms a form index could be (an unknown constness is either). */
@@ -200,7 +211,7 @@ function intersect<T>(sets: readonly ReadonlySet<T>[]): Set<T> {
 }
 
 /** Per position, the classes every one of these forms refuses there (a form not probed refuses nothing). */
-function refusedAcross(count: number, byForm: Partial<Record<CallForm, readonly (readonly ArgumentClass[])[]>> | undefined, forms: readonly CallForm[]): ReadonlySet<ArgumentClass>[] | null {
+function refusedAcross<T extends string>(count: number, byForm: Partial<Record<CallForm, readonly (readonly T[])[]>> | undefined, forms: readonly CallForm[]): ReadonlySet<T>[] | null {
   if (!byForm) return null;
   const positions = Array.from({ length: count }, (_, i) => intersect(forms.map((form) => new Set(byForm[form]?.[i] ?? []))));
   return positions.some((set) => set.size > 0) ? positions : null;
@@ -212,6 +223,7 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const besideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const nullable: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
+  const arrays: (ReadonlySet<string>[] | null)[] = [];
   const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
@@ -221,10 +233,11 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     robust.push(refusedAcross(count, signature.robust[count], pure));
     besideNull.push(refusedAcross(count, signature.besideNull[count], pure));
     nullable.push(refusedAcross(count, signature.nullable[count], pure));
+    arrays.push(refusedAcross<string>(count, signature.arrays[count], pure));
     const together = pairForms ? intersect(forms.map((form) => pairKeys(pairForms[form] ?? []))) : null;
     pairs.push(together && together.size > 0 ? together : null);
   }
-  return { refused, robust, besideNull, nullable, pairs };
+  return { refused, robust, besideNull, nullable, pairs, arrays };
 }
 
 /** The form index of a call (see CountRules). */
@@ -483,6 +496,8 @@ const DATETIME_CONSTANT = typed("datetime", true);
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
+  // An array variant's elements have no class either (Nullable, floats, UUIDs).
+  if (t.array >= 0) return UNKNOWN_COLUMN;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }
@@ -613,7 +628,11 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;
-      if (t.cls === null) continue;
+      if (t.cls === null) {
+        // An array variant: its own refusals, probed beside the others as in an accepted call.
+        if (t.array >= 0 && !nothing) refuseArrayAt(name, args, t.array, i, rules.arrays[form]?.[i], position);
+        continue;
+      }
       const sets = t.nullable ? (nothing ? null : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
@@ -706,6 +725,16 @@ function refuseAt(name: string, args: readonly Expression[], types: readonly Typ
   const taken = (t.nullable ? NULLABLE_CLASSES : ARGUMENT_CLASSES).filter((c) => !refused.has(c)).map((c) => CLASS_NAMES[c]);
   const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
   throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}${takes}`, argPosition);
+}
+
+/** Refuses argument i, an array variant, when its variant is refused at its position. */
+function refuseArrayAt(name: string, args: readonly Expression[], array: number, i: number, refused: ReadonlySet<string> | undefined, position: TextPosition | undefined): void {
+  const variant = ARRAY_VARIANTS[array]!;
+  if (!refused?.has(variant)) return;
+  const arg = args[i]!;
+  const argPosition = arg.position ?? position;
+  const type = ARRAY_VARIANT_SAMPLES[variant]!.type;
+  throw invalidQuery(`${describe(arg)}${at(argPosition)} is an ${type}, and ${nameOf(name)} does not take an ${type} as argument ${i + 1} of ${args.length}`, argPosition);
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { classOfTypeName, nullableClassOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { formatClickHouseType, parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { arrayVariantOfTypeName, classOfTypeName, nullableClassOfTypeName } from "../../src/pipeline/argument-classes.js";
 
 describe("argument classes of ClickHouse types", () => {
   it.each([
@@ -40,5 +42,29 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(Nullable(String))", null],
   ])("%s wraps %s in Nullable", (type, cls) => {
     expect(nullableClassOfTypeName(type)).toBe(cls);
+  });
+
+  it.each([
+    ["Array(Nullable(String))", "nullableStrings"],
+    ["Array(Nullable(UInt8))", "nullableUInt8"],
+    ["Array(Float64)", "float64"],
+    ["Array(UUID)", "uuids"],
+    ["Array(String)", null],
+    ["Nullable(String)", null],
+    ["Array(Array(Float64))", null],
+  ])("%s is the array variant %s", (type, variant) => {
+    expect(arrayVariantOfTypeName(type)).toBe(variant);
+  });
+
+  it("every array type an entity has is a class or an array variant", () => {
+    const unjudged = new Set<string>();
+    for (const entity of defaultRegistry().entities()) {
+      for (const column of entity.columns) {
+        const type = parseClickHouseType(column.type);
+        const names = type.kind === "nested" ? type.fields.map((field) => `Array(${formatClickHouseType(field.type)})`) : [formatClickHouseType(type)];
+        for (const name of names) if (name.startsWith("Array(") && !classOfTypeName(name) && !arrayVariantOfTypeName(name)) unjudged.add(`${entity.name}.${column.name}: ${name}`);
+      }
+    }
+    expect([...unjudged]).toEqual([]);
   });
 });

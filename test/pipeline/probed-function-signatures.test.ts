@@ -14,6 +14,7 @@ import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { readSettings } from "../../src/config/settings.js";
 import {
   ARGUMENT_CLASSES,
+  ARRAY_VARIANT_SAMPLES,
   CLASS_SAMPLES,
   NULLABLE_CLASSES,
   OTHER_TYPE_SAMPLES,
@@ -32,7 +33,7 @@ describe("probed function signatures", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
     store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
-    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!)]
+    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...Object.values(ARRAY_VARIANT_SAMPLES)]
       .map((sample) => `${sample.column} ${sample.type}`)
       .join(", ");
     await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
@@ -46,14 +47,16 @@ describe("probed function signatures", () => {
   const written = (form: CallForm, position: number): "constant" | "column" =>
     form === "constant" || form === "column" ? form : (form === "constantColumn") === (position === 0) ? "constant" : "column";
 
-  /** A sample's text: a class's, `other:<type>`, `nullable:<class>` or `null`. */
+  /** A sample's text: a class's, `other:<type>`, `nullable:<class>`, `array:<variant>` or `null`. */
   function sampleText(arg: string, form: CallForm, position: number): string {
     if (arg === "null") return "NULL";
     const sample = arg.startsWith("other:")
       ? OTHER_TYPE_SAMPLES[arg.slice(6)]!
       : arg.startsWith("nullable:")
         ? nullableSample(arg.slice(9) as ArgumentClass)!
-        : CLASS_SAMPLES[arg as ArgumentClass];
+        : arg.startsWith("array:")
+          ? ARRAY_VARIANT_SAMPLES[arg.slice(6)]!
+          : CLASS_SAMPLES[arg as ArgumentClass];
     return sample[written(form, position)];
   }
 
@@ -176,6 +179,30 @@ describe("probed function signatures", () => {
               checked += 1;
               if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}s: accepted`);
             }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("each array variant refused at a position is still refused there", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.arrays)) {
+        const count = Number(countText);
+        const refused = signature.refused[count]!;
+        for (const form of ["constant", "column"] as const) {
+          for (let position = 0; position < count; position++) {
+            const variant = forms![form][position]![0];
+            if (variant === undefined) continue;
+            const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+            const args = partners.map((partner, i) => (i === position ? `array:${variant}` : partner));
+            const code = await refusal(name, args, form);
+            checked += 1;
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
           }
         }
       }

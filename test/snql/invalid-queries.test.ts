@@ -54,6 +54,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a NULL where the function needs a value (ClickHouse's code 43 otherwise), also a column the storage computes as NULL
   [`MATCH (events) SELECT has(NULL, 'x') AS h WHERE ${R} AND project_id = 1`, "NULL at line 1, column 27: has does not take a NULL as argument 1 of 2", 1, 27],
   [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(spans.exclusive_time_32, 'x') = 1`, "column spans.exclusive_time_32 at line 1, column 168 is always NULL on this entity (its storage does not hold it), and has does not take a NULL as argument 1 of 2", 1, 168],
+  // array types without a class (Nullable elements, floats): their own probed refusals
+  [`MATCH (discover_events) SELECT countIf(exception_frames.module) AS c WHERE ${R} AND project_id = 1`, "column exception_frames.module at line 1, column 40 is an Array(Nullable(String)), and countIf does not take an Array(Nullable(String)) as argument 1 of 1", 1, 40],
+  [`MATCH (transactions) SELECT plus(1, measurements.value) AS p WHERE ${TX} AND project_id = 1`, "column measurements.value at line 1, column 37 is an Array(Float64), and plus (+) does not take an Array(Float64) as argument 2 of 2", 1, 37],
+  [`MATCH (discover_events) SELECT arraySum(exception_frames.lineno) AS s WHERE ${R} AND project_id = 1`, "column exception_frames.lineno at line 1, column 41 is an Array(Nullable(UInt32)), and arraySum does not take an Array(Nullable(UInt32)) as argument 1 of 1", 1, 41],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -163,6 +167,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (transactions) SELECT if(isNull(lower(user)), 1, 2) AS a, if(notEmpty(coalesce(user, 'x')), 1, 2) AS b, if(lower(user) = 'a', 1, 2) AS c WHERE ${TX} AND project_id = 1`,
   // ifNull leaves one Nullable argument plain, not two (found by the fuzz)
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ifNull(user, user) = FALSE`,
+  // array variants where arrays are taken, and compared by their elements in conditions
+  `MATCH (discover_events) SELECT has(exception_frames.module, 'x') AS h, arrayMax(exception_frames.lineno) AS s, length(exception_frames.in_app) + 1 AS n WHERE ${R} AND project_id = 1 AND exception_frames.module = 'x' AND exception_frames.lineno > 5`,
+  `MATCH (transactions) SELECT arrayJoin(measurements.value) + 1 AS v, arrayMax(measurements.value) AS m WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
