@@ -137,6 +137,7 @@ function main(): void {
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const arrays: Record<number, { constant: ArrayVariant[][]; column: ArrayVariant[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
+    const nullablePairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
@@ -347,6 +348,29 @@ function main(): void {
       else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
       const pairsByForm = forms.map((form) => [form, refusedPairsIn(form)] as const);
       if (pairsByForm.some(([, found]) => found.length > 0)) pairs[count] = Object.fromEntries(pairsByForm) as unknown as ByForm<string[]>;
+      // Each refused pair again with one of the two Nullable (the other arguments as in an
+      // accepted call): most functions judge the types inside the Nullable.
+      const nullablePairsIn = (form: CallForm, found: readonly string[]) => {
+        const base = byForm[form].accepted;
+        if (!base) return [];
+        const held: string[] = [];
+        for (const key of found) {
+          const [i, j, a, b] = key.split(" ") as [string, string, ArgumentClass, ArgumentClass];
+          for (const [position, cls] of [[Number(i), a], [Number(j), b]] as const) {
+            if (!NULLABLE_CLASSES.includes(cls)) continue;
+            const args: string[] = [...base];
+            args[Number(i)] = a;
+            args[Number(j)] = b;
+            args[position] = `nullable:${cls}`;
+            calls += 1;
+            const outcome = call(name, args, form);
+            if (!outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code)) held.push(`${key} ${position}`);
+          }
+        }
+        return held;
+      };
+      const nullablePairsByForm = pairsByForm.map(([form, found]) => [form, nullablePairsIn(form, found)] as const);
+      if (nullablePairsByForm.some(([, held]) => held.length > 0)) nullablePairs[count] = Object.fromEntries(nullablePairsByForm) as unknown as ByForm<string[]>;
     }
     const result = results.size === 1 ? [...results][0]! : null;
     // A lambda: the higher-order array functions take one before their arrays, nothing else
@@ -403,7 +427,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays, nullablePairs };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -441,6 +465,9 @@ function main(): void {
     const pairs = Object.entries(entry.pairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
+    const nullablePairs = Object.entries(entry.nullablePairs)
+      .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
+      .join(", ");
     const afterLambda = Object.entries(entry.afterLambda)
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
@@ -458,7 +485,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} }, nullablePairs: { ${nullablePairs} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -472,7 +499,8 @@ function main(): void {
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's
  * class when it is always the same; where a NULL is refused; what curried calls refuse
  * per number of parameters; the counts where a Nullable argument makes the result Nullable,
- * or leaves it as it is; and the array types without a class refused where an array class is.
+ * or leaves it as it is; the array types without a class refused where an array class is; and
+ * the refused pairs still refused with one of the two Nullable.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -195,6 +195,12 @@ export interface ProbedSignature {
    * arguments, robustly), the other arguments as in an accepted call.
    */
   readonly arrays: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArrayVariant[])[]; readonly column: readonly (readonly ArrayVariant[])[] }>>>;
+  /**
+   * Per probed argument count: the refused pairs (as in `pairs`) still refused with one of the
+   * two Nullable, "i j classI classJ n" with n the Nullable one's position, the other arguments
+   * as in an accepted call (`trace_sampled <= event_id`: Nullable(UInt8) and UUID).
+   */
+  readonly nullablePairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
 }
 
 /** Argument counts the probe checks for being refused (more are never judged). */

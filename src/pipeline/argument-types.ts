@@ -190,6 +190,8 @@ interface CountRules {
   readonly pairs: readonly (ReadonlySet<number> | null)[];
   /** Per form, per position: the array variants refused there (by name). */
   readonly arrays: readonly (readonly ReadonlySet<string>[] | null)[];
+  /** Per form: the pairs refused with one of the two Nullable, by nullablePairKey (null: none). */
+  readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
 }
 
 /** The probed forms a form index could be (an unknown constness is either). */
@@ -224,6 +226,8 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const nullable: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
   const arrays: (ReadonlySet<string>[] | null)[] = [];
+  const nullablePairs: (ReadonlySet<number> | null)[] = [];
+  const nullablePairForms = signature.nullablePairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
@@ -236,8 +240,10 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     arrays.push(refusedAcross<string>(count, signature.arrays[count], pure));
     const together = pairForms ? intersect(forms.map((form) => pairKeys(pairForms[form] ?? []))) : null;
     pairs.push(together && together.size > 0 ? together : null);
+    const togetherNullable = nullablePairForms ? intersect(forms.map((form) => nullablePairKeys(nullablePairForms[form] ?? []))) : null;
+    nullablePairs.push(togetherNullable && togetherNullable.size > 0 ? togetherNullable : null);
   }
-  return { refused, robust, besideNull, nullable, pairs, arrays };
+  return { refused, robust, besideNull, nullable, pairs, arrays, nullablePairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -303,6 +309,20 @@ function pairKeys(pairs: readonly string[]): Set<number> {
   for (const pair of pairs) {
     const [i, j, first, second] = pair.split(" ");
     keys.add(pairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!));
+  }
+  return keys;
+}
+
+/** A pair refused with the argument at `nullableAt` Nullable. */
+function nullablePairKey(i: number, j: number, first: number, second: number, nullableAt: number): number {
+  return pairKey(i, j, first, second) * 8 + nullableAt;
+}
+
+function nullablePairKeys(pairs: readonly string[]): Set<number> {
+  const keys = new Set<number>();
+  for (const pair of pairs) {
+    const [i, j, first, second, nullableAt] = pair.split(" ");
+    keys.add(nullablePairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!, Number(nullableAt)));
   }
   return keys;
 }
@@ -636,19 +656,32 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       const sets = t.nullable ? (nothing ? null : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
+    // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
+    if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
     return;
   }
   const refused = rules.refused[form];
   if (refused) for (let i = 0; i < types.length; i++) refuseAt(name, args, types, i, refused[i]!, position);
-  const pairs = rules.pairs[form];
+  refusePairs(name, args, types, rules.pairs[form], position, -1);
+}
+
+/**
+ * Refuses the first pair of arguments whose classes are refused together: all plain
+ * (`nullableAt` -1, keys by pairKey), or with the argument at `nullableAt` Nullable (only the
+ * pairs that include it, keys by nullablePairKey).
+ */
+function refusePairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, nullableAt: number): void {
   if (!pairs) return;
   for (let i = 0; i < types.length; i++) {
     for (let j = i + 1; j < types.length; j++) {
-      if (!pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index))) continue;
+      if (nullableAt >= 0 && i !== nullableAt && j !== nullableAt) continue;
+      const key = nullableAt >= 0 ? nullablePairKey(i, j, types[i]!.index, types[j]!.index, nullableAt) : pairKey(i, j, types[i]!.index, types[j]!.index);
+      if (!pairs.has(key)) continue;
       const [first, second] = [args[i]!, args[j]!];
       const secondPosition = second.position ?? position;
+      const what = (k: number) => `${CLASS_NAMES[types[k]!.cls!]}${types[k]!.nullable ? " (Nullable)" : ""}`;
       throw invalidQuery(
-        `${describe(first)}${at(first.position ?? position)} is ${CLASS_NAMES[types[i]!.cls!]} and ${describe(second)}${at(secondPosition)} is ${CLASS_NAMES[types[j]!.cls!]}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
+        `${describe(first)}${at(first.position ?? position)} is ${what(i)} and ${describe(second)}${at(secondPosition)} is ${what(j)}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
         secondPosition,
       );
     }

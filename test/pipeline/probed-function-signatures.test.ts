@@ -211,6 +211,35 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("each pair refused with one of the two Nullable is still refused", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.nullablePairs)) {
+        const count = Number(countText);
+        const refused = signature.refused[count];
+        for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
+          // One pair per function, count and form: the first.
+          const key = keys[0];
+          if (key === undefined) continue;
+          const [i, j, first, second, nullableAt] = key.split(" ");
+          // The other arguments: a class taken at their position (every pair position is overwritten).
+          const taken = refused?.[form] ?? Array.from({ length: count }, () => []);
+          const partners = taken.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+          const args: string[] = partners.map(String);
+          args[Number(i)] = first!;
+          args[Number(j)] = second!;
+          args[Number(nullableAt)] = `nullable:${args[Number(nullableAt)]}`;
+          const code = await refusal(name, args, form);
+          checked += 1;
+          if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}: accepted`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("what a higher-order function refuses after its lambda is still refused", async () => {
     const wrong: string[] = [];
     let checked = 0;
