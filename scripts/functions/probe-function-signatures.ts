@@ -138,6 +138,7 @@ function main(): void {
     const arrays: Record<number, { constant: ArrayVariant[][]; column: ArrayVariant[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const nullablePairs: Record<number, ByForm<string[]>> = {};
+    const arrayPairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
@@ -371,6 +372,31 @@ function main(): void {
       };
       const nullablePairsByForm = pairsByForm.map(([form, found]) => [form, nullablePairsIn(form, found)] as const);
       if (nullablePairsByForm.some(([, held]) => held.length > 0)) nullablePairs[count] = Object.fromEntries(nullablePairsByForm) as unknown as ByForm<string[]>;
+      // Each refused pair with an array class again with each array variant in its place
+      // (`has(spans.exclusive_time_32, 'x')`: an Array(Float32) and a string).
+      const arrayPairsIn = (form: CallForm, found: readonly string[]) => {
+        const base = byForm[form].accepted;
+        if (!base) return [];
+        const held: string[] = [];
+        for (const key of found) {
+          const [i, j, a, b] = key.split(" ") as [string, string, ArgumentClass, ArgumentClass];
+          for (const [position, cls] of [[Number(i), a], [Number(j), b]] as const) {
+            if (elementClass(cls) === null) continue;
+            for (const variant of ARRAY_VARIANTS) {
+              const args: string[] = [...base];
+              args[Number(i)] = a;
+              args[Number(j)] = b;
+              args[position] = `array:${variant}`;
+              calls += 1;
+              const outcome = call(name, args, form);
+              if (!outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code)) held.push(position === Number(i) ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`);
+            }
+          }
+        }
+        return [...new Set(held)];
+      };
+      const arrayPairsByForm = pairsByForm.map(([form, found]) => [form, arrayPairsIn(form, found)] as const);
+      if (arrayPairsByForm.some(([, held]) => held.length > 0)) arrayPairs[count] = Object.fromEntries(arrayPairsByForm) as unknown as ByForm<string[]>;
     }
     const result = results.size === 1 ? [...results][0]! : null;
     // A lambda: the higher-order array functions take one before their arrays, nothing else
@@ -427,7 +453,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays, nullablePairs };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays, nullablePairs, arrayPairs };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -468,6 +494,9 @@ function main(): void {
     const nullablePairs = Object.entries(entry.nullablePairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
+    const arrayPairs = Object.entries(entry.arrayPairs)
+      .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
+      .join(", ");
     const afterLambda = Object.entries(entry.afterLambda)
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
@@ -485,7 +514,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} }, nullablePairs: { ${nullablePairs} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} }, nullablePairs: { ${nullablePairs} }, arrayPairs: { ${arrayPairs} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -500,7 +529,8 @@ function main(): void {
  * class when it is always the same; where a NULL is refused; what curried calls refuse
  * per number of parameters; the counts where a Nullable argument makes the result Nullable,
  * or leaves it as it is; the array types without a class refused where an array class is; and
- * the refused pairs still refused with one of the two Nullable.
+ * the refused pairs still refused with one of the two Nullable, or with an array variant in
+ * place of an array class.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

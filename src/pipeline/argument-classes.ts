@@ -201,6 +201,12 @@ export interface ProbedSignature {
    * as in an accepted call (`trace_sampled <= event_id`: Nullable(UInt8) and UUID).
    */
   readonly nullablePairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
+  /**
+   * Per probed argument count: the refused pairs with an array class still refused with an
+   * array variant in its place, "i j first second" with the variant's name for that class, the
+   * other arguments as in an accepted call (`has(spans.exclusive_time_32, 'x')`).
+   */
+  readonly arrayPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
 }
 
 /** Argument counts the probe checks for being refused (more are never judged). */

@@ -192,6 +192,8 @@ interface CountRules {
   readonly arrays: readonly (readonly ReadonlySet<string>[] | null)[];
   /** Per form: the pairs refused with one of the two Nullable, by nullablePairKey (null: none). */
   readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
+  /** Per form: the pairs refused with an array variant, by arrayPairKey (null: none). */
+  readonly arrayPairs: readonly (ReadonlySet<number> | null)[];
 }
 
 /** The probed forms a form index could be (an unknown constness is either). */
@@ -227,6 +229,8 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const pairs: (ReadonlySet<number> | null)[] = [];
   const arrays: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
+  const arrayPairs: (ReadonlySet<number> | null)[] = [];
+  const arrayPairForms = signature.arrayPairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   const nullablePairForms = signature.nullablePairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   for (let index = 0; index < 9; index++) {
@@ -242,8 +246,10 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     pairs.push(together && together.size > 0 ? together : null);
     const togetherNullable = nullablePairForms ? intersect(forms.map((form) => nullablePairKeys(nullablePairForms[form] ?? []))) : null;
     nullablePairs.push(togetherNullable && togetherNullable.size > 0 ? togetherNullable : null);
+    const togetherArrays = arrayPairForms ? intersect(forms.map((form) => arrayPairKeys(arrayPairForms[form] ?? []))) : null;
+    arrayPairs.push(togetherArrays && togetherArrays.size > 0 ? togetherArrays : null);
   }
-  return { refused, robust, besideNull, nullable, pairs, arrays, nullablePairs };
+  return { refused, robust, besideNull, nullable, pairs, arrays, nullablePairs, arrayPairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -323,6 +329,27 @@ function nullablePairKeys(pairs: readonly string[]): Set<number> {
   for (const pair of pairs) {
     const [i, j, first, second, nullableAt] = pair.split(" ");
     keys.add(nullablePairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!, Number(nullableAt)));
+  }
+  return keys;
+}
+
+/** A class's index, or an array variant's after every class's: what arrayPairKey numbers. */
+const VARIANT_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...ARRAY_VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
+
+function typeIndex(t: Typed): number {
+  return t.array >= 0 ? ARGUMENT_CLASSES.length + t.array : t.index;
+}
+
+/** A pair refused with an array variant on one side (positions below 8, fewer than 32 classes and variants). */
+function arrayPairKey(i: number, j: number, first: number, second: number): number {
+  return ((i * 8 + j) * 32 + first) * 32 + second;
+}
+
+function arrayPairKeys(pairs: readonly string[]): Set<number> {
+  const keys = new Set<number>();
+  for (const pair of pairs) {
+    const [i, j, first, second] = pair.split(" ");
+    keys.add(arrayPairKey(Number(i), Number(j), VARIANT_INDEX.get(first!)!, VARIANT_INDEX.get(second!)!));
   }
   return keys;
 }
@@ -658,6 +685,11 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     }
     // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
     if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
+    // One array variant beside plain arguments of known classes: the pairs probed with it.
+    if (unknown === 1 && nullables === 0 && !nothing) {
+      const variantAt = types.findIndex((t) => t.array >= 0);
+      if (variantAt >= 0) refuseArrayPairs(name, args, types, rules.arrayPairs[form], position, variantAt);
+    }
     return;
   }
   const refused = rules.refused[form];
@@ -758,6 +790,23 @@ function refuseAt(name: string, args: readonly Expression[], types: readonly Typ
   const taken = (t.nullable ? NULLABLE_CLASSES : ARGUMENT_CLASSES).filter((c) => !refused.has(c)).map((c) => CLASS_NAMES[c]);
   const takes = taken.length > 0 ? `; it takes ${list(taken)} there` : "";
   throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}${takes}`, argPosition);
+}
+
+/** Refuses the first pair of the array variant at `variantAt` and a plain argument that the probe saw refused together. */
+function refuseArrayPairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, variantAt: number): void {
+  if (!pairs) return;
+  for (let k = 0; k < types.length; k++) {
+    if (k === variantAt) continue;
+    const [i, j] = k < variantAt ? [k, variantAt] : [variantAt, k];
+    if (!pairs.has(arrayPairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) continue;
+    const what = (n: number) => (types[n]!.array >= 0 ? `an ${ARRAY_VARIANT_SAMPLES[ARRAY_VARIANTS[types[n]!.array]!]!.type}` : CLASS_NAMES[types[n]!.cls!]);
+    const [first, second] = [args[i]!, args[j]!];
+    const secondPosition = second.position ?? position;
+    throw invalidQuery(
+      `${describe(first)}${at(first.position ?? position)} is ${what(i)} and ${describe(second)}${at(secondPosition)} is ${what(j)}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
+      secondPosition,
+    );
+  }
 }
 
 /** Refuses argument i, an array variant, when its variant is refused at its position. */

@@ -240,6 +240,32 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("each pair refused with an array variant is still refused", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    const sample = (name: string) => (name in ARRAY_VARIANT_SAMPLES ? `array:${name}` : name);
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.arrayPairs)) {
+        const count = Number(countText);
+        const refused = signature.refused[count];
+        for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
+          const key = keys[0];
+          if (key === undefined) continue;
+          const [i, j, first, second] = key.split(" ");
+          const taken = refused?.[form] ?? Array.from({ length: count }, () => []);
+          const args: string[] = taken.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+          args[Number(i)] = sample(first!);
+          args[Number(j)] = sample(second!);
+          const code = await refusal(name, args, form);
+          checked += 1;
+          if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}: accepted`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("what a higher-order function refuses after its lambda is still refused", async () => {
     const wrong: string[] = [];
     let checked = 0;
