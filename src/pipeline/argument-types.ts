@@ -708,16 +708,25 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
     for (let j = i + 1; j < types.length; j++) {
       if (nullableAt >= 0 && i !== nullableAt && j !== nullableAt) continue;
       const key = nullableAt >= 0 ? nullablePairKey(i, j, types[i]!.index, types[j]!.index, nullableAt) : pairKey(i, j, types[i]!.index, types[j]!.index);
-      if (!pairs.has(key)) continue;
-      const [first, second] = [args[i]!, args[j]!];
-      const secondPosition = second.position ?? position;
-      const what = (k: number) => `${CLASS_NAMES[types[k]!.cls!]}${types[k]!.nullable ? " (Nullable)" : ""}`;
-      throw invalidQuery(
-        `${describe(first)}${at(first.position ?? position)} is ${what(i)} and ${describe(second)}${at(secondPosition)} is ${what(j)}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
-        secondPosition,
-      );
+      if (pairs.has(key)) refuseTogether(name, args, types, i, j, position);
     }
   }
+}
+
+/** How a message names an argument's type: its class (Nullable or not), or its array variant's type. */
+function typeName(t: Typed): string {
+  if (t.array >= 0) return `an ${ARRAY_VARIANT_SAMPLES[ARRAY_VARIANTS[t.array]!]!.type}`;
+  return `${CLASS_NAMES[t.cls!]}${t.nullable ? " (Nullable)" : ""}`;
+}
+
+/** Arguments i and j are of types the function does not take together: an error at the second. */
+function refuseTogether(name: string, args: readonly Expression[], types: readonly Typed[], i: number, j: number, position: TextPosition | undefined): never {
+  const [first, second] = [args[i]!, args[j]!];
+  const secondPosition = second.position ?? position;
+  throw invalidQuery(
+    `${describe(first)}${at(first.position ?? position)} is ${typeName(types[i]!)} and ${describe(second)}${at(secondPosition)} is ${typeName(types[j]!)}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
+    secondPosition,
+  );
 }
 
 /**
@@ -798,14 +807,7 @@ function refuseArrayPairs(name: string, args: readonly Expression[], types: read
   for (let k = 0; k < types.length; k++) {
     if (k === variantAt) continue;
     const [i, j] = k < variantAt ? [k, variantAt] : [variantAt, k];
-    if (!pairs.has(arrayPairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) continue;
-    const what = (n: number) => (types[n]!.array >= 0 ? `an ${ARRAY_VARIANT_SAMPLES[ARRAY_VARIANTS[types[n]!.array]!]!.type}` : CLASS_NAMES[types[n]!.cls!]);
-    const [first, second] = [args[i]!, args[j]!];
-    const secondPosition = second.position ?? position;
-    throw invalidQuery(
-      `${describe(first)}${at(first.position ?? position)} is ${what(i)} and ${describe(second)}${at(secondPosition)} is ${what(j)}: ${nameOf(name)} does not take them together as arguments ${i + 1} and ${j + 1} (ClickHouse finds no type for both)`,
-      secondPosition,
-    );
+    if (pairs.has(arrayPairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) refuseTogether(name, args, types, i, j, position);
   }
 }
 
