@@ -3,6 +3,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
+import { Gauge } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { guardConnectRequest } from "./connect-request-guard.js";
@@ -33,16 +34,28 @@ export interface ServerOptions {
   readonly adminUrl?: string;
 }
 
+/**
+ * The health probe's query: it also reads the memory ClickHouse tracks (`MemoryTracking`: what
+ * its queries, caches and merges hold), for a gauge that tells the engine's memory from the rest
+ * of the process's (the embedded engine) or shows the server's (CLICKHOUSE_URL).
+ */
+const ENGINE_PROBE_SQL = "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'";
+
 export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
+  let engineTrackedBytes = Number.NaN;
   const engine = new EngineProbe({
     name: `clickhouse (${options.columnstore.kind})`,
     firstAnswerTimeoutMs: options.healthTimeoutMs ?? 2000,
     async probe() {
-      const rows = await options.columnstore.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" }).then((r) => r.json());
-      if (!Array.isArray(rows) || rows.length !== 1) throw new Error("unexpected answer to SELECT 1");
+      const rows = await options.columnstore.client.query({ query: ENGINE_PROBE_SQL, format: "JSONEachRow" }).then((r) => r.json<{ value: number | string }>());
+      if (!Array.isArray(rows) || rows.length !== 1) throw new Error("unexpected answer to the engine probe");
+      engineTrackedBytes = Number(rows[0]!.value);
     },
   });
   const backend = new QueryBackend(options.columnstore, options.backend);
+  backend.metrics.registry.register(
+    new Gauge("quarry_engine_memory_tracked_bytes", "Memory ClickHouse tracks (its MemoryTracking: queries, caches, merges), read by the health probe every second; NaN before its first answer.", () => engineTrackedBytes),
+  );
   const pipeline = {
     definitions: options.definitions,
     columnstore: options.columnstore,

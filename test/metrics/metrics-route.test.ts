@@ -58,6 +58,12 @@ describe("GET /metrics", () => {
     expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThan(rss);
     expect(gauge("nodejs_external_memory_bytes")).toBeGreaterThan(0);
     expect(gauge("nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
+    // The engine's own tracked memory, read by the health probe (started by any /health).
+    await (await fetch(`${server.baseUrl}/health`)).arrayBuffer();
+    const scraped = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const tracked = Number(/^quarry_engine_memory_tracked_bytes (\S+)$/m.exec(scraped)?.[1]);
+    expect(tracked).toBeGreaterThan(1024 * 1024);
+    expect(tracked).toBeLessThan(rss);
     expect(gauge("process_cpu_seconds_total")).toBeGreaterThan(0);
     expect(gauge("process_start_time_seconds")).toBeGreaterThan(Date.now() / 1000 - 3600);
     expect(gauge("process_start_time_seconds")).toBeLessThanOrEqual(Date.now() / 1000);
