@@ -84,6 +84,9 @@ export interface ReliabilityReport {
     baselineHeapTotalMb: number;
     baselineExternalMb: number;
     baselineThreads: number;
+    /** The engine's own tracked memory (quarry_engine_memory_tracked_bytes), part of the rest. */
+    baselineEngineMb: number;
+    endEngineMb: number;
     endHeapMb: number;
     endHeapTotalMb: number;
     endExternalMb: number;
@@ -217,7 +220,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const baselineMb = baseline.rssMb;
     const baselineAnonMb = baseline.anonMb;
     const baselineJs = jsMemoryMb(await server.metrics(), server);
-    log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB of ${baselineJs.heapTotalMb} MB reserved, external ${baselineJs.externalMb} MB; ${baselineJs.threads} threads)`);
+    log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB of ${baselineJs.heapTotalMb} MB reserved, external ${baselineJs.externalMb} MB; engine tracked ${baselineJs.engineMb} MB; ${baselineJs.threads} threads)`);
 
     currentPhase = "fuzz";
     const fuzzed = await fuzz(server.baseUrl, {
@@ -258,7 +261,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const endMb = settled.rssMb;
     const endAnonMb = settled.anonMb;
     const endJs = jsMemoryMb(metrics, server);
-    log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB of ${endJs.heapTotalMb} MB reserved, external ${endJs.externalMb} MB; ${endJs.threads} threads); query log ${JSON.stringify(queryLog)}`);
+    log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB of ${endJs.heapTotalMb} MB reserved, external ${endJs.externalMb} MB; engine tracked ${endJs.engineMb} MB; ${endJs.threads} threads); query log ${JSON.stringify(queryLog)}`);
 
     // SIGTERM while 100 clients are still sending.
     currentPhase = "stop";
@@ -310,6 +313,8 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
         baselineHeapTotalMb: baselineJs.heapTotalMb,
         baselineExternalMb: baselineJs.externalMb,
         baselineThreads: baselineJs.threads,
+        baselineEngineMb: baselineJs.engineMb,
+        endEngineMb: endJs.engineMb,
         endHeapMb: endJs.heapMb,
         endHeapTotalMb: endJs.heapTotalMb,
         endExternalMb: endJs.externalMb,
@@ -352,9 +357,9 @@ function settledMemory(samples: readonly RssSample[], phase: string, server: Ser
   return { rssMb: median(half.map((s) => s.rssMb)), anonMb: median(half.map((s) => s.anonMb)) };
 }
 
-function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; threads: number } {
+function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; engineMb: number; threads: number } {
   const mb = (name: string) => Math.round((metrics.get(name) ?? NaN) / (1024 * 1024));
-  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), threads: server.threads() };
+  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), engineMb: mb("quarry_engine_memory_tracked_bytes"), threads: server.threads() };
 }
 
 async function waitExit(server: ServerProcess): Promise<void> {
@@ -379,7 +384,7 @@ export function evaluate(report: ReliabilityReport): TargetCheck[] {
     { bench: "/health every 500 ms, warm-up to stop", figure: `${health.checks - health.failures} of ${health.checks} ok`, target: "all ok", ok: health.failures === 0 && health.checks > 0 },
     {
       bench: "Resident memory after the load against before it (each the median of the second half of a quiet period after warm-up and after the load)",
-      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
+      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; engine tracked ${report.js.baselineEngineMb} -> ${report.js.endEngineMb} MB; threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
       target: "within 10 %",
       ok: rss.endMb <= rss.baselineMb * 1.1,
     },

@@ -34,6 +34,9 @@ describe("reliability smoke", () => {
     for (const prefix of ["Fuzz: 5xx", "Fuzz: untyped", "Soak: 5xx", "Soak: untyped"]) expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}\n${replay}`).toBe(true);
     expect(report.health.checks).toBeGreaterThan(50);
     expect(report.health.failures, report.health.examples.join("\n")).toBe(0);
+    // The engine's share of memory is reported beside the JavaScript heap's, from /metrics.
+    expect(report.js.baselineEngineMb).toBeGreaterThan(0);
+    expect(report.js.endEngineMb).toBeGreaterThan(0);
     for (const prefix of ["Query log: rows written", "Query log: rows in the querylog storage", "SIGTERM with 100 clients sending: exit", "SIGTERM with 100 clients sending: requests in flight"]) {
       expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}`).toBe(true);
     }
