@@ -349,54 +349,44 @@ function main(): void {
       else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
       const pairsByForm = forms.map((form) => [form, refusedPairsIn(form)] as const);
       if (pairsByForm.some(([, found]) => found.length > 0)) pairs[count] = Object.fromEntries(pairsByForm) as unknown as ByForm<string[]>;
-      // Each refused pair again with one of the two Nullable (the other arguments as in an
-      // accepted call): most functions judge the types inside the Nullable.
-      const nullablePairsIn = (form: CallForm, found: readonly string[]) => {
-        const base = byForm[form].accepted;
-        if (!base) return [];
-        const held: string[] = [];
-        for (const key of found) {
-          const [i, j, a, b] = key.split(" ") as [string, string, ArgumentClass, ArgumentClass];
-          for (const [position, cls] of [[Number(i), a], [Number(j), b]] as const) {
-            if (!NULLABLE_CLASSES.includes(cls)) continue;
-            const args: string[] = [...base];
-            args[Number(i)] = a;
-            args[Number(j)] = b;
-            args[position] = `nullable:${cls}`;
-            calls += 1;
-            const outcome = call(name, args, form);
-            if (!outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code)) held.push(`${key} ${position}`);
-          }
-        }
-        return held;
+      /** A refused pair ("i j a b") again with `replacement` at one of its positions, the others as in an accepted call: still a type error? */
+      const refusedWith = (form: CallForm, key: string, position: number, replacement: string) => {
+        const base = byForm[form].accepted!;
+        const [i, j, a, b] = key.split(" ");
+        const args: string[] = [...base];
+        args[Number(i)] = a!;
+        args[Number(j)] = b!;
+        args[position] = replacement;
+        calls += 1;
+        const outcome = call(name, args, form);
+        return !outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code);
       };
-      const nullablePairsByForm = pairsByForm.map(([form, found]) => [form, nullablePairsIn(form, found)] as const);
-      if (nullablePairsByForm.some(([, held]) => held.length > 0)) nullablePairs[count] = Object.fromEntries(nullablePairsByForm) as unknown as ByForm<string[]>;
+      /** Per form, what `held` finds of its refused pairs, written where any form found something. */
+      const recordPairs = (into: Record<number, ByForm<string[]>>, held: (form: CallForm, key: string, i: number, j: number, a: ArgumentClass, b: ArgumentClass) => string[]) => {
+        const byFormHeld = pairsByForm.map(([form, found]) => {
+          if (!byForm[form].accepted) return [form, []] as const;
+          const list = found.flatMap((key) => {
+            const [i, j, a, b] = key.split(" ") as [string, string, ArgumentClass, ArgumentClass];
+            return held(form, key, Number(i), Number(j), a, b);
+          });
+          return [form, [...new Set(list)]] as const;
+        });
+        if (byFormHeld.some(([, list]) => list.length > 0)) into[count] = Object.fromEntries(byFormHeld) as unknown as ByForm<string[]>;
+      };
+      // Each refused pair again with one of the two Nullable: most functions judge the types
+      // inside the Nullable.
+      recordPairs(nullablePairs, (form, key, i, j, a, b) =>
+        ([[i, a], [j, b]] as const).filter(([position, cls]) => NULLABLE_CLASSES.includes(cls) && refusedWith(form, key, position, `nullable:${cls}`)).map(([position]) => `${key} ${position}`),
+      );
       // Each refused pair with an array class again with each array variant in its place
       // (`has(spans.exclusive_time_32, 'x')`: an Array(Float32) and a string).
-      const arrayPairsIn = (form: CallForm, found: readonly string[]) => {
-        const base = byForm[form].accepted;
-        if (!base) return [];
-        const held: string[] = [];
-        for (const key of found) {
-          const [i, j, a, b] = key.split(" ") as [string, string, ArgumentClass, ArgumentClass];
-          for (const [position, cls] of [[Number(i), a], [Number(j), b]] as const) {
-            if (elementClass(cls) === null) continue;
-            for (const variant of ARRAY_VARIANTS) {
-              const args: string[] = [...base];
-              args[Number(i)] = a;
-              args[Number(j)] = b;
-              args[position] = `array:${variant}`;
-              calls += 1;
-              const outcome = call(name, args, form);
-              if (!outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code)) held.push(position === Number(i) ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`);
-            }
-          }
-        }
-        return [...new Set(held)];
-      };
-      const arrayPairsByForm = pairsByForm.map(([form, found]) => [form, arrayPairsIn(form, found)] as const);
-      if (arrayPairsByForm.some(([, held]) => held.length > 0)) arrayPairs[count] = Object.fromEntries(arrayPairsByForm) as unknown as ByForm<string[]>;
+      recordPairs(arrayPairs, (form, key, i, j, a, b) =>
+        ([[i, a], [j, b]] as const).flatMap(([position, cls]) =>
+          elementClass(cls) === null
+            ? []
+            : ARRAY_VARIANTS.filter((variant) => refusedWith(form, key, position, `array:${variant}`)).map((variant) => (position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`)),
+        ),
+      );
     }
     const result = results.size === 1 ? [...results][0]! : null;
     // A lambda: the higher-order array functions take one before their arrays, nothing else

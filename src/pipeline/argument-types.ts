@@ -190,9 +190,9 @@ interface CountRules {
   readonly pairs: readonly (ReadonlySet<number> | null)[];
   /** Per form, per position: the array variants refused there (by name). */
   readonly arrays: readonly (readonly ReadonlySet<string>[] | null)[];
-  /** Per form: the pairs refused with one of the two Nullable, by nullablePairKey (null: none). */
+  /** Per form: the pairs refused with one of the two Nullable, by pairKey with its position (null: none). */
   readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
-  /** Per form: the pairs refused with an array variant, by arrayPairKey (null: none). */
+  /** Per form: the pairs refused with an array variant, by pairKey (null: none). */
   readonly arrayPairs: readonly (ReadonlySet<number> | null)[];
 }
 
@@ -221,6 +221,13 @@ function refusedAcross<T extends string>(count: number, byForm: Partial<Record<C
   return positions.some((set) => set.size > 0) ? positions : null;
 }
 
+/** The pairs every one of these forms refuses, as keys (null: none). */
+function pairsAcross(byForm: Partial<Record<CallForm, readonly string[]>> | undefined, forms: readonly CallForm[]): ReadonlySet<number> | null {
+  if (!byForm) return null;
+  const together = intersect(forms.map((form) => pairKeys(byForm[form] ?? [])));
+  return together.size > 0 ? together : null;
+}
+
 function countRules(signature: ProbedSignature, count: number): CountRules {
   const refused: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const robust: (ReadonlySet<ArgumentClass>[] | null)[] = [];
@@ -230,9 +237,6 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const arrays: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
   const arrayPairs: (ReadonlySet<number> | null)[] = [];
-  const arrayPairForms = signature.arrayPairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
-  const nullablePairForms = signature.nullablePairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
-  const pairForms = signature.pairs[count] as Partial<Record<CallForm, readonly string[]>> | undefined;
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
     refused.push(refusedAcross(count, signature.refused[count], forms));
@@ -242,12 +246,9 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     besideNull.push(refusedAcross(count, signature.besideNull[count], pure));
     nullable.push(refusedAcross(count, signature.nullable[count], pure));
     arrays.push(refusedAcross<string>(count, signature.arrays[count], pure));
-    const together = pairForms ? intersect(forms.map((form) => pairKeys(pairForms[form] ?? []))) : null;
-    pairs.push(together && together.size > 0 ? together : null);
-    const togetherNullable = nullablePairForms ? intersect(forms.map((form) => nullablePairKeys(nullablePairForms[form] ?? []))) : null;
-    nullablePairs.push(togetherNullable && togetherNullable.size > 0 ? togetherNullable : null);
-    const togetherArrays = arrayPairForms ? intersect(forms.map((form) => arrayPairKeys(arrayPairForms[form] ?? []))) : null;
-    arrayPairs.push(togetherArrays && togetherArrays.size > 0 ? togetherArrays : null);
+    pairs.push(pairsAcross(signature.pairs[count], forms));
+    nullablePairs.push(pairsAcross(signature.nullablePairs[count], forms));
+    arrayPairs.push(pairsAcross(signature.arrayPairs[count], forms));
   }
   return { refused, robust, besideNull, nullable, pairs, arrays, nullablePairs, arrayPairs };
 }
@@ -305,51 +306,27 @@ interface FunctionFacts {
   readonly aggregate: boolean;
 }
 
-/** The number a refused pair is stored under (positions below 8, fewer than 16 classes). */
-function pairKey(i: number, j: number, first: number, second: number): number {
-  return ((i * 8 + j) * 16 + first) * 16 + second;
-}
-
-function pairKeys(pairs: readonly string[]): Set<number> {
-  const keys = new Set<number>();
-  for (const pair of pairs) {
-    const [i, j, first, second] = pair.split(" ");
-    keys.add(pairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!));
-  }
-  return keys;
-}
-
-/** A pair refused with the argument at `nullableAt` Nullable. */
-function nullablePairKey(i: number, j: number, first: number, second: number, nullableAt: number): number {
-  return pairKey(i, j, first, second) * 8 + nullableAt;
-}
-
-function nullablePairKeys(pairs: readonly string[]): Set<number> {
-  const keys = new Set<number>();
-  for (const pair of pairs) {
-    const [i, j, first, second, nullableAt] = pair.split(" ");
-    keys.add(nullablePairKey(Number(i), Number(j), CLASS_INDEX.get(first as ArgumentClass)!, CLASS_INDEX.get(second as ArgumentClass)!, Number(nullableAt)));
-  }
-  return keys;
-}
-
-/** A class's index, or an array variant's after every class's: what arrayPairKey numbers. */
-const VARIANT_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...ARRAY_VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
+/** A class's index, or an array variant's after every class's: what pair keys number. */
+const TYPE_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...ARRAY_VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
 
 function typeIndex(t: Typed): number {
   return t.array >= 0 ? ARGUMENT_CLASSES.length + t.array : t.index;
 }
 
-/** A pair refused with an array variant on one side (positions below 8, fewer than 32 classes and variants). */
-function arrayPairKey(i: number, j: number, first: number, second: number): number {
-  return ((i * 8 + j) * 32 + first) * 32 + second;
+/**
+ * The number a refused pair is stored under: positions i < j below 8, the two types' indexes
+ * (TYPE_INDEX, fewer than 32), and which of the two is Nullable (-1: neither).
+ */
+function pairKey(i: number, j: number, first: number, second: number, nullableAt = -1): number {
+  return ((((i * 8 + j) * 32 + first) * 32 + second) * 9) + nullableAt + 1;
 }
 
-function arrayPairKeys(pairs: readonly string[]): Set<number> {
+/** Keys of pairs as the probe writes them: "i j first second", and the Nullable position if any. */
+function pairKeys(pairs: readonly string[]): Set<number> {
   const keys = new Set<number>();
   for (const pair of pairs) {
-    const [i, j, first, second] = pair.split(" ");
-    keys.add(arrayPairKey(Number(i), Number(j), VARIANT_INDEX.get(first!)!, VARIANT_INDEX.get(second!)!));
+    const [i, j, first, second, nullableAt] = pair.split(" ");
+    keys.add(pairKey(Number(i), Number(j), TYPE_INDEX.get(first!)!, TYPE_INDEX.get(second!)!, nullableAt === undefined ? -1 : Number(nullableAt)));
   }
   return keys;
 }
@@ -699,16 +676,15 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
 
 /**
  * Refuses the first pair of arguments whose classes are refused together: all plain
- * (`nullableAt` -1, keys by pairKey), or with the argument at `nullableAt` Nullable (only the
- * pairs that include it, keys by nullablePairKey).
+ * (`nullableAt` -1), or with the argument at `nullableAt` Nullable (only the pairs that include
+ * it).
  */
 function refusePairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, nullableAt: number): void {
   if (!pairs) return;
   for (let i = 0; i < types.length; i++) {
     for (let j = i + 1; j < types.length; j++) {
       if (nullableAt >= 0 && i !== nullableAt && j !== nullableAt) continue;
-      const key = nullableAt >= 0 ? nullablePairKey(i, j, types[i]!.index, types[j]!.index, nullableAt) : pairKey(i, j, types[i]!.index, types[j]!.index);
-      if (pairs.has(key)) refuseTogether(name, args, types, i, j, position);
+      if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, nullableAt))) refuseTogether(name, args, types, i, j, position);
     }
   }
 }
@@ -807,7 +783,7 @@ function refuseArrayPairs(name: string, args: readonly Expression[], types: read
   for (let k = 0; k < types.length; k++) {
     if (k === variantAt) continue;
     const [i, j] = k < variantAt ? [k, variantAt] : [variantAt, k];
-    if (pairs.has(arrayPairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) refuseTogether(name, args, types, i, j, position);
+    if (pairs.has(pairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) refuseTogether(name, args, types, i, j, position);
   }
 }
 

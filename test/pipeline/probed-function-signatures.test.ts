@@ -22,6 +22,7 @@ import {
   nullableSample,
   type ArgumentClass,
   type CallForm,
+  type ProbedSignature,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 
@@ -211,59 +212,57 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("each pair refused with one of the two Nullable is still refused", async () => {
-    const wrong: string[] = [];
-    let checked = 0;
+  /**
+   * The first pair recorded per function, count and form in a signature's pair field, split
+   * ("i j first second ..."), with a class taken at every position as the other arguments.
+   */
+  function* firstPairs(pairsOf: (signature: ProbedSignature) => ProbedSignature["pairs"]) {
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const [countText, forms] of Object.entries(signature.nullablePairs)) {
+      for (const [countText, forms] of Object.entries(pairsOf(signature))) {
         const count = Number(countText);
-        const refused = signature.refused[count];
+        const taken = signature.refused[count];
         for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
-          // One pair per function, count and form: the first.
           const key = keys[0];
           if (key === undefined) continue;
-          const [i, j, first, second, nullableAt] = key.split(" ");
-          // The other arguments: a class taken at their position (every pair position is overwritten).
-          const taken = refused?.[form] ?? Array.from({ length: count }, () => []);
-          const partners = taken.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-          const args: string[] = partners.map(String);
-          args[Number(i)] = first!;
-          args[Number(j)] = second!;
-          args[Number(nullableAt)] = `nullable:${args[Number(nullableAt)]}`;
-          const code = await refusal(name, args, form);
-          checked += 1;
-          if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}: accepted`);
+          const refusedAt = taken?.[form] ?? Array.from({ length: count }, () => []);
+          const partners: string[] = refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+          yield { name, form, parts: key.split(" "), partners };
         }
       }
     }
-    expect(checked).toBeGreaterThan(50);
+  }
+
+  /** Every call still refused by the engine (at least `atLeast` of them checked). */
+  async function expectRefused(calls: Iterable<{ name: string; form: CallForm; args: string[] }>, atLeast: number): Promise<void> {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const { name, form, args } of calls) {
+      const code = await refusal(name, args, form);
+      checked += 1;
+      if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}: accepted`);
+    }
+    expect(checked).toBeGreaterThan(atLeast);
     expect(wrong).toEqual([]);
+  }
+
+  it("each pair refused with one of the two Nullable is still refused", async () => {
+    const calls = [...firstPairs((signature) => signature.nullablePairs)].map(({ name, form, parts: [i, j, first, second, nullableAt], partners: args }) => {
+      args[Number(i)] = first!;
+      args[Number(j)] = second!;
+      args[Number(nullableAt)] = `nullable:${args[Number(nullableAt)]}`;
+      return { name, form, args };
+    });
+    await expectRefused(calls, 50);
   }, 120_000);
 
   it("each pair refused with an array variant is still refused", async () => {
-    const wrong: string[] = [];
-    let checked = 0;
-    const sample = (name: string) => (name in ARRAY_VARIANT_SAMPLES ? `array:${name}` : name);
-    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const [countText, forms] of Object.entries(signature.arrayPairs)) {
-        const count = Number(countText);
-        const refused = signature.refused[count];
-        for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
-          const key = keys[0];
-          if (key === undefined) continue;
-          const [i, j, first, second] = key.split(" ");
-          const taken = refused?.[form] ?? Array.from({ length: count }, () => []);
-          const args: string[] = taken.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-          args[Number(i)] = sample(first!);
-          args[Number(j)] = sample(second!);
-          const code = await refusal(name, args, form);
-          checked += 1;
-          if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}: accepted`);
-        }
-      }
-    }
-    expect(checked).toBeGreaterThan(50);
-    expect(wrong).toEqual([]);
+    const sample = (type: string) => (type in ARRAY_VARIANT_SAMPLES ? `array:${type}` : type);
+    const calls = [...firstPairs((signature) => signature.arrayPairs)].map(({ name, form, parts: [i, j, first, second], partners: args }) => {
+      args[Number(i)] = sample(first!);
+      args[Number(j)] = sample(second!);
+      return { name, form, args };
+    });
+    await expectRefused(calls, 50);
   }, 120_000);
 
   it("what a higher-order function refuses after its lambda is still refused", async () => {
