@@ -79,8 +79,8 @@ export const ARRAY_VARIANT_SAMPLES: Readonly<Record<string, { readonly constant:
   nullableUInt8: { constant: "CAST([1] AS Array(Nullable(UInt8)))", column: "v_nullable_uint8", type: "Array(Nullable(UInt8))" },
   nullableUInt16: { constant: "CAST([1] AS Array(Nullable(UInt16)))", column: "v_nullable_uint16", type: "Array(Nullable(UInt16))" },
   nullableUInt32: { constant: "CAST([1] AS Array(Nullable(UInt32)))", column: "v_nullable_uint32", type: "Array(Nullable(UInt32))" },
-  float64: { constant: "CAST([1.5] AS Array(Float64))", column: "v_float64s", type: "Array(Float64)" },
-  float32: { constant: "CAST([1.5] AS Array(Float32))", column: "v_float32s", type: "Array(Float32)" },
+  float64s: { constant: "CAST([1.5] AS Array(Float64))", column: "v_float64s", type: "Array(Float64)" },
+  float32s: { constant: "CAST([1.5] AS Array(Float32))", column: "v_float32s", type: "Array(Float32)" },
   uuids: { constant: "CAST(['00000000-0000-0000-0000-000000000001'] AS Array(UUID))", column: "v_uuids", type: "Array(UUID)" },
 };
 
