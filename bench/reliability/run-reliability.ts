@@ -87,6 +87,9 @@ export interface ReliabilityReport {
     /** The engine's own tracked memory (quarry_engine_memory_tracked_bytes), part of the rest. */
     baselineEngineMb: number;
     endEngineMb: number;
+    /** What each of the engine's caches holds (quarry_engine_cache_bytes), in MB, at the baseline and at the end. */
+    baselineEngineCachesMb: Readonly<Record<string, number>>;
+    endEngineCachesMb: Readonly<Record<string, number>>;
     endHeapMb: number;
     endHeapTotalMb: number;
     endExternalMb: number;
@@ -315,6 +318,8 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
         baselineThreads: baselineJs.threads,
         baselineEngineMb: baselineJs.engineMb,
         endEngineMb: endJs.engineMb,
+        baselineEngineCachesMb: baselineJs.engineCachesMb,
+        endEngineCachesMb: endJs.engineCachesMb,
         endHeapMb: endJs.heapMb,
         endHeapTotalMb: endJs.heapTotalMb,
         endExternalMb: endJs.externalMb,
@@ -357,9 +362,22 @@ function settledMemory(samples: readonly RssSample[], phase: string, server: Ser
   return { rssMb: median(half.map((s) => s.rssMb)), anonMb: median(half.map((s) => s.anonMb)) };
 }
 
-function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; engineMb: number; threads: number } {
+function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; engineMb: number; engineCachesMb: Record<string, number>; threads: number } {
   const mb = (name: string) => Math.round((metrics.get(name) ?? NaN) / (1024 * 1024));
-  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), engineMb: mb("quarry_engine_memory_tracked_bytes"), threads: server.threads() };
+  const engineCachesMb: Record<string, number> = {};
+  for (const [key, bytes] of metrics) {
+    const cache = /^quarry_engine_cache_bytes\{cache="(\w+)"\}$/.exec(key)?.[1];
+    if (cache) engineCachesMb[cache] = Math.round(bytes / 1024 / 102.4) / 10;
+  }
+  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), engineMb: mb("quarry_engine_memory_tracked_bytes"), engineCachesMb, threads: server.threads() };
+}
+
+/** The engine's caches that held something at either end, as "Mark 0.2 -> 0.3 MB" (the largest first). */
+export function engineCachesChange(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((name) => (before[name] ?? 0) > 0 || (after[name] ?? 0) > 0);
+  if (names.length === 0) return "none held anything";
+  names.sort((a, b) => Math.max(after[b] ?? 0, before[b] ?? 0) - Math.max(after[a] ?? 0, before[a] ?? 0));
+  return names.map((name) => `${name} ${before[name] ?? 0} -> ${after[name] ?? 0} MB`).join(", ");
 }
 
 async function waitExit(server: ServerProcess): Promise<void> {
@@ -384,7 +402,7 @@ export function evaluate(report: ReliabilityReport): TargetCheck[] {
     { bench: "/health every 500 ms, warm-up to stop", figure: `${health.checks - health.failures} of ${health.checks} ok`, target: "all ok", ok: health.failures === 0 && health.checks > 0 },
     {
       bench: "Resident memory after the load against before it (each the median of the second half of a quiet period after warm-up and after the load)",
-      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; engine tracked ${report.js.baselineEngineMb} -> ${report.js.endEngineMb} MB; threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
+      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; engine tracked ${report.js.baselineEngineMb} -> ${report.js.endEngineMb} MB (caches: ${engineCachesChange(report.js.baselineEngineCachesMb, report.js.endEngineCachesMb)}); threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
       target: "within 10 %",
       ok: rss.endMb <= rss.baselineMb * 1.1,
     },

@@ -3,7 +3,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
-import { Gauge } from "../metrics/prometheus-registry.js";
+import { Gauge, LabelledGauge } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { guardConnectRequest } from "./connect-request-guard.js";
@@ -37,24 +37,33 @@ export interface ServerOptions {
 /**
  * The health probe's query: it also reads the memory ClickHouse tracks (`MemoryTracking`: what
  * its queries, caches and merges hold), for a gauge that tells the engine's memory from the rest
- * of the process's (the embedded engine) or shows the server's (CLICKHOUSE_URL).
+ * of the process's (the embedded engine) or shows the server's (CLICKHOUSE_URL), and what each
+ * of its caches holds (`MarkCacheBytes`, `QueryConditionCacheBytes`, ...): after a burst, the
+ * first place to look for the engine's share.
  */
-const ENGINE_PROBE_SQL = "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'";
+const ENGINE_PROBE_SQL = "SELECT metric, value FROM system.metrics WHERE metric = 'MemoryTracking' OR metric LIKE '%CacheBytes'";
+const CACHE_BYTES_SUFFIX = "CacheBytes";
 
 export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
   let engineTrackedBytes = Number.NaN;
+  let engineCacheBytes: readonly (readonly [readonly string[], number])[] = [];
   const engine = new EngineProbe({
     name: `clickhouse (${options.columnstore.kind})`,
     firstAnswerTimeoutMs: options.healthTimeoutMs ?? 2000,
     async probe() {
-      const rows = await options.columnstore.client.query({ query: ENGINE_PROBE_SQL, format: "JSONEachRow" }).then((r) => r.json<{ value: number | string }>());
-      if (!Array.isArray(rows) || rows.length !== 1) throw new Error("unexpected answer to the engine probe");
-      engineTrackedBytes = Number(rows[0]!.value);
+      const rows = await options.columnstore.client.query({ query: ENGINE_PROBE_SQL, format: "JSONEachRow" }).then((r) => r.json<{ metric: string; value: number | string }>());
+      const tracked = Array.isArray(rows) ? rows.find((row) => row.metric === "MemoryTracking") : undefined;
+      if (!tracked) throw new Error("unexpected answer to the engine probe");
+      engineTrackedBytes = Number(tracked.value);
+      engineCacheBytes = rows.filter((row) => row.metric.endsWith(CACHE_BYTES_SUFFIX)).map((row) => [[row.metric.slice(0, -CACHE_BYTES_SUFFIX.length)], Number(row.value)] as const);
     },
   });
   const backend = new QueryBackend(options.columnstore, options.backend);
   backend.metrics.registry.register(
     new Gauge("quarry_engine_memory_tracked_bytes", "Memory ClickHouse tracks (its MemoryTracking: queries, caches, merges), read by the health probe every second; NaN before its first answer.", () => engineTrackedBytes),
+  );
+  backend.metrics.registry.register(
+    new LabelledGauge("quarry_engine_cache_bytes", "Bytes in each of ClickHouse's caches (its <cache>CacheBytes metrics: Mark, Uncompressed, QueryCondition, CompiledExpression, ...), read by the health probe every second.", ["cache"], () => engineCacheBytes),
   );
   const pipeline = {
     definitions: options.definitions,

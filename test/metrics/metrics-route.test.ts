@@ -64,6 +64,12 @@ describe("GET /metrics", () => {
     const tracked = Number(/^quarry_engine_memory_tracked_bytes (\S+)$/m.exec(scraped)?.[1]);
     expect(tracked).toBeGreaterThan(1024 * 1024);
     expect(tracked).toBeLessThan(rss);
+    // And each of its caches, by name: the queries above read parts, so their marks are cached.
+    const caches = new Map([...scraped.matchAll(/^quarry_engine_cache_bytes\{cache="(\w+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+    expect([...caches.keys()]).toEqual(expect.arrayContaining(["Mark", "Uncompressed", "QueryCondition", "CompiledExpression"]));
+    expect(caches.get("Mark")).toBeGreaterThan(0);
+    for (const bytes of caches.values()) expect(bytes).toBeGreaterThanOrEqual(0);
+    expect([...caches.values()].reduce((a, b) => a + b, 0)).toBeLessThan(rss);
     expect(gauge("process_cpu_seconds_total")).toBeGreaterThan(0);
     expect(gauge("process_start_time_seconds")).toBeGreaterThan(Date.now() / 1000 - 3600);
     expect(gauge("process_start_time_seconds")).toBeLessThanOrEqual(Date.now() / 1000);
