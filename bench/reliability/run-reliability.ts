@@ -90,6 +90,9 @@ export interface ReliabilityReport {
     /** What each of the engine's caches holds (quarry_engine_cache_bytes), in MB, at the baseline and at the end. */
     baselineEngineCachesMb: Readonly<Record<string, number>>;
     endEngineCachesMb: Readonly<Record<string, number>>;
+    /** The V8 heap reserved by space (nodejs_heap_space_size_total_bytes), in MB, at the baseline and at the end. */
+    baselineHeapSpacesMb: Readonly<Record<string, number>>;
+    endHeapSpacesMb: Readonly<Record<string, number>>;
     endHeapMb: number;
     endHeapTotalMb: number;
     endExternalMb: number;
@@ -320,6 +323,8 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
         endEngineMb: endJs.engineMb,
         baselineEngineCachesMb: baselineJs.engineCachesMb,
         endEngineCachesMb: endJs.engineCachesMb,
+        baselineHeapSpacesMb: baselineJs.heapSpacesMb,
+        endHeapSpacesMb: endJs.heapSpacesMb,
         endHeapMb: endJs.heapMb,
         endHeapTotalMb: endJs.heapTotalMb,
         endExternalMb: endJs.externalMb,
@@ -362,18 +367,35 @@ function settledMemory(samples: readonly RssSample[], phase: string, server: Ser
   return { rssMb: median(half.map((s) => s.rssMb)), anonMb: median(half.map((s) => s.anonMb)) };
 }
 
-function jsMemoryMb(metrics: Map<string, number>, server: ServerProcess): { heapMb: number; heapTotalMb: number; externalMb: number; engineMb: number; engineCachesMb: Record<string, number>; threads: number } {
+function jsMemoryMb(
+  metrics: Map<string, number>,
+  server: ServerProcess,
+): { heapMb: number; heapTotalMb: number; externalMb: number; engineMb: number; engineCachesMb: Record<string, number>; heapSpacesMb: Record<string, number>; threads: number } {
   const mb = (name: string) => Math.round((metrics.get(name) ?? NaN) / (1024 * 1024));
-  const engineCachesMb: Record<string, number> = {};
-  for (const [key, bytes] of metrics) {
-    const cache = /^quarry_engine_cache_bytes\{cache="(\w+)"\}$/.exec(key)?.[1];
-    if (cache) engineCachesMb[cache] = Math.round(bytes / 1024 / 102.4) / 10;
-  }
-  return { heapMb: mb("nodejs_heap_size_used_bytes"), heapTotalMb: mb("nodejs_heap_size_total_bytes"), externalMb: mb("nodejs_external_memory_bytes"), engineMb: mb("quarry_engine_memory_tracked_bytes"), engineCachesMb, threads: server.threads() };
+  return {
+    heapMb: mb("nodejs_heap_size_used_bytes"),
+    heapTotalMb: mb("nodejs_heap_size_total_bytes"),
+    externalMb: mb("nodejs_external_memory_bytes"),
+    engineMb: mb("quarry_engine_memory_tracked_bytes"),
+    engineCachesMb: labelledMb(metrics, "quarry_engine_cache_bytes", "cache"),
+    heapSpacesMb: labelledMb(metrics, "nodejs_heap_space_size_total_bytes", "space"),
+    threads: server.threads(),
+  };
 }
 
-/** The engine's caches that held something at either end, as "Mark 0.2 -> 0.3 MB" (the largest first). */
-export function engineCachesChange(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string {
+/** A labelled gauge's series as label value -> MB (one decimal). */
+function labelledMb(metrics: Map<string, number>, name: string, label: string): Record<string, number> {
+  const series: Record<string, number> = {};
+  const pattern = new RegExp(`^${name}\\{${label}="(\\w+)"\\}$`);
+  for (const [key, bytes] of metrics) {
+    const value = pattern.exec(key)?.[1];
+    if (value) series[value] = Math.round(bytes / 1024 / 102.4) / 10;
+  }
+  return series;
+}
+
+/** The series that held something at either end, as "Mark 0.2 -> 0.3 MB" (the largest first). */
+export function changesMb(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((name) => (before[name] ?? 0) > 0 || (after[name] ?? 0) > 0);
   if (names.length === 0) return "none held anything";
   names.sort((a, b) => Math.max(after[b] ?? 0, before[b] ?? 0) - Math.max(after[a] ?? 0, before[a] ?? 0));
@@ -402,7 +424,7 @@ export function evaluate(report: ReliabilityReport): TargetCheck[] {
     { bench: "/health every 500 ms, warm-up to stop", figure: `${health.checks - health.failures} of ${health.checks} ok`, target: "all ok", ok: health.failures === 0 && health.checks > 0 },
     {
       bench: "Resident memory after the load against before it (each the median of the second half of a quiet period after warm-up and after the load)",
-      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; engine tracked ${report.js.baselineEngineMb} -> ${report.js.endEngineMb} MB (caches: ${engineCachesChange(report.js.baselineEngineCachesMb, report.js.endEngineCachesMb)}); threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
+      figure: `${rss.baselineMb} MB -> ${rss.endMb} MB (${percent(rss.baselineMb, rss.endMb)}); peak ${rss.peakMb} MB; anonymous ${rss.baselineAnonMb} -> ${rss.endAnonMb} MB (${percent(rss.baselineAnonMb, rss.endAnonMb)}); of which JS heap ${report.js.baselineHeapMb} -> ${report.js.endHeapMb} MB (reserved ${report.js.baselineHeapTotalMb} -> ${report.js.endHeapTotalMb} MB: ${changesMb(report.js.baselineHeapSpacesMb, report.js.endHeapSpacesMb)}), external ${report.js.baselineExternalMb} -> ${report.js.endExternalMb} MB; engine tracked ${report.js.baselineEngineMb} -> ${report.js.endEngineMb} MB (caches: ${changesMb(report.js.baselineEngineCachesMb, report.js.endEngineCachesMb)}); threads ${report.js.baselineThreads} -> ${report.js.endThreads}`,
       target: "within 10 %",
       ok: rss.endMb <= rss.baselineMb * 1.1,
     },

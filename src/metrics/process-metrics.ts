@@ -6,6 +6,7 @@
  * split is what tells a leak in Quarry's code from the engine's caches.
  */
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { getHeapSpaceStatistics } from "node:v8";
 import { Gauge, LabelledGauge, type PrometheusRegistry } from "./prometheus-registry.js";
 
 export function registerProcessMetrics(registry: PrometheusRegistry): void {
@@ -15,6 +16,10 @@ export function registerProcessMetrics(registry: PrometheusRegistry): void {
   registry.register(new Gauge("nodejs_heap_size_total_bytes", "V8 heap reserved.", () => memory().heapTotal));
   registry.register(new Gauge("nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects, Buffers included.", () => memory().external));
   registry.register(new Gauge("nodejs_array_buffers_bytes", "Memory of ArrayBuffers and Buffers.", () => memory().arrayBuffers));
+  // Per space (new, old, code, large objects, ...): which part of the heap a burst grew, and
+  // whether what stays reserved is young-generation room or old pages.
+  registry.register(new LabelledGauge("nodejs_heap_space_size_total_bytes", "V8 heap reserved, by space.", ["space"], () => getHeapSpaceStatistics().map((space) => [[space.space_name], space.space_size] as const)));
+  registry.register(new LabelledGauge("nodejs_heap_space_size_used_bytes", "V8 heap in use, by space.", ["space"], () => getHeapSpaceStatistics().map((space) => [[space.space_name], space.space_used_size] as const)));
   const delay = eventLoopDelay();
   registry.register(
     new Gauge("nodejs_eventloop_lag_p99_seconds", "99th percentile of event-loop delay since the last scrape.", () => {

@@ -57,6 +57,16 @@ describe("GET /metrics", () => {
     expect(gauge("nodejs_heap_size_used_bytes")).toBeGreaterThan(1024 * 1024);
     expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThan(rss);
     expect(gauge("nodejs_external_memory_bytes")).toBeGreaterThan(0);
+    // The heap by space: the old space holds most of what is in use, and the spaces add up to the heap.
+    const spaces = (name: string) => new Map([...text.matchAll(new RegExp(`^${name}\\{space="(\\w+)"\\} (\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
+    const reserved = spaces("nodejs_heap_space_size_total_bytes");
+    const used = spaces("nodejs_heap_space_size_used_bytes");
+    expect([...reserved.keys()]).toEqual(expect.arrayContaining(["new_space", "old_space", "code_space", "large_object_space"]));
+    expect(used.get("old_space")).toBeGreaterThan(1024 * 1024);
+    for (const [space, bytes] of used) expect(bytes, space).toBeLessThanOrEqual(reserved.get(space)!);
+    const sum = (values: Map<string, number>) => [...values.values()].reduce((a, b) => a + b, 0);
+    expect(sum(reserved)).toBeGreaterThanOrEqual(sum(used));
+    expect(sum(reserved)).toBeLessThan(rss);
     expect(gauge("nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
     // The engine's own tracked memory, read by the health probe (started by any /health).
     await (await fetch(`${server.baseUrl}/health`)).arrayBuffer();

@@ -7,7 +7,7 @@
  * asserted: ten seconds of load say little about it (the long run checks it).
  */
 import { describe, expect, it } from "vitest";
-import { engineCachesChange, evaluate, rssTimeline, runReliability } from "../../bench/reliability/run-reliability.js";
+import { changesMb, evaluate, rssTimeline, runReliability } from "../../bench/reliability/run-reliability.js";
 
 describe("reliability smoke", () => {
   it("answers fuzz and load with typed answers only, stays healthy, accounts for the query log, stops in time", async () => {
@@ -40,13 +40,16 @@ describe("reliability smoke", () => {
     // And what each of its caches holds: the fuzz read parts, so the mark cache holds some.
     expect(report.js.endEngineCachesMb["Mark"]).toBeGreaterThan(0);
     expect(byName("Resident memory").figure).toMatch(/caches: Mark \S+ -> \S+ MB/);
+    // And the V8 heap reserved by space.
+    expect(report.js.endHeapSpacesMb["old_space"]).toBeGreaterThan(1);
+    expect(byName("Resident memory").figure).toMatch(/old_space \S+ -> \S+ MB/);
     for (const prefix of ["Query log: rows written", "Query log: rows in the querylog storage", "SIGTERM with 100 clients sending: exit", "SIGTERM with 100 clients sending: requests in flight"]) {
       expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}`).toBe(true);
     }
   }, 600_000);
 
-  it("names the engine's caches that held something, the largest first", () => {
-    expect(engineCachesChange({ Mark: 0.2, Uncompressed: 0, Page: 0 }, { Mark: 0.3, Uncompressed: 1.5, Page: 0 })).toBe("Uncompressed 0 -> 1.5 MB, Mark 0.2 -> 0.3 MB");
-    expect(engineCachesChange({ Mark: 0 }, {})).toBe("none held anything");
+  it("names the series that held something, the largest first", () => {
+    expect(changesMb({ Mark: 0.2, Uncompressed: 0, Page: 0 }, { Mark: 0.3, Uncompressed: 1.5, Page: 0 })).toBe("Uncompressed 0 -> 1.5 MB, Mark 0.2 -> 0.3 MB");
+    expect(changesMb({ Mark: 0 }, {})).toBe("none held anything");
   });
 });
