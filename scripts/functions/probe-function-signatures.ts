@@ -26,9 +26,9 @@ import {
   ARGUMENT_CLASSES,
   CLASS_SAMPLES as SAMPLES,
   OTHER_TYPE_SAMPLES,
-  ARRAY_VARIANT_SAMPLES,
   ARRAY_VARIANTS,
-  type ArrayVariant,
+  SCALAR_VARIANT_SAMPLES,
+  variantSamples,
   type ArgumentClass,
   type ArgumentCount,
   type ByForm,
@@ -46,6 +46,19 @@ import {
 
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
 const MAX_PROBED_ARGUMENTS = 3;
+
+const VARIANTS_PROBED: readonly string[] = [...ARRAY_VARIANTS, ...Object.keys(SCALAR_VARIANT_SAMPLES)];
+const SCALAR_VARIANTS: readonly string[] = Object.keys(SCALAR_VARIANT_SAMPLES);
+
+/** An array of a scalar variant's sample (`[tuple(1, 2)]`): what `has` and `IN` take a tuple beside. */
+function arrayOfSample(sample: { readonly constant: string; readonly column: string; readonly type: string }): { constant: string; column: string; type: string } {
+  return { constant: `[${sample.constant}]`, column: `a_${sample.column}`, type: `Array(${sample.type})` };
+}
+
+/** Each sample of a variant, as `sampleText` reads it. */
+function variantCallSamples(variant: string): string[] {
+  return variantSamples(variant).map((_, k) => `variant:${variant}:${k}`);
+}
 const TYPE_ERRORS = new Set([43, 386]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);
@@ -92,20 +105,27 @@ function formsFor(count: number): CallForm[] {
   return count === 2 ? ["constant", "column", "constantColumn", "columnConstant"] : ["constant", "column"];
 }
 
-/** A sample's text at a position of a form: a class's, a type without one (`other:date`), a Nullable class's (`nullable:string`) or `null`. */
+/** A sample's text at a position of a form: a class's, a type without one (`other:date`), a Nullable class's (`nullable:string`), a variant's (`variant:tuple:1`, its second sample) or `null`. */
 function sampleText(sample: string, form: CallForm, position: number): string {
   const written = FORM_POSITIONS[form](position);
   if (sample === "null") return "NULL";
   if (sample.startsWith("other:")) return OTHER_TYPE_SAMPLES[sample.slice(6)]![written];
   if (sample.startsWith("nullable:")) return nullableSample(sample.slice(9) as ArgumentClass)![written];
-  if (sample.startsWith("array:")) return ARRAY_VARIANT_SAMPLES[sample.slice(6)]![written];
+  if (sample.startsWith("variant:")) {
+    const [, variant, k] = sample.split(":");
+    return variantSamples(variant!)[Number(k)]![written];
+  }
+  if (sample.startsWith("variantArray:")) {
+    const [, variant, k] = sample.split(":");
+    return arrayOfSample(variantSamples(variant!)[Number(k)]!)[written];
+  }
   return SAMPLES[sample as ArgumentClass][written];
 }
 
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...Object.values(ARRAY_VARIANT_SAMPLES)]
+  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS_PROBED.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))]
     .map((sample) => `${sample.column} ${sample.type}`)
     .join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
@@ -135,10 +155,10 @@ function main(): void {
     const robust: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const besideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
-    const arrays: Record<number, { constant: ArrayVariant[][]; column: ArrayVariant[][] }> = {};
+    const variants: Record<number, { constant: string[][]; column: string[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const nullablePairs: Record<number, ByForm<string[]>> = {};
-    const arrayPairs: Record<number, ByForm<string[]>> = {};
+    const variantPairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
@@ -267,21 +287,45 @@ function main(): void {
           }),
         );
       nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
-      // Each array variant where an array class is refused (robustly, beside others), the
-      // others as in an accepted call: refused when that call fails with a type or count error.
-      const arraysIn = (form: "constant" | "column") =>
+      // Each variant at each position where a class is refused (robustly, beside others), the
+      // others as in an accepted call: refused when that call fails with a type or count error,
+      // with every one of the variant's samples. An array variant is tried where an array class
+      // is refused. A scalar variant where any class is, and for two or more arguments it must
+      // be refused beside each type without a class and each of its own samples as well (a
+      // tuple of numbers takes another: `tuple(1, 2) + tuple(3, 4)`), and beside an array of
+      // that sample (`has([tuple(1, 2)], tuple(1, 2))`).
+      const refusedCall = (args: string[], form: CallForm) => {
+        calls += 1;
+        const outcome = call(name, args, form);
+        return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+      };
+      const variantsIn = (form: "constant" | "column") =>
         (count >= 2 ? robust[count]![form] : refused[count]![form]!).map((classes, i) => {
           const base = byForm[form].accepted;
-          if (!base || !classes.some((cls) => elementClass(cls) !== null)) return [];
-          return ARRAY_VARIANTS.filter((variant) => {
-            const args: string[] = [...base];
-            args[i] = `array:${variant}`;
-            calls += 1;
-            const outcome = call(name, args, form);
-            return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+          if (!base || classes.length === 0) return [];
+          const arrayRefused = classes.some((cls) => elementClass(cls) !== null);
+          return VARIANTS_PROBED.filter((variant) => {
+            const scalar = SCALAR_VARIANTS.includes(variant);
+            if (!scalar && !arrayRefused) return false;
+            return variantCallSamples(variant).every((sample) => {
+              const args: string[] = [...base];
+              args[i] = sample;
+              if (!refusedCall(args, form)) return false;
+              if (!scalar) return true;
+              const partners = [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), ...variantCallSamples(variant), `variantArray:${sample.slice(8)}`];
+              for (let j = 0; j < count; j++) {
+                if (j === i) continue;
+                for (const partner of partners) {
+                  const beside: string[] = [...args];
+                  beside[j] = partner;
+                  if (!refusedCall(beside, form)) return false;
+                }
+              }
+              return true;
+            });
           });
         });
-      arrays[count] = { constant: arraysIn("constant"), column: arraysIn("column") };
+      variants[count] = { constant: variantsIn("constant"), column: variantsIn("column") };
       // A NULL at a position: refused when every call with it there failed with a type error,
       // the others as in an accepted call and, one at a time, taking each class and each type
       // without one (so no argument beside it can make the engine take it).
@@ -378,13 +422,14 @@ function main(): void {
       recordPairs(nullablePairs, (form, key, i, j, a, b) =>
         ([[i, a], [j, b]] as const).filter(([position, cls]) => NULLABLE_CLASSES.includes(cls) && refusedWith(form, key, position, `nullable:${cls}`)).map(([position]) => `${key} ${position}`),
       );
-      // Each refused pair with an array class again with each array variant in its place
-      // (`has(spans.exclusive_time_32, 'x')`: an Array(Float32) and a string).
-      recordPairs(arrayPairs, (form, key, i, j, a, b) =>
+      // Each refused pair again with a variant in place of one of the two, with every sample of
+      // it: an array variant in place of an array class (`has(spans.exclusive_time_32, 'x')`: an
+      // Array(Float32) and a string), a scalar variant in place of any (`tuple(1, 'a') = 5`).
+      recordPairs(variantPairs, (form, key, i, j, a, b) =>
         ([[i, a], [j, b]] as const).flatMap(([position, cls]) =>
-          elementClass(cls) === null
-            ? []
-            : ARRAY_VARIANTS.filter((variant) => refusedWith(form, key, position, `array:${variant}`)).map((variant) => (position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`)),
+          VARIANTS_PROBED.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).map((variant) =>
+            position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`,
+          ),
         ),
       );
     }
@@ -443,7 +488,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, arrays, nullablePairs, arrayPairs };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -484,7 +529,7 @@ function main(): void {
     const nullablePairs = Object.entries(entry.nullablePairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
-    const arrayPairs = Object.entries(entry.arrayPairs)
+    const variantPairs = Object.entries(entry.variantPairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
     const afterLambda = Object.entries(entry.afterLambda)
@@ -496,15 +541,15 @@ function main(): void {
     const nullRefused = Object.entries(entry.nullRefused)
       .map(([n, at]) => `${n}: ${JSON.stringify(at)}`)
       .join(", ");
-    const variants = (list: readonly (readonly ArrayVariant[])[]) => `[${list.map((at) => `[${at.map((v) => `"${v}"`).join(", ")}]`).join(", ")}]`;
-    const arrays = Object.entries(entry.arrays)
+    const named = (list: readonly (readonly string[])[]) => `[${list.map((at) => `[${at.map((v) => `"${v}"`).join(", ")}]`).join(", ")}]`;
+    const variants = Object.entries(entry.variants)
       .filter(([, forms]) => Object.values(forms!).some((p) => p.some((at) => at.length > 0)))
-      .map(([n, forms]) => `${n}: { constant: ${variants(forms!.constant)}, column: ${variants(forms!.column)} }`)
+      .map(([n, forms]) => `${n}: { constant: ${named(forms!.constant)}, column: ${named(forms!.column)} }`)
       .join(", ");
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, arrays: { ${arrays} }, nullablePairs: { ${nullablePairs} }, arrayPairs: { ${arrayPairs} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -518,9 +563,9 @@ function main(): void {
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's
  * class when it is always the same; where a NULL is refused; what curried calls refuse
  * per number of parameters; the counts where a Nullable argument makes the result Nullable,
- * or leaves it as it is; the array types without a class refused where an array class is; and
- * the refused pairs still refused with one of the two Nullable, or with an array variant in
- * place of an array class.
+ * or leaves it as it is; the types without a class (variants: arrays, tuples, maps, ...)
+ * refused at each position; and the refused pairs still refused with one of the two Nullable,
+ * or with a variant in place of one of them.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -86,7 +86,7 @@ export const ARRAY_VARIANT_SAMPLES: Readonly<Record<string, { readonly constant:
 
 export type ArrayVariant = keyof typeof ARRAY_VARIANT_SAMPLES;
 
-/** The array variants in a fixed order: the pass refers to them by index. */
+/** The array variants in a fixed order (the first of VARIANTS). */
 export const ARRAY_VARIANTS: readonly ArrayVariant[] = Object.keys(ARRAY_VARIANT_SAMPLES);
 
 const VARIANT_OF_TYPE: ReadonlyMap<string, ArrayVariant> = new Map(Object.entries(ARRAY_VARIANT_SAMPLES).map(([variant, sample]) => [sample.type, variant]));
@@ -94,6 +94,63 @@ const VARIANT_OF_TYPE: ReadonlyMap<string, ArrayVariant> = new Map(Object.entrie
 /** The array variant a type is (as `formatClickHouseType` writes it), else null. */
 export function arrayVariantOfTypeName(typeName: string): ArrayVariant | null {
   return VARIANT_OF_TYPE.get(typeName.trim()) ?? null;
+}
+
+/**
+ * Scalar types without a class that queries meet: tuples a query builds (`tuple(a, b)`), the
+ * EAP entity's maps, its UInt128 ids, and the Nullable IPs and DateTime64s of the events
+ * entities. Each is judged on its own refusals, as an array variant is. A variant with several
+ * samples is refused only where the engine refused every one of them: a tuple of numbers takes
+ * arithmetic a tuple with a string does not, a tuple of strings is a set `title IN` takes.
+ */
+export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: string; readonly samples: readonly { readonly constant: string; readonly column: string; readonly type: string }[] }>> = {
+  tuple: {
+    what: "a tuple",
+    samples: [
+      { constant: "tuple('a', 1)", column: "s_tuple_mixed", type: "Tuple(String, UInt8)" },
+      { constant: "tuple(1, 2)", column: "s_tuple_numbers", type: "Tuple(UInt8, UInt8)" },
+      { constant: "tuple('a', 'b')", column: "s_tuple_strings", type: "Tuple(String, String)" },
+    ],
+  },
+  mapStrings: { what: "a Map(String, String)", samples: [{ constant: "map('a', 'b')", column: "s_map_strings", type: "Map(String, String)" }] },
+  mapFloats: { what: "a Map(String, Float64)", samples: [{ constant: "CAST(map('a', 1.5) AS Map(String, Float64))", column: "s_map_floats", type: "Map(String, Float64)" }] },
+  mapInts: { what: "a Map(String, Int64)", samples: [{ constant: "CAST(map('a', 1) AS Map(String, Int64))", column: "s_map_ints", type: "Map(String, Int64)" }] },
+  mapBools: { what: "a Map(String, Bool)", samples: [{ constant: "CAST(map('a', true) AS Map(String, Bool))", column: "s_map_bools", type: "Map(String, Bool)" }] },
+  uint128: { what: "a UInt128", samples: [{ constant: "toUInt128(1)", column: "s_uint128", type: "UInt128" }] },
+  nullableIPv4: { what: "an IPv4 (Nullable)", samples: [{ constant: "toNullable(toIPv4('1.2.3.4'))", column: "s_nullable_ipv4", type: "Nullable(IPv4)" }] },
+  nullableIPv6: { what: "an IPv6 (Nullable)", samples: [{ constant: "toNullable(toIPv6('::1'))", column: "s_nullable_ipv6", type: "Nullable(IPv6)" }] },
+  nullableDateTime64: { what: "a DateTime64 (Nullable)", samples: [{ constant: "toNullable(toDateTime64('2024-01-01 00:00:00', 3))", column: "s_nullable_datetime64", type: "Nullable(DateTime64(3))" }] },
+};
+
+/**
+ * Every variant in a fixed order, the array variants first: the pass refers to them by index,
+ * and the probe's table by name (never a class's name: a test holds them apart).
+ */
+export const VARIANTS: readonly string[] = [...ARRAY_VARIANTS, ...Object.keys(SCALAR_VARIANT_SAMPLES)];
+
+/** A variant's samples: an array variant has one, a scalar variant one or more. */
+export function variantSamples(variant: string): readonly { readonly constant: string; readonly column: string; readonly type: string }[] {
+  const array = ARRAY_VARIANT_SAMPLES[variant];
+  return array ? [array] : (SCALAR_VARIANT_SAMPLES[variant]?.samples ?? []);
+}
+
+/** How a message names a variant's type: "an Array(Float64)", "a tuple". */
+export function variantWhat(variant: string): string {
+  const array = ARRAY_VARIANT_SAMPLES[variant];
+  return array ? `an ${array.type}` : SCALAR_VARIANT_SAMPLES[variant]!.what;
+}
+
+const SCALAR_VARIANT_OF_TYPE: ReadonlyMap<string, string> = new Map(
+  Object.entries(SCALAR_VARIANT_SAMPLES)
+    .filter(([variant]) => variant !== "tuple")
+    .map(([variant, { samples }]) => [samples[0]!.type, variant]),
+);
+
+/** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, or a scalar variant's type; else null. */
+export function variantOfTypeName(typeName: string): string | null {
+  const type = typeName.trim();
+  if (type.startsWith("Tuple(")) return "tuple";
+  return arrayVariantOfTypeName(type) ?? SCALAR_VARIANT_OF_TYPE.get(type) ?? null;
 }
 
 /** The classes a Nullable type can wrap (arrays and aggregate states cannot be Nullable). */
@@ -190,11 +247,14 @@ export interface ProbedSignature {
   /** The probed argument counts where a Nullable argument leaves the result as the plain call's (`ifNull(user, 'x')` is a String). */
   readonly plainResults: readonly number[];
   /**
-   * Per probed argument count, per position: the array variants (ARRAY_VARIANT_SAMPLES) refused
-   * there, as constants and as columns, tried where an array class is refused (for two or more
-   * arguments, robustly), the other arguments as in an accepted call.
+   * Per probed argument count, per position: the variants (VARIANTS) refused there, as constants
+   * and as columns, the other arguments as in an accepted call. An array variant is tried where
+   * an array class is refused (for two or more arguments, robustly); a scalar variant where any
+   * class is, and for two or more arguments it must also have been refused with each other
+   * position taking each type without a class and each of its own samples (`tuple(1, 2) +
+   * tuple(3, 4)` is taken).
    */
-  readonly arrays: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArrayVariant[])[]; readonly column: readonly (readonly ArrayVariant[])[] }>>>;
+  readonly variants: Readonly<Partial<Record<number, { readonly constant: readonly (readonly string[])[]; readonly column: readonly (readonly string[])[] }>>>;
   /**
    * Per probed argument count: the refused pairs (as in `pairs`) still refused with one of the
    * two Nullable, "i j classI classJ n" with n the Nullable one's position, the other arguments
@@ -202,11 +262,12 @@ export interface ProbedSignature {
    */
   readonly nullablePairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
   /**
-   * Per probed argument count: the refused pairs with an array class still refused with an
-   * array variant in its place, "i j first second" with the variant's name for that class, the
-   * other arguments as in an accepted call (`has(spans.exclusive_time_32, 'x')`).
+   * Per probed argument count: the refused pairs still refused with a variant in place of one of
+   * the two classes (an array variant in place of an array class, a scalar variant in place of
+   * any), "i j first second" with the variant's name for that class, the other arguments as in
+   * an accepted call (`has(spans.exclusive_time_32, 'x')`, `tuple(1, 'a') = 5`).
    */
-  readonly arrayPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
+  readonly variantPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
 }
 
 /** Argument counts the probe checks for being refused (more are never judged). */

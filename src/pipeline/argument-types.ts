@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANTS, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, arrayVariantOfTypeName, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, variantOfTypeName, ARRAY_VARIANTS, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -41,14 +41,14 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
       for (const field of type.fields) {
         const typeName = `Array(${formatClickHouseType(field.type)})`;
         const cls = classOfTypeName(typeName);
-        const variant = cls ? undefined : ARRAY_VARIANT_COLUMNS.get(arrayVariantOfTypeName(typeName) ?? "");
+        const variant = cls ? undefined : variantColumn(typeName);
         if (cls) classes.set(`${column.name}.${field.name}`, typed(cls, false));
         else if (variant) classes.set(`${column.name}.${field.name}`, variant);
       }
       continue;
     }
     const cls = classOfTypeName(column.type);
-    const variant = cls ? undefined : ARRAY_VARIANT_COLUMNS.get(arrayVariantOfTypeName(formatClickHouseType(type)) ?? "");
+    const variant = cls ? undefined : variantColumn(formatClickHouseType(type));
     if (cls) classes.set(column.name, typed(cls, false));
     else if (variant) classes.set(column.name, variant);
     const wrapped = nullableClassOfTypeName(column.type);
@@ -147,8 +147,8 @@ interface Typed {
   readonly constant: boolean | null;
   /** Nullable(cls): judged only on the refusals probed with a Nullable argument. */
   readonly nullable: boolean;
-  /** An array type without a class (index in ARRAY_VARIANTS, -1 for none): judged only on its own probed refusals. */
-  readonly array: number;
+  /** A type without a class that has its own probed refusals (index in VARIANTS, -1 for none): an array variant, a tuple, a map, ... */
+  readonly variant: number;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -159,7 +159,7 @@ const TYPED: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
   [...ARGUMENT_CLASSES, null].map((cls) => {
     const index = cls === null ? -1 : CLASS_INDEX.get(cls)!;
     const variants: Typed[] = [];
-    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null, array: -1 });
+    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null, variant: -1 });
     return [cls, variants] as const;
   }),
 );
@@ -168,8 +168,20 @@ function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = f
 }
 const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
-/** A column of each array variant (`exception_frames.in_app` is an Array(Nullable(UInt8))): no class, its own refusals. */
-const ARRAY_VARIANT_COLUMNS: ReadonlyMap<string, Typed> = new Map(ARRAY_VARIANTS.map((variant, array) => [variant, { cls: null, index: -1, constant: false, nullable: false, array }]));
+/** Per variant, as a constant, a column and either: no class, its own refusals (one shared object each). */
+const VARIANT_TYPED: readonly (readonly Typed[])[] = VARIANTS.map((_, variant) => [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant })));
+const VARIANT_INDEX: ReadonlyMap<string, number> = new Map(VARIANTS.map((variant, index) => [variant, index]));
+const TUPLE_VARIANT = VARIANT_INDEX.get("tuple")!;
+
+function variantTyped(variant: number, constant: boolean | null): Typed {
+  return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
+}
+
+/** A column of a variant's type (`exception_frames.in_app` is an Array(Nullable(UInt8)), `attributes_bool` a Map(String, Bool)), else undefined. */
+function variantColumn(typeName: string): Typed | undefined {
+  const variant = variantOfTypeName(typeName);
+  return variant === null ? undefined : variantTyped(VARIANT_INDEX.get(variant)!, false);
+}
 
 /**
  * What judging one argument count needs, per form of the call. A form is indexed by each
@@ -188,12 +200,12 @@ interface CountRules {
   readonly nullable: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form: the pairs refused together, by pairKey (null: none). */
   readonly pairs: readonly (ReadonlySet<number> | null)[];
-  /** Per form, per position: the array variants refused there (by name). */
-  readonly arrays: readonly (readonly ReadonlySet<string>[] | null)[];
+  /** Per form, per position: the variants refused there (by name). */
+  readonly variants: readonly (readonly ReadonlySet<string>[] | null)[];
   /** Per form: the pairs refused with one of the two Nullable, by pairKey with its position (null: none). */
   readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
-  /** Per form: the pairs refused with an array variant, by pairKey (null: none). */
-  readonly arrayPairs: readonly (ReadonlySet<number> | null)[];
+  /** Per form: the pairs refused with a variant, by pairKey (null: none). */
+  readonly variantPairs: readonly (ReadonlySet<number> | null)[];
 }
 
 /** The probed forms a form index could be (an unknown constness is either). */
@@ -234,9 +246,9 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const besideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const nullable: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
-  const arrays: (ReadonlySet<string>[] | null)[] = [];
+  const variants: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
-  const arrayPairs: (ReadonlySet<number> | null)[] = [];
+  const variantPairs: (ReadonlySet<number> | null)[] = [];
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
     refused.push(refusedAcross(count, signature.refused[count], forms));
@@ -245,12 +257,12 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     robust.push(refusedAcross(count, signature.robust[count], pure));
     besideNull.push(refusedAcross(count, signature.besideNull[count], pure));
     nullable.push(refusedAcross(count, signature.nullable[count], pure));
-    arrays.push(refusedAcross<string>(count, signature.arrays[count], pure));
+    variants.push(refusedAcross<string>(count, signature.variants[count], pure));
     pairs.push(pairsAcross(signature.pairs[count], forms));
     nullablePairs.push(pairsAcross(signature.nullablePairs[count], forms));
-    arrayPairs.push(pairsAcross(signature.arrayPairs[count], forms));
+    variantPairs.push(pairsAcross(signature.variantPairs[count], forms));
   }
-  return { refused, robust, besideNull, nullable, pairs, arrays, nullablePairs, arrayPairs };
+  return { refused, robust, besideNull, nullable, pairs, variants, nullablePairs, variantPairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -306,11 +318,11 @@ interface FunctionFacts {
   readonly aggregate: boolean;
 }
 
-/** A class's index, or an array variant's after every class's: what pair keys number. */
-const TYPE_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...ARRAY_VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
+/** A class's index, or a variant's after every class's: what pair keys number. */
+const TYPE_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
 
 function typeIndex(t: Typed): number {
-  return t.array >= 0 ? ARGUMENT_CLASSES.length + t.array : t.index;
+  return t.variant >= 0 ? ARGUMENT_CLASSES.length + t.variant : t.index;
 }
 
 /**
@@ -418,9 +430,16 @@ class ArgumentTyping {
           else if (t.constant === false) columns++;
         }
         if (this.mapped(node.name, node.args)) return UNKNOWN;
+        // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
+        // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
+        if ((node.name === "in" || node.name === "notIn") && args.length === 2 && args[1]!.variant === TUPLE_VARIANT) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
+        // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
+        // Not `tuple(a)`: ClickHouse compares a one-element tuple with a value of its element's
+        // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
+        if (node.name === "tuple" && args.length > 1) return variantTyped(TUPLE_VARIANT, constant);
         return resultTyped(facts.signature, args, constant);
       }
       case "curried": {
@@ -520,8 +539,9 @@ const DATETIME_CONSTANT = typed("datetime", true);
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
-  // An array variant's elements have no class either (Nullable, floats, UUIDs).
-  if (t.array >= 0) return UNKNOWN_COLUMN;
+  // An array variant's elements have no class either (Nullable, floats, UUIDs); a scalar
+  // variant (a map, a tuple, a Nullable IP) is no array: it stands for itself.
+  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length ? UNKNOWN_COLUMN : t;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }
@@ -653,8 +673,8 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;
       if (t.cls === null) {
-        // An array variant: its own refusals, probed beside the others as in an accepted call.
-        if (t.array >= 0 && !nothing) refuseArrayAt(name, args, t.array, i, rules.arrays[form]?.[i], position);
+        // A variant: its own refusals, probed beside the others as in an accepted call.
+        if (t.variant >= 0 && !nothing) refuseVariantAt(name, args, t.variant, i, rules.variants[form]?.[i], position);
         continue;
       }
       const sets = t.nullable ? (nothing ? null : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
@@ -662,10 +682,10 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     }
     // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
     if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
-    // One array variant beside plain arguments of known classes: the pairs probed with it.
+    // One variant beside plain arguments of known classes: the pairs probed with it.
     if (unknown === 1 && nullables === 0 && !nothing) {
-      const variantAt = types.findIndex((t) => t.array >= 0);
-      if (variantAt >= 0) refuseArrayPairs(name, args, types, rules.arrayPairs[form], position, variantAt);
+      const variantAt = types.findIndex((t) => t.variant >= 0);
+      if (variantAt >= 0) refuseVariantPairs(name, args, types, rules.variantPairs[form], position, variantAt);
     }
     return;
   }
@@ -689,9 +709,9 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
   }
 }
 
-/** How a message names an argument's type: its class (Nullable or not), or its array variant's type. */
+/** How a message names an argument's type: its class (Nullable or not), or its variant's type. */
 function typeName(t: Typed): string {
-  if (t.array >= 0) return `an ${ARRAY_VARIANT_SAMPLES[ARRAY_VARIANTS[t.array]!]!.type}`;
+  if (t.variant >= 0) return variantWhat(VARIANTS[t.variant]!);
   return `${CLASS_NAMES[t.cls!]}${t.nullable ? " (Nullable)" : ""}`;
 }
 
@@ -777,8 +797,8 @@ function refuseAt(name: string, args: readonly Expression[], types: readonly Typ
   throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}${takes}`, argPosition);
 }
 
-/** Refuses the first pair of the array variant at `variantAt` and a plain argument that the probe saw refused together. */
-function refuseArrayPairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, variantAt: number): void {
+/** Refuses the first pair of the variant at `variantAt` and a plain argument that the probe saw refused together. */
+function refuseVariantPairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, variantAt: number): void {
   if (!pairs) return;
   for (let k = 0; k < types.length; k++) {
     if (k === variantAt) continue;
@@ -787,14 +807,14 @@ function refuseArrayPairs(name: string, args: readonly Expression[], types: read
   }
 }
 
-/** Refuses argument i, an array variant, when its variant is refused at its position. */
-function refuseArrayAt(name: string, args: readonly Expression[], array: number, i: number, refused: ReadonlySet<string> | undefined, position: TextPosition | undefined): void {
-  const variant = ARRAY_VARIANTS[array]!;
+/** Refuses argument i, of a variant's type, when its variant is refused at its position. */
+function refuseVariantAt(name: string, args: readonly Expression[], variantIndex: number, i: number, refused: ReadonlySet<string> | undefined, position: TextPosition | undefined): void {
+  const variant = VARIANTS[variantIndex]!;
   if (!refused?.has(variant)) return;
   const arg = args[i]!;
   const argPosition = arg.position ?? position;
-  const type = ARRAY_VARIANT_SAMPLES[variant]!.type;
-  throw invalidQuery(`${describe(arg)}${at(argPosition)} is an ${type}, and ${nameOf(name)} does not take an ${type} as argument ${i + 1} of ${args.length}`, argPosition);
+  const what = variantWhat(variant);
+  throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}`, argPosition);
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatClickHouseType, parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANTS, arrayVariantOfTypeName, classOfTypeName, nullableClassOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, VARIANTS, arrayVariantOfTypeName, classOfTypeName, nullableClassOfTypeName, variantOfTypeName } from "../../src/pipeline/argument-classes.js";
 
 describe("argument classes of ClickHouse types", () => {
   it.each([
@@ -56,13 +56,28 @@ describe("argument classes of ClickHouse types", () => {
     expect(arrayVariantOfTypeName(type)).toBe(variant);
   });
 
-  it("every array type an entity has is a class or an array variant", () => {
+  it.each([
+    ["Tuple(String, UInt8)", "tuple"],
+    ["Map(String, Bool)", "mapBools"],
+    ["Map(String, String)", "mapStrings"],
+    ["UInt128", "uint128"],
+    ["Nullable(IPv4)", "nullableIPv4"],
+    ["Nullable(DateTime64(3))", "nullableDateTime64"],
+    ["Array(Float64)", "float64s"],
+    ["Map(String, UInt8)", null],
+    ["IPv4", null],
+    ["String", null],
+  ])("%s is the variant %s", (type, variant) => {
+    expect(variantOfTypeName(type)).toBe(variant);
+  });
+
+  it("every type an entity has is a class, a Nullable class or a variant", () => {
     const unjudged = new Set<string>();
     for (const entity of defaultRegistry().entities()) {
       for (const column of entity.columns) {
         const type = parseClickHouseType(column.type);
         const names = type.kind === "nested" ? type.fields.map((field) => `Array(${formatClickHouseType(field.type)})`) : [formatClickHouseType(type)];
-        for (const name of names) if (name.startsWith("Array(") && !classOfTypeName(name) && !arrayVariantOfTypeName(name)) unjudged.add(`${entity.name}.${column.name}: ${name}`);
+        for (const name of names) if (!classOfTypeName(name) && !nullableClassOfTypeName(name) && !variantOfTypeName(name)) unjudged.add(`${entity.name}.${column.name}: ${name}`);
       }
     }
     expect([...unjudged]).toEqual([]);
@@ -70,7 +85,7 @@ describe("argument classes of ClickHouse types", () => {
 
   // The probe's table names classes and variants in the same pair strings ("0 1 float64 string"):
   // a variant named like a class would turn that class's pairs into the variant's.
-  it("no array variant is named like a class", () => {
-    expect(ARRAY_VARIANTS.filter((variant) => (ARGUMENT_CLASSES as readonly string[]).includes(variant))).toEqual([]);
+  it("no variant is named like a class", () => {
+    expect(VARIANTS.filter((variant) => (ARGUMENT_CLASSES as readonly string[]).includes(variant))).toEqual([]);
   });
 });

@@ -14,12 +14,13 @@ import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { readSettings } from "../../src/config/settings.js";
 import {
   ARGUMENT_CLASSES,
-  ARRAY_VARIANT_SAMPLES,
   CLASS_SAMPLES,
   NULLABLE_CLASSES,
   OTHER_TYPE_SAMPLES,
   UNPROBED_FUNCTIONS,
   nullableSample,
+  VARIANTS,
+  variantSamples,
   type ArgumentClass,
   type CallForm,
   type ProbedSignature,
@@ -34,7 +35,7 @@ describe("probed function signatures", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
     store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
-    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...Object.values(ARRAY_VARIANT_SAMPLES)]
+    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant))]
       .map((sample) => `${sample.column} ${sample.type}`)
       .join(", ");
     await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
@@ -48,15 +49,15 @@ describe("probed function signatures", () => {
   const written = (form: CallForm, position: number): "constant" | "column" =>
     form === "constant" || form === "column" ? form : (form === "constantColumn") === (position === 0) ? "constant" : "column";
 
-  /** A sample's text: a class's, `other:<type>`, `nullable:<class>`, `array:<variant>` or `null`. */
+  /** A sample's text: a class's, `other:<type>`, `nullable:<class>`, `variant:<variant>:<k>` (its k-th sample) or `null`. */
   function sampleText(arg: string, form: CallForm, position: number): string {
     if (arg === "null") return "NULL";
     const sample = arg.startsWith("other:")
       ? OTHER_TYPE_SAMPLES[arg.slice(6)]!
       : arg.startsWith("nullable:")
         ? nullableSample(arg.slice(9) as ArgumentClass)!
-        : arg.startsWith("array:")
-          ? ARRAY_VARIANT_SAMPLES[arg.slice(6)]!
+        : arg.startsWith("variant:")
+          ? variantSamples(arg.split(":")[1]!)[Number(arg.split(":")[2])]!
           : CLASS_SAMPLES[arg as ArgumentClass];
     return sample[written(form, position)];
   }
@@ -188,22 +189,30 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("each array variant refused at a position is still refused there", async () => {
+  /** A variant's samples as sampleText takes them: a refusal held for every one. */
+  const samplesOf = (variant: string) => variantSamples(variant).map((_, k) => `variant:${variant}:${k}`);
+
+  it("each variant refused at a position is still refused there, with every sample", async () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const [countText, forms] of Object.entries(signature.arrays)) {
+      for (const [countText, forms] of Object.entries(signature.variants)) {
         const count = Number(countText);
         const refused = signature.refused[count]!;
         for (const form of ["constant", "column"] as const) {
           for (let position = 0; position < count; position++) {
-            const variant = forms![form][position]![0];
-            if (variant === undefined) continue;
-            const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-            const args = partners.map((partner, i) => (i === position ? `array:${variant}` : partner));
-            const code = await refusal(name, args, form);
-            checked += 1;
-            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
+            // The first array variant and the last scalar one refused there.
+            const refusedHere = forms![form][position]!;
+            for (const variant of new Set([refusedHere[0], refusedHere[refusedHere.length - 1]])) {
+              if (variant === undefined) continue;
+              const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+              for (const sample of samplesOf(variant)) {
+                const args = partners.map((partner, i) => (i === position ? sample : partner));
+                const code = await refusal(name, args, form);
+                checked += 1;
+                if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
+              }
+            }
           }
         }
       }
@@ -255,13 +264,18 @@ describe("probed function signatures", () => {
     await expectRefused(calls, 50);
   }, 120_000);
 
-  it("each pair refused with an array variant is still refused", async () => {
-    const sample = (type: string) => (type in ARRAY_VARIANT_SAMPLES ? `array:${type}` : type);
-    const calls = [...firstPairs((signature) => signature.arrayPairs)].map(({ name, form, parts: [i, j, first, second], partners: args }) => {
-      args[Number(i)] = sample(first!);
-      args[Number(j)] = sample(second!);
-      return { name, form, args };
-    });
+  it("each pair refused with a variant is still refused, with every sample", async () => {
+    const samples = (type: string) => (VARIANTS.includes(type) ? samplesOf(type) : [type]);
+    const calls = [...firstPairs((signature) => signature.variantPairs)].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
+      samples(first!).flatMap((a) =>
+        samples(second!).map((b) => {
+          const args = [...partners];
+          args[Number(i)] = a;
+          args[Number(j)] = b;
+          return { name, form, args };
+        }),
+      ),
+    );
     await expectRefused(calls, 50);
   }, 120_000);
 

@@ -64,6 +64,11 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a float beside a string, and the Array(Float64) variant beside one: pairs of the class and the variant named apart
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 0.5 > contexts[trace.trace_id]`, "0.5 at line 1, column 162 is a float and contexts[trace.trace_id] at line 1, column 168 is a string: greater (>) does not take them together as arguments 1 and 2", 1, 168],
   [`MATCH (transactions) SELECT has(measurements.value, 'x') AS h WHERE ${TX} AND project_id = 1`, "column measurements.value at line 1, column 33 is an Array(Float64) and 'x' at line 1, column 53 is a string: has does not take them together as arguments 1 and 2", 1, 53],
+  // scalar types without a class: a tuple a query builds, a Nullable IP, the EAP entity's UInt128 id
+  [`MATCH (events) SELECT lower(tuple(1, 2)) AS l WHERE ${R} AND project_id = 1`, "tuple(…) at line 1, column 29 is a tuple, and lower does not take a tuple as argument 1 of 1", 1, 29],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(1, title) = 5`, "tuple(…) at line 1, column 162 is a tuple and 5 at line 1, column 180 is a small integer (UInt8): equals (=) does not take them together as arguments 1 and 2", 1, 180],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v4 LIKE '%a%'`, "column ip_address_v4 at line 1, column 162 is an IPv4 (Nullable), and like (LIKE) does not take an IPv4 (Nullable) as argument 1 of 2", 1, 162],
+  [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND organization_id = 1 AND project_id = 1 AND item_id LIKE '%a%'`, "column item_id at line 1, column 189 is a UInt128, and like (LIKE) does not take a UInt128 as argument 1 of 2", 1, 189],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -176,6 +181,9 @@ const ACCEPTED: readonly string[] = [
   // array variants where arrays are taken, and compared by their elements in conditions
   `MATCH (discover_events) SELECT has(exception_frames.module, 'x') AS h, arrayMax(exception_frames.lineno) AS s, length(exception_frames.in_app) + 1 AS n WHERE ${R} AND project_id = 1 AND exception_frames.module = 'x' AND exception_frames.lineno > 5`,
   `MATCH (transactions) SELECT arrayJoin(measurements.value) + 1 AS v, arrayMax(measurements.value) AS m WHERE ${TX} AND project_id = 1`,
+  // tuples where the engine takes them: arithmetic and comparison of two, a set for IN, an array of them; a UInt128 in arithmetic
+  `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
+  `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
