@@ -39,7 +39,7 @@ describe("reliability smoke", () => {
     expect(report.js.endEngineMb).toBeGreaterThan(0);
     // And what each of its caches holds: the fuzz read parts, so the mark cache holds some.
     expect(report.js.endEngineCachesMb["Mark"]).toBeGreaterThan(0);
-    expect(byName("Resident memory").figure).toMatch(/caches: Mark \S+ -> \S+ MB/);
+    expect(byName("Resident memory").figure).toMatch(/caches: [^)]*\bMark \S+ -> \S+ MB/);
     // And the V8 heap reserved by space.
     expect(report.js.endHeapSpacesMb["old_space"]).toBeGreaterThan(1);
     expect(byName("Resident memory").figure).toMatch(/old_space \S+ -> \S+ MB/);
