@@ -26,8 +26,8 @@ import {
   ARGUMENT_CLASSES,
   CLASS_SAMPLES as SAMPLES,
   OTHER_TYPE_SAMPLES,
-  ARRAY_VARIANTS,
   SCALAR_VARIANT_SAMPLES,
+  VARIANTS,
   variantSamples,
   type ArgumentClass,
   type ArgumentCount,
@@ -47,7 +47,6 @@ import {
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
 const MAX_PROBED_ARGUMENTS = 3;
 
-const VARIANTS_PROBED: readonly string[] = [...ARRAY_VARIANTS, ...Object.keys(SCALAR_VARIANT_SAMPLES)];
 const SCALAR_VARIANTS: readonly string[] = Object.keys(SCALAR_VARIANT_SAMPLES);
 
 /** An array of a scalar variant's sample (`[tuple(1, 2)]`): what `has` and `IN` take a tuple beside. */
@@ -125,7 +124,7 @@ function sampleText(sample: string, form: CallForm, position: number): string {
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS_PROBED.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))]
+  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))]
     .map((sample) => `${sample.column} ${sample.type}`)
     .join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
@@ -304,7 +303,7 @@ function main(): void {
           const base = byForm[form].accepted;
           if (!base || classes.length === 0) return [];
           const arrayRefused = classes.some((cls) => elementClass(cls) !== null);
-          return VARIANTS_PROBED.filter((variant) => {
+          return VARIANTS.filter((variant) => {
             const scalar = SCALAR_VARIANTS.includes(variant);
             if (!scalar && !arrayRefused) return false;
             return variantCallSamples(variant).every((sample) => {
@@ -427,7 +426,7 @@ function main(): void {
       // Array(Float32) and a string), a scalar variant in place of any (`tuple(1, 'a') = 5`).
       recordPairs(variantPairs, (form, key, i, j, a, b) =>
         ([[i, a], [j, b]] as const).flatMap(([position, cls]) =>
-          VARIANTS_PROBED.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).map((variant) =>
+          VARIANTS.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).map((variant) =>
             position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`,
           ),
         ),
