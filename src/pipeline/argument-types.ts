@@ -133,7 +133,9 @@ function literalClass(value: unknown): ArgumentClass | null {
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
   if (!Number.isInteger(value)) return "float64";
   if (value >= 0 && value <= 255) return "uint8";
-  if (!Number.isSafeInteger(value)) return null;
+  // The SQL has the number as JavaScript writes it (formatNumber): 2^64 and beyond, and -2^63
+  // and below, come out past UInt64's and Int64's ends (or in exponent form) and are Float64.
+  if (value >= 2 ** 64 || value <= -(2 ** 63)) return "float64";
   // ClickHouse types a literal by the smallest type that holds it: Int8..Int64, UInt16 and
   // UInt64 are Int64's class, UInt32 its own (see classOfTypeName).
   return value > 0xffff && value <= 0xffffffff ? "uint32" : "int64";
@@ -172,6 +174,8 @@ const UNKNOWN_COLUMN = typed(null, false);
 const VARIANT_TYPED: readonly (readonly Typed[])[] = VARIANTS.map((_, variant) => [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant })));
 const VARIANT_INDEX: ReadonlyMap<string, number> = new Map(VARIANTS.map((variant, index) => [variant, index]));
 const TUPLE_VARIANT = VARIANT_INDEX.get("tuple")!;
+const NULLABLE_STRINGS_VARIANT = VARIANT_INDEX.get("nullableStrings")!;
+const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
   return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
@@ -432,7 +436,8 @@ class ArgumentTyping {
         if (this.mapped(node.name, node.args)) return UNKNOWN;
         // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
         // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
-        if ((node.name === "in" || node.name === "notIn") && args.length === 2 && args[1]!.variant === TUPLE_VARIANT) args[1] = UNKNOWN;
+        // So is an array there (`'a' IN array(1, 2)` is taken, and false).
+        if ((node.name === "in" || node.name === "notIn") && args.length === 2 && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
@@ -440,6 +445,7 @@ class ArgumentTyping {
         // Not `tuple(a)`: ClickHouse compares a one-element tuple with a value of its element's
         // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
         if (node.name === "tuple" && args.length > 1) return variantTyped(TUPLE_VARIANT, constant);
+        if (node.name === "array") return arrayOf(args, constant);
         return resultTyped(facts.signature, args, constant);
       }
       case "curried": {
@@ -536,6 +542,27 @@ class ArgumentTyping {
 }
 
 const DATETIME_CONSTANT = typed("datetime", true);
+
+function isArrayCall(node: Expression): boolean {
+  return node.kind === "function" && node.name === "array";
+}
+
+/**
+ * `array(a, b, ...)`: an Array of its elements' common type. Typed only where every element
+ * has the same class and nullability, and the class is one whose common type is itself: strings
+ * make an Array(String), Nullable strings an Array(Nullable(String)), UUIDs an Array(UUID). The
+ * numbers' common type depends on the exact element types: Array(UInt8), Array(Float32), and
+ * for a signed and an unsigned 64-bit integer an Array(Variant(Int64, UInt64)).
+ */
+function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
+  const first = args[0];
+  if (first === undefined || first.cls === null) return typed(null, constant);
+  for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
+  if (first.nullable) return first.cls === "string" ? variantTyped(NULLABLE_STRINGS_VARIANT, constant) : typed(null, constant);
+  if (first.cls === "string") return typed("arrayString", constant);
+  if (first.cls === "uuid") return variantTyped(UUIDS_VARIANT, constant);
+  return typed(null, constant);
+}
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {

@@ -69,6 +69,11 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(1, title) = 5`, "tuple(…) at line 1, column 162 is a tuple and 5 at line 1, column 180 is a small integer (UInt8): equals (=) does not take them together as arguments 1 and 2", 1, 180],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v4 LIKE '%a%'`, "column ip_address_v4 at line 1, column 162 is an IPv4 (Nullable), and like (LIKE) does not take an IPv4 (Nullable) as argument 1 of 2", 1, 162],
   [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND organization_id = 1 AND project_id = 1 AND item_id LIKE '%a%'`, "column item_id at line 1, column 189 is a UInt128, and like (LIKE) does not take a UInt128 as argument 1 of 2", 1, 189],
+  // array(...) of strings or UUIDs is an array of its elements' type; a number past UInt64 and Int64 is a float
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(title, 'a') = 5`, "array(…) at line 1, column 162 is an array of strings and 5 at line 1, column 182 is a small integer (UInt8): equals (=) does not take them together as arguments 1 and 2", 1, 182],
+  [`MATCH (events) SELECT has(array(event_id, event_id), 'x') AS h WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 27 is an Array(UUID) and 'x' at line 1, column 54 is a string: has does not take them together as arguments 1 and 2", 1, 54],
+  [`MATCH (events) SELECT bitAnd(99999999999999999999999, 1) AS b WHERE ${R} AND project_id = 1`, "1e+23 at line 1, column 30 is a float, and bitAnd does not take a float as argument 1 of 2", 1, 30],
+  [`MATCH (events) SELECT bitAnd(-9223372036854775808, 1) AS b WHERE ${R} AND project_id = 1`, "is a float, and bitAnd does not take a float as argument 1 of 2", 1, 31],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -184,6 +189,9 @@ const ACCEPTED: readonly string[] = [
   // tuples where the engine takes them: arithmetic and comparison of two, a set for IN, an array of them; a UInt128 in arithmetic
   `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
   `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
+  // an array on the right of IN is a set of values; strings of Nullable or plain columns in an array; integers up to UInt64's and Int64's ends
+  `MATCH (events) SELECT has(array(title, message), 'x') AS h, arrayStringConcat(array(contexts[a], contexts[b])) AS s WHERE ${R} AND project_id = 1 AND 'a' IN array(1, 2) AND title NOT IN array(1, 2)`,
+  `MATCH (events) SELECT bitAnd(9999999999999999999, 1) AS b, bitAnd(-9223372036854775000, 1) AS n WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
