@@ -270,6 +270,16 @@ export interface ProbedSignature {
   readonly variantPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
 }
 
+/**
+ * A call whose result class is fixed (`result`) and which a Nullable argument leaves plain
+ * (`plainResults`): count, uniq, isNull, ... A NULL argument leaves it plain too (`count(NULL)`
+ * is a UInt64, not Nullable(Nothing)), or the engine refuses the call (`has(NULL, 1)`); the
+ * signatures test holds the engine to that.
+ */
+export function keepsPlainResult(signature: ProbedSignature | undefined, count: number): signature is ProbedSignature & { readonly result: ArgumentClass } {
+  return signature !== undefined && signature.result !== null && signature.plainResults.includes(count) && !signature.nullableResults.includes(count);
+}
+
 /** Argument counts the probe checks for being refused (more are never judged). */
 export const MAX_COUNTED_ARGUMENTS = 4;
 

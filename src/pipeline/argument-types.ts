@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, nullableClassOfTypeName, variantOfTypeName, ARRAY_VARIANTS, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, ARRAY_VARIANTS, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -499,6 +499,8 @@ class ArgumentTyping {
         }
         return this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? true;
       case "function":
+        // `count(NULL)` is a UInt64: a NULL does not reach past a call whose result stays plain.
+        if (keepsPlainResult(functionFacts(node.name).signature, node.args.length)) return false;
         return node.args.some((arg) => this.mayBeNothing(arg, depth));
       case "curried":
         return node.args.some((arg) => this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));
@@ -580,6 +582,8 @@ function elementOf(t: Typed): Typed {
  */
 function resultTyped(signature: ProbedSignature | undefined, args: readonly Typed[], constant: boolean | null): Typed {
   if (!signature) return typed(null, constant);
+  // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
+  if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   let nullables = 0;
   for (const arg of args) {

@@ -15,9 +15,12 @@ import { readSettings } from "../../src/config/settings.js";
 import {
   ARGUMENT_CLASSES,
   CLASS_SAMPLES,
+  MAX_COUNTED_ARGUMENTS,
   NULLABLE_CLASSES,
   OTHER_TYPE_SAMPLES,
   UNPROBED_FUNCTIONS,
+  classOfTypeName,
+  keepsPlainResult,
   nullableSample,
   VARIANTS,
   variantSamples,
@@ -365,6 +368,29 @@ describe("probed function signatures", () => {
       }
     }
     expect(PROBED_FUNCTION_SIGNATURES.get("ifNull")!.plainResults).toContain(2);
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("where a fixed result stays plain with a Nullable argument, a NULL leaves it so too (or is refused)", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (let count = 1; count <= MAX_COUNTED_ARGUMENTS; count++) {
+        if (!keepsPlainResult(signature, count)) continue;
+        const partners = nullablePartners(signature.refused[count], count);
+        if (partners.some((partner) => partner === undefined)) continue;
+        for (let position = 0; position < count; position++) {
+          const columns = partners.map((partner, i) => (i === position ? "NULL" : CLASS_SAMPLES[partner!].column));
+          const type = await resultType(name, columns);
+          if (type === "refused") continue;
+          typedCalls += 1;
+          if (classOfTypeName(type) !== signature.result) wrong.push(`${name}(${columns.join(", ")}): ${type}, not ${signature.result}`);
+        }
+      }
+    }
+    expect(keepsPlainResult(PROBED_FUNCTION_SIGNATURES.get("count"), 1)).toBe(true);
+    expect(keepsPlainResult(PROBED_FUNCTION_SIGNATURES.get("lower"), 1)).toBe(false);
     expect(typedCalls).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
   }, 60_000);
