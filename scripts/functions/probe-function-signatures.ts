@@ -158,6 +158,7 @@ function main(): void {
     const pairs: Record<number, ByForm<string[]>> = {};
     const nullablePairs: Record<number, ByForm<string[]>> = {};
     const variantPairs: Record<number, ByForm<string[]>> = {};
+    const robustPairs: Record<number, ByForm<string[]>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
@@ -431,6 +432,19 @@ function main(): void {
           ),
         ),
       );
+      // From three arguments, each refused pair again with every other position taking, in
+      // turn, each type without a class and a NULL: `greatest('x', 1, c)` finds no common type
+      // whatever c is, so the pair is refused beside an argument the pass cannot type.
+      if (count >= 3) {
+        const beside = [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), "null"];
+        recordPairs(robustPairs, (form, key, i, j) =>
+          Array.from({ length: count }, (_, k) => k)
+            .filter((k) => k !== i && k !== j)
+            .every((k) => beside.every((sample) => refusedWith(form, key, k, sample)))
+            ? [key]
+            : [],
+        );
+      }
     }
     const result = results.size === 1 ? [...results][0]! : null;
     // A lambda: the higher-order array functions take one before their arrays, nothing else
@@ -487,7 +501,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -531,6 +545,9 @@ function main(): void {
     const variantPairs = Object.entries(entry.variantPairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
+    const robustPairs = Object.entries(entry.robustPairs)
+      .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
+      .join(", ");
     const afterLambda = Object.entries(entry.afterLambda)
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
@@ -548,7 +565,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -564,7 +581,8 @@ function main(): void {
  * per number of parameters; the counts where a Nullable argument makes the result Nullable,
  * or leaves it as it is; the types without a class (variants: arrays, tuples, maps, ...)
  * refused at each position; and the refused pairs still refused with one of the two Nullable,
- * or with a variant in place of one of them.
+ * with a variant in place of one of them, or (three arguments and more) beside any type and a
+ * NULL at the other positions.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

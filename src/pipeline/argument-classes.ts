@@ -268,6 +268,12 @@ export interface ProbedSignature {
    * an accepted call (`has(spans.exclusive_time_32, 'x')`, `tuple(1, 'a') = 5`).
    */
   readonly variantPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
+  /**
+   * Per probed argument count from 3: the refused pairs (as in `pairs`) still refused with each
+   * other position taking, in turn, each type without a class and a NULL (`greatest('x', 1, c)`:
+   * no common type whatever c is).
+   */
+  readonly robustPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
 }
 
 /**

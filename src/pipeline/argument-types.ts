@@ -210,6 +210,8 @@ interface CountRules {
   readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
   /** Per form: the pairs refused with a variant, by pairKey (null: none). */
   readonly variantPairs: readonly (ReadonlySet<number> | null)[];
+  /** Per form: the pairs refused beside any type and a NULL at the other positions, by pairKey (null: none). */
+  readonly robustPairs: readonly (ReadonlySet<number> | null)[];
 }
 
 /** The probed forms a form index could be (an unknown constness is either). */
@@ -253,6 +255,7 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const variants: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
   const variantPairs: (ReadonlySet<number> | null)[] = [];
+  const robustPairs: (ReadonlySet<number> | null)[] = [];
   for (let index = 0; index < 9; index++) {
     const forms = possibleForms(index, count);
     refused.push(refusedAcross(count, signature.refused[count], forms));
@@ -265,8 +268,9 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     pairs.push(pairsAcross(signature.pairs[count], forms));
     nullablePairs.push(pairsAcross(signature.nullablePairs[count], forms));
     variantPairs.push(pairsAcross(signature.variantPairs[count], forms));
+    robustPairs.push(pairsAcross(signature.robustPairs[count], forms));
   }
-  return { refused, robust, besideNull, nullable, pairs, variants, nullablePairs, variantPairs };
+  return { refused, robust, besideNull, nullable, pairs, variants, nullablePairs, variantPairs, robustPairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -713,6 +717,9 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     }
     // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
     if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
+    // Two plain arguments of known classes beside others of unknown type (or NULL): the pairs
+    // refused whatever the others are (`greatest('x', 1, c)`).
+    if (unknown > 0 && nullables === 0) refusePairs(name, args, types, rules.robustPairs[form], position, -1);
     // One variant beside plain arguments of known classes: the pairs probed with it.
     if (unknown === 1 && nullables === 0 && !nothing) {
       const variantAt = types.findIndex((t) => t.variant >= 0);
@@ -735,6 +742,8 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
   for (let i = 0; i < types.length; i++) {
     for (let j = i + 1; j < types.length; j++) {
       if (nullableAt >= 0 && i !== nullableAt && j !== nullableAt) continue;
+      // A pair is of two classes: an argument of unknown type (or a variant) is in none.
+      if (types[i]!.index < 0 || types[j]!.index < 0) continue;
       if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, nullableAt))) refuseTogether(name, args, types, i, j, position);
     }
   }

@@ -282,6 +282,25 @@ describe("probed function signatures", () => {
     await expectRefused(calls, 50);
   }, 120_000);
 
+  it("each pair refused beside any type is still refused with a type without a class or a NULL at each other position", async () => {
+    const beside = [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), "null"];
+    const calls = [...firstPairs((signature) => signature.robustPairs)].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
+      partners.flatMap((_, k) =>
+        k === Number(i) || k === Number(j)
+          ? []
+          : beside.map((sample) => {
+              const args = [...partners];
+              args[Number(i)] = first!;
+              args[Number(j)] = second!;
+              args[k] = sample;
+              return { name, form, args };
+            }),
+      ),
+    );
+    expect(PROBED_FUNCTION_SIGNATURES.get("greatest")!.robustPairs[3]?.column).toContain("0 1 string uint8");
+    await expectRefused(calls, 20);
+  }, 120_000);
+
   it("what a higher-order function refuses after its lambda is still refused", async () => {
     const wrong: string[] = [];
     let checked = 0;
