@@ -38,9 +38,10 @@ export interface ReliabilityOptions {
   readonly warmupInputs?: number;
   /**
    * Quiet time after the warm-up and after the load before memory is measured (seconds; the
-   * median of its second half). Long enough for what the process gives back by itself some
-   * time after a load ends: a 150,000-input run's resident memory held for about 34 s after the
-   * soak, then fell by 33 MB at once (docs/reliability.md, "When memory is read").
+   * median of its second half). Long enough that the reading comes after the server's idle
+   * memory release, which waits for 10 s without a request, and the runner's query-log checks
+   * are requests: a 150,000-input run held its memory for 34 s after the soak, then fell by
+   * 33 MB at once (docs/reliability.md, "When memory is read").
    */
   readonly settleSeconds: number;
   readonly shutdownTimeoutMs?: number;
