@@ -159,6 +159,7 @@ function main(): void {
     const nullablePairs: Record<number, ByForm<string[]>> = {};
     const variantPairs: Record<number, ByForm<string[]>> = {};
     const robustPairs: Record<number, ByForm<string[]>> = {};
+    const classResults: Record<number, Partial<Record<ArgumentClass, string[]>>> = {};
     const resultRules: Record<number, ResultRule> = {};
     const nullRefused: Record<number, number[]> = {};
     const nullableResults: number[] = [];
@@ -192,6 +193,8 @@ function main(): void {
         accepted: null as ArgumentClass[] | null,
       });
       const forms = formsFor(count);
+      // Per tuple of classes ("a b"), the class of every result the engine gave it (any form).
+      const resultsOf = new Map<string, Set<ArgumentClass | null>>();
       const byForm = Object.fromEntries(forms.map((form) => [form, newForm()])) as Record<CallForm, ReturnType<typeof newForm>>;
       for (const args of combinations(count)) {
         for (const form of forms) {
@@ -209,6 +212,8 @@ function main(): void {
             byForm[form].accepted ??= args;
             const resultClass = classOfTypeName(outcome.resultType ?? "");
             results.add(resultClass);
+            const tuple = args.join(" ");
+            resultsOf.set(tuple, (resultsOf.get(tuple) ?? new Set()).add(resultClass));
             args.forEach((c, i) => {
               if (resultClass !== c) resultFollows[i] = false;
               if (resultClass === null || resultClass !== elementClass(c)) resultIsElement[i] = false;
@@ -391,6 +396,17 @@ function main(): void {
       if (follows >= 0) resultRules[count] = { from: follows };
       else if (element >= 0) resultRules[count] = { elementOf: element };
       else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
+      // Without a rule, the result's class per tuple of argument classes, where every form gave
+      // the same one (`divide` of two numbers is a Float64, of an array an Array(Float64)); up
+      // to two arguments, which keeps the table small.
+      if (resultRules[count] === undefined && count <= 2) {
+        const byResult: Partial<Record<ArgumentClass, string[]>> = {};
+        for (const [tuple, seen] of resultsOf) {
+          const only = seen.size === 1 ? [...seen][0]! : null;
+          if (only !== null) (byResult[only] ??= []).push(tuple);
+        }
+        if (Object.keys(byResult).length > 0) classResults[count] = byResult;
+      }
       const pairsByForm = forms.map((form) => [form, refusedPairsIn(form)] as const);
       if (pairsByForm.some(([, found]) => found.length > 0)) pairs[count] = Object.fromEntries(pairsByForm) as unknown as ByForm<string[]>;
       /** A refused pair ("i j a b") again with `replacement` at one of its positions, the others as in an accepted call: still a type error? */
@@ -447,6 +463,8 @@ function main(): void {
       }
     }
     const result = results.size === 1 ? [...results][0]! : null;
+    // A function whose every result has one class needs no result per tuple.
+    if (result !== null) for (const count of Object.keys(classResults)) delete classResults[Number(count)];
     // A lambda: the higher-order array functions take one before their arrays, nothing else
     // does. Only a call that succeeds counts: other functions refuse a lambda with codes that
     // vary (43, 1, 36, ...).
@@ -501,7 +519,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -545,6 +563,9 @@ function main(): void {
     const variantPairs = Object.entries(entry.variantPairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
+    const classResults = Object.entries(entry.classResults)
+      .map(([n, byResult]) => `${n}: { ${Object.entries(byResult!).map(([cls, tuples]) => `${cls}: ${JSON.stringify(tuples)}`).join(", ")} }`)
+      .join(", ");
     const robustPairs = Object.entries(entry.robustPairs)
       .map(([n, forms]) => `${n}: ${byForm(forms!, (list) => JSON.stringify(list))}`)
       .join(", ");
@@ -565,7 +586,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} } }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -582,7 +603,8 @@ function main(): void {
  * or leaves it as it is; the types without a class (variants: arrays, tuples, maps, ...)
  * refused at each position; and the refused pairs still refused with one of the two Nullable,
  * with a variant in place of one of them, or (three arguments and more) beside any type and a
- * NULL at the other positions.
+ * NULL at the other positions; and, up to two arguments where no rule says it, the result's class
+ * per tuple of argument classes.
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

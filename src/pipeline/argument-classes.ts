@@ -274,6 +274,12 @@ export interface ProbedSignature {
    * no common type whatever c is).
    */
   readonly robustPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
+  /**
+   * Per argument count up to 2 without a result rule (`results`), for a function whose results
+   * have more than one class: per result class, the tuples of argument classes ("a b") every
+   * accepted call of which gave it (`divide` of two numbers is a Float64: "uint8 int64", ...).
+   */
+  readonly classResults: Readonly<Partial<Record<number, Readonly<Partial<Record<ArgumentClass, readonly string[]>>>>>>;
 }
 
 /**

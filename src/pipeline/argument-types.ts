@@ -324,6 +324,28 @@ interface FunctionFacts {
   readonly comparesElements: boolean;
   /** An aggregate: its result is never a constant. */
   readonly aggregate: boolean;
+  /** Per argument count 1..2: the result's class by the arguments' classes (classResultKey), where the probe found it per tuple. */
+  readonly classResults: readonly (ReadonlyMap<number, ArgumentClass> | undefined)[];
+}
+
+/** The number a tuple of one or two classes is looked up by in FunctionFacts.classResults. */
+function classResultKey(first: number, second = -1): number {
+  return (first + 1) * 32 + second + 1;
+}
+
+function classResultsOf(signature: ProbedSignature): (ReadonlyMap<number, ArgumentClass> | undefined)[] {
+  return [0, 1, 2].map((count) => {
+    const byResult = signature.classResults[count];
+    if (!byResult) return undefined;
+    const map = new Map<number, ArgumentClass>();
+    for (const [cls, tuples] of Object.entries(byResult) as [ArgumentClass, readonly string[]][]) {
+      for (const tuple of tuples) {
+        const [first, second] = tuple.split(" ").map((name) => CLASS_INDEX.get(name as ArgumentClass)!);
+        map.set(classResultKey(first!, second), cls);
+      }
+    }
+    return map;
+  });
 }
 
 /** A class's index, or a variant's after every class's: what pair keys number. */
@@ -364,6 +386,7 @@ function functionFacts(name: string): FunctionFacts {
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),
+      classResults: signature ? classResultsOf(signature) : [],
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -450,7 +473,7 @@ class ArgumentTyping {
         // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
         if (node.name === "tuple" && args.length > 1) return variantTyped(TUPLE_VARIANT, constant);
         if (node.name === "array") return arrayOf(args, constant);
-        return resultTyped(facts.signature, args, constant);
+        return resultTyped(facts, args, constant);
       }
       case "curried": {
         for (const param of node.params) this.visit(param);
@@ -584,7 +607,8 @@ function elementOf(t: Typed): Typed {
  * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
  * when it saw a Nullable argument leave it so (plainResults).
  */
-function resultTyped(signature: ProbedSignature | undefined, args: readonly Typed[], constant: boolean | null): Typed {
+function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
+  const signature = facts.signature;
   if (!signature) return typed(null, constant);
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
   if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
@@ -594,17 +618,22 @@ function resultTyped(signature: ProbedSignature | undefined, args: readonly Type
     if (arg.cls === null) return typed(null, constant);
     if (arg.nullable) nullables++;
   }
-  const cls = plainResultClass(signature, args);
+  const cls = plainResultClass(facts, signature, args);
   // Probed with one Nullable argument at a time: `ifNull(a, b)` with both Nullable is Nullable.
   if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
 }
 
-function plainResultClass(signature: ProbedSignature, args: readonly Typed[]): ArgumentClass | null {
+function plainResultClass(facts: FunctionFacts, signature: ProbedSignature, args: readonly Typed[]): ArgumentClass | null {
   if (signature.result) return signature.result;
   const rule = signature.results[args.length];
-  if (!rule) return null;
+  if (!rule) {
+    // The class the probe saw for these arguments' classes (`title / 2` is not one: refused).
+    const byClasses = facts.classResults[args.length];
+    if (!byClasses) return null;
+    return byClasses.get(classResultKey(args[0]!.index, args.length === 2 ? args[1]!.index : -1)) ?? null;
+  }
   if ("from" in rule) return args[rule.from]?.cls ?? null;
   if ("elementOf" in rule) return elementClass(args[rule.elementOf]?.cls ?? null);
   const [i, j] = rule.agreeing;

@@ -78,6 +78,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT platform / count(received) AS d WHERE ${TX} AND project_id = 1`, "column platform at line 1, column 38 is a string, and divide (/) does not take a string as argument 1 of 2", 1, 38],
   // a pair refused whatever the third argument is: beside a column discover's events half computes as NULL
   [`MATCH (discover_events) SELECT greatest('x', 1, transaction_status) AS g WHERE ${R} AND project_id = 1`, "'x' at line 1, column 41 is a string and 1 at line 1, column 46 is a small integer (UInt8): greatest does not take them together as arguments 1 and 2", 1, 46],
+  // a result's class from the probe's results per tuple of argument classes: a number divided by a number is a Float64
+  [`MATCH (metrics_counters) SELECT granularity / count() - now() AS d WHERE ${METRICS}`, "divide(…) at line 1, column 45 is a float and now(…) at line 1, column 57 is a datetime: minus (-) does not take them together as arguments 1 and 2", 1, 57],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -195,6 +197,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
   // greatest and least of classes with a common type, beside such a column
   `MATCH (discover_events) SELECT greatest(1, 2, transaction_status) AS g, least(title, 'a', transaction_status) AS l WHERE ${R} AND project_id = 1`,
+  // a number plus a DateTime is a DateTime, a number divided by a number a Float64
+  `MATCH (metrics_counters) SELECT plus(1, now()) AS p, granularity / 2 + 1 AS q WHERE ${METRICS}`,
   // count, uniq and isNull of a column the storage computes as NULL are numbers
   `MATCH (discover_transactions) SELECT count(received) + 1 AS c, uniq(received) * 2 AS u, isNull(received) AS n WHERE ${TX} AND project_id = 1`,
   // an array on the right of IN is a set of values; strings of Nullable or plain columns in an array; integers up to UInt64's and Int64's ends
