@@ -618,14 +618,15 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (arg.cls === null) return typed(null, constant);
     if (arg.nullable) nullables++;
   }
-  const cls = plainResultClass(facts, signature, args);
+  const cls = plainResultClass(facts, args);
   // Probed with one Nullable argument at a time: `ifNull(a, b)` with both Nullable is Nullable.
   if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
 }
 
-function plainResultClass(facts: FunctionFacts, signature: ProbedSignature, args: readonly Typed[]): ArgumentClass | null {
+function plainResultClass(facts: FunctionFacts, args: readonly Typed[]): ArgumentClass | null {
+  const signature = facts.signature!;
   if (signature.result) return signature.result;
   const rule = signature.results[args.length];
   if (!rule) {
