@@ -12,7 +12,7 @@
  * this lets through may still fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
-import { invalidQuery } from "../errors/query-service-error.js";
+import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
@@ -464,8 +464,10 @@ class ArgumentTyping {
         // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
         // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
-        if ((node.name === "in" || node.name === "notIn") && args.length === 2 && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
+        const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
+        if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        if (membership && args[1]!.constant === false && isComputedValue(node.args[1]!)) judgeComputedMembership(this, node.name, node.args, args, node.position);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
@@ -574,6 +576,28 @@ const DATETIME_CONSTANT = typed("datetime", true);
 
 function isArrayCall(node: Expression): boolean {
   return node.kind === "function" && node.name === "array";
+}
+
+/**
+ * What a computed value on the right of IN is compared with: ClickHouse reads
+ * `x IN toString(y)` or `x IN tags[k]` as `x = …` (NOT IN as `!=`), with `=`'s types, and fails
+ * with no common type (`toHour(timestamp) IN tags[k]`, code 386). A constant there is a set
+ * converted to x's type, and so is a bare column (`u IN s`, UInt64 and String, is taken): only
+ * calls and subscripts are judged this way, never an SnQL column, which may be either.
+ */
+const COMPARED_AS: Readonly<Record<string, FunctionFacts>> = { in: functionFacts("equals"), notIn: functionFacts("notEquals") };
+
+function judgeComputedMembership(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  try {
+    judge(typing, name, COMPARED_AS[name]!, args, types, position, false);
+  } catch (error) {
+    if (!(error instanceof QueryServiceError)) throw error;
+    throw invalidQuery(`${error.message}; a computed value on the right of ${OPERATOR_SYMBOLS[name]} is one value, compared as with ${name === "in" ? "=" : "!="}, not a set`, error.position);
+  }
+}
+
+function isComputedValue(node: Expression): boolean {
+  return node.kind === "subscript" || node.kind === "curried" || (node.kind === "function" && node.name !== "tuple" && node.name !== "array");
 }
 
 /**
