@@ -465,11 +465,15 @@ class ArgumentTyping {
         // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
         const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
+        const constantSet = membership && args[1]!.constant === true;
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (membership && args[1]!.constant === false && isComputedValue(node.args[1]!)) judgeComputedMembership(this, node.name, node.args, args, node.position);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
+        // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
+        // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
+        if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // Not `tuple(a)`: ClickHouse compares a one-element tuple with a value of its element's
         // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
