@@ -607,15 +607,17 @@ function isComputedValue(node: Expression): boolean {
 /**
  * `array(a, b, ...)`: an Array of its elements' common type. Typed only where every element
  * has the same class and nullability, and the class is one whose common type is itself: strings
- * make an Array(String), Nullable strings an Array(Nullable(String)), UUIDs an Array(UUID). The
+ * make an Array(String), strings of which any is Nullable an Array(Nullable(String)), UUIDs an Array(UUID). The
  * numbers' common type depends on the exact element types: Array(UInt8), Array(Float32), and
  * for a signed and an unsigned 64-bit integer an Array(Variant(Int64, UInt64)).
  */
 function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
   const first = args[0];
   if (first === undefined || first.cls === null) return typed(null, constant);
+  // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
+  if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && args.some((arg) => arg.nullable)) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
-  if (first.nullable) return first.cls === "string" ? variantTyped(NULLABLE_STRINGS_VARIANT, constant) : typed(null, constant);
+  if (first.nullable) return typed(null, constant);
   if (first.cls === "string") return typed("arrayString", constant);
   if (first.cls === "uuid") return variantTyped(UUIDS_VARIANT, constant);
   return typed(null, constant);

@@ -83,6 +83,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a computed value on the right of IN is one value, compared as with = (found by the fuzz: code 386 in ClickHouse)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toHour(timestamp) NOT IN tags[server_name]`, "toHour(…) at line 1, column 162 is a small integer (UInt8) and tags[server_name] at line 1, column 187 is a string: notIn (NOT IN) does not take them together as arguments 1 and 2 (ClickHouse finds no type for both); a computed value on the right of NOT IN is one value, compared as with !=, not a set", 1, 187],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND project_id IN toString(group_id)`, "compared as with =, not a set", 1, 176],
+  // strings of which one is Nullable make an Array(Nullable(String)) (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 1.5 >= array(title, level)`, "1.5 at line 1, column 162 is a float and array(…) at line 1, column 169 is an Array(Nullable(String)): greaterOrEquals (>=) does not take them together as arguments 1 and 2", 1, 169],
   // x IN a constant set is a UInt8 (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT upper(tags[sentry:user] IN tuple('error')) AS p WHERE ${R} AND project_id = 1`, "in(…) at line 1, column 47 is a small integer (UInt8), and upper does not take a small integer (UInt8) as argument 1 of 1", 1, 47],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
@@ -212,6 +214,7 @@ const ACCEPTED: readonly string[] = [
   // a bare column on the right of IN is a set of one, converted to the left's type (group_id IN project_id, or a string column and a number); computed values of a common type
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND group_id IN project_id AND platform IN project_id AND tags[level] IN tags[server_name] AND group_id IN plus(project_id, 1) AND 'error' IN tags[level] AND title NOT IN lower(message)`,
   `MATCH (events) SELECT upper(toString(tags[sentry:user] IN tuple('error'))) AS p, (project_id IN tuple(1, 2)) + 1 AS q, level IN array('a') AS l WHERE ${R} AND project_id = 1 AND (title IN tuple('a')) = 1`,
+  `MATCH (events) SELECT has(array(title, level), 'x') AS h, arrayStringConcat(array(title, level, 'a')) AS s, length(array(level, title)) + 1 AS n WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
