@@ -726,7 +726,23 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     if (args.length === 1 && !signature.lambdaAlone) {
       throw invalidQuery(`${nameOf(name)}${at(position)} needs an array after its lambda, e.g. ${name}((\`x\`) -> ..., tags.value)`, position);
     }
-    if (l === 0) judgeAfterLambda(typing, name, facts, args, types, position);
+    // Every function that takes a lambda takes one, first, with a parameter per array after it
+    // (an engine test holds each to it): anything else is ClickHouse's code 43.
+    const second = args.findIndex((other, k) => k > l && other.kind === "lambda");
+    if (l > 0 || second > 0) {
+      const extra = l > 0 ? arg : args[second]!;
+      const extraPosition = extra.position ?? position;
+      throw invalidQuery(`${nameOf(name)}${at(position)} takes one lambda, as its first argument, and arrays after it: the lambda${at(extraPosition)} is argument ${(l > 0 ? l : second) + 1}`, extraPosition);
+    }
+    const arrays = args.length - 1;
+    const params = arg.params.length;
+    if (arrays > 0 && params !== arrays) {
+      throw invalidQuery(
+        `the lambda${at(lambdaPosition)} takes ${params} parameter${params === 1 ? "" : "s"}, and ${name} gives it one element of each array after it: ${arrays} array${arrays === 1 ? "" : "s"}, so ${arrays} parameter${arrays === 1 ? "" : "s"}`,
+        lambdaPosition,
+      );
+    }
+    judgeAfterLambda(typing, name, facts, args, types, position);
     // The other classes were probed without lambdas: nothing more to judge.
     return;
   }

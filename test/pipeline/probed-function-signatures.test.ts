@@ -323,6 +323,33 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a higher-order function takes one lambda, first, with a parameter per array after it (the typing pass's lambda rules)", async () => {
+    const lambdaFunctions = [...PROBED_FUNCTION_SIGNATURES].filter(([, signature]) => signature.lambda).map(([name]) => name);
+    expect(lambdaFunctions.length).toBeGreaterThan(10);
+    const wrong: string[] = [];
+    const code = async (call: string) => {
+      try {
+        await store.client.query({ query: `SELECT ${call} AS r LIMIT 0`, format: "JSONCompact" }).then((r) => r.text());
+        return null;
+      } catch (error) {
+        return clickHouseCodeOf(error);
+      }
+    };
+    for (const name of lambdaFunctions) {
+      // Lambdas written as the SQL printer writes them.
+      const refused = [`${name}([1], (\`x\`) -> 1)`, `${name}((\`x\`) -> 1, (\`y\`) -> 1, [1])`, `${name}((\`x\`) -> 1, [1], [2])`, `${name}((\`x\`, \`y\`) -> 1, [1])`];
+      for (const call of refused) {
+        const got = await code(call);
+        if (got === null || !TYPE_OR_COUNT_ERRORS.has(got)) wrong.push(`${call}: ${got ?? "accepted"}`);
+      }
+      for (const call of [`${name}((\`x\`) -> 1, [1])`, `${name}((\`x\`, \`y\`) -> 1, [1], [2])`]) {
+        const got = await code(call);
+        if (got !== null) wrong.push(`${call}: refused with ${got}, taken by the typing pass`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("each NULL refused at a position is still refused there, as a constant and beside columns", async () => {
     const wrong: string[] = [];
     let checked = 0;

@@ -92,6 +92,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
   [`MATCH (events) SELECT array((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS a WHERE ${R} AND project_id = 1`, "array at line 1, column 23 does not take a lambda (the one at line 1, column 29); functions that do: arrayAll", 1, 29],
   [`MATCH (events) SELECT multiIf((\`x\`) -> equals(\`x\`, 'a'), 1, 2) AS a WHERE ${R} AND project_id = 1`, "multiIf at line 1, column 23 does not take a lambda (the one at line 1, column 31)", 1, 31],
+  // one lambda, first, with a parameter per array after it (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT arrayFilter((\`x\`) -> now(), (\`v\`) -> now(), tags.value) AS a WHERE ${R} AND project_id = 1`, "arrayFilter at line 1, column 23 takes one lambda, as its first argument, and arrays after it: the lambda at line 1, column 51 is argument 2", 1, 51],
+  [`MATCH (events) SELECT arrayMap(tags.value, (\`v\`) -> now()) AS a WHERE ${R} AND project_id = 1`, "the lambda at line 1, column 44 is argument 2", 1, 44],
+  [`MATCH (events) SELECT arrayCount((\`v\`, \`x\`) -> now(), tags.value) AS a WHERE ${R} AND project_id = 1`, "the lambda at line 1, column 34 takes 2 parameters, and arrayCount gives it one element of each array after it: 1 array, so 1 parameter", 1, 34],
   // after a lambda only arrays, which are never NULL
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
@@ -215,6 +219,7 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND group_id IN project_id AND platform IN project_id AND tags[level] IN tags[server_name] AND group_id IN plus(project_id, 1) AND 'error' IN tags[level] AND title NOT IN lower(message)`,
   `MATCH (events) SELECT upper(toString(tags[sentry:user] IN tuple('error'))) AS p, (project_id IN tuple(1, 2)) + 1 AS q, level IN array('a') AS l WHERE ${R} AND project_id = 1 AND (title IN tuple('a')) = 1`,
   `MATCH (events) SELECT has(array(title, level), 'x') AS h, arrayStringConcat(array(title, level, 'a')) AS s, length(array(level, title)) + 1 AS n WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT arrayMap((\`k\`, \`v\`) -> concat(\`k\`, \`v\`), tags.key, tags.value) AS a, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS b WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
