@@ -642,6 +642,15 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   if (!signature) return typed(null, constant);
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
   if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
+  // `if(c, a, b)`: the class of a and b when they agree, whatever c is (a NULL, Nullable or
+  // unknown condition included: `if(NULL, 'a', 'b')` is a String), Nullable when a or b is.
+  const rule = signature.result === null ? signature.results[args.length] : undefined;
+  if (rule !== undefined && "agreeing" in rule) {
+    const [a, b] = [args[rule.agreeing[0]], args[rule.agreeing[1]]];
+    if (a === undefined || b === undefined || a.cls === null || a.cls !== b.cls || a.variant >= 0 || b.variant >= 0) return typed(null, constant);
+    if (!a.nullable && !b.nullable) return typed(a.cls, constant);
+    return NULLABLE_CLASSES.includes(a.cls) ? typed(a.cls, constant, true) : typed(null, constant);
+  }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   let nullables = 0;
   for (const arg of args) {

@@ -85,6 +85,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND project_id IN toString(group_id)`, "compared as with =, not a set", 1, 176],
   // strings of which one is Nullable make an Array(Nullable(String)) (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 1.5 >= array(title, level)`, "1.5 at line 1, column 162 is a float and array(…) at line 1, column 169 is an Array(Nullable(String)): greaterOrEquals (>=) does not take them together as arguments 1 and 2", 1, 169],
+  // if and multiIf have their branches' class whatever the condition, Nullable when a branch is (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT if(NULL, title, platform) + 1 AS a WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 23 is a string, and plus (+) does not take a string as argument 1 of 2", 1, 23],
+  [`MATCH (events) SELECT multiIf(equals(level, title), level, title) * 2 AS a WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 23 is a string (Nullable), and multiply (*) does not take a string (Nullable) as argument 1 of 2", 1, 23],
   // x IN a constant set is a UInt8 (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT upper(tags[sentry:user] IN tuple('error')) AS p WHERE ${R} AND project_id = 1`, "in(…) at line 1, column 47 is a small integer (UInt8), and upper does not take a small integer (UInt8) as argument 1 of 1", 1, 47],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
@@ -220,6 +223,7 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT upper(toString(tags[sentry:user] IN tuple('error'))) AS p, (project_id IN tuple(1, 2)) + 1 AS q, level IN array('a') AS l WHERE ${R} AND project_id = 1 AND (title IN tuple('a')) = 1`,
   `MATCH (events) SELECT has(array(title, level), 'x') AS h, arrayStringConcat(array(title, level, 'a')) AS s, length(array(level, title)) + 1 AS n WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT arrayMap((\`k\`, \`v\`) -> concat(\`k\`, \`v\`), tags.key, tags.value) AS a, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS b WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT if(NULL, 1, 2) + 1 AS a, concat(if(equals(level, title), level, platform), title) AS b, multiIf(isNull(level), title, platform) AS c WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
