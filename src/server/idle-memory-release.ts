@@ -17,13 +17,6 @@
  * (embedded engine) the condition and compiled-expression cache drops and jemalloc purge — once per quiet period, never
  * while a request is in progress. The trim runs on a libuv worker thread; the collection pauses the event loop for
  * about a tenth of a second, which is why it waits for quiet.
- *
- * Then, YOUNG_GENERATION_FOLLOW_UP_MS later if still quiet, one young-generation collection: V8
- * shrinks the young generation a burst grew (1 MB to 8 MB in a fuzz run, 32 MB in a test) only
- * at a collection that sees a low allocation rate over the last few seconds, and the release's
- * collection, right after the burst, still sees the burst's rate. V8's own memory reducer gets
- * there too, but only after about 45 s of near silence, which health checks and metric scrapes
- * keep a server from reaching.
  */
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
@@ -34,21 +27,12 @@ import { Counter, Gauge, type PrometheusRegistry } from "../metrics/prometheus-r
 export interface MemoryReleaseActions {
   /** A full V8 collection, or null where this runtime offers none. */
   readonly collectGarbage: (() => void) | null;
-  /** A young-generation (scavenge) collection, or null where this runtime offers none. */
-  readonly collectYoungGeneration: (() => void) | null;
   /** Returns freed malloc memory to the kernel; null where the C library has no malloc_trim. */
   readonly trimMalloc: (() => Promise<void>) | null;
   /** Empties the embedded engine's condition cache and returns its freed allocator pages to the kernel (ENGINE_IDLE_RELEASE_SQL); null for a remote engine. */
   readonly releaseEngineMemory: (() => Promise<void>) | null;
   readonly residentBytes: () => number;
 }
-
-/**
- * Quiet time after a release before the young-generation collection. V8 (Node 20) judges the
- * allocation rate over about the last 5 s: in a test a collection 6 s after the first shrank the
- * young generation, and four 2 s apart shrank it only at the fourth.
- */
-export const YOUNG_GENERATION_FOLLOW_UP_MS = 8_000;
 
 export interface IdleMemoryReleaseOptions {
   /** Quiet time before a release; 0 turns releases off. */
@@ -73,8 +57,6 @@ export class IdleMemoryRelease {
   private lastChangeAt: number;
   /** The request count at the last release: no new request since, no new release. */
   private releasedAt: number;
-  /** When the young-generation collection of the last release is due; null once done or not due. */
-  private followUpAt: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
@@ -115,17 +97,9 @@ export class IdleMemoryRelease {
       this.lastChangeAt = now;
       return;
     }
-    if (this.options.activeRequests() > 0) return;
-    if (started === this.releasedAt) {
-      if (this.followUpAt !== null && now >= this.followUpAt) {
-        this.followUpAt = null;
-        this.actions.collectYoungGeneration?.();
-      }
-      return;
-    }
-    if (now - this.lastChangeAt < this.options.idleMs) return;
+    if (started === this.releasedAt) return;
+    if (this.options.activeRequests() > 0 || now - this.lastChangeAt < this.options.idleMs) return;
     this.releasedAt = started;
-    this.followUpAt = now + YOUNG_GENERATION_FOLLOW_UP_MS;
     this.running = this.release().finally(() => {
       this.running = null;
     });
@@ -149,7 +123,7 @@ export class IdleMemoryRelease {
  * engine's purge when the caller has an embedded engine to send it to.
  */
 export function defaultMemoryReleaseActions(releaseEngineMemory: (() => Promise<void>) | null = null): MemoryReleaseActions {
-  return { collectGarbage: fullGarbageCollection(), collectYoungGeneration: youngGenerationCollection(), trimMalloc: mallocTrim(), releaseEngineMemory, residentBytes: () => process.memoryUsage.rss() };
+  return { collectGarbage: fullGarbageCollection(), trimMalloc: mallocTrim(), releaseEngineMemory, residentBytes: () => process.memoryUsage.rss() };
 }
 
 /**
@@ -190,25 +164,15 @@ function fullGarbageCollection(): (() => void) | null {
   };
 }
 
-/** One scavenge: a few milliseconds, and V8 resizes the young generation at its end. */
-function youngGenerationCollection(): (() => void) | null {
-  const gc = garbageCollector();
-  if (!gc) return null;
-  return () => gc({ type: "minor" });
-}
-
-/** V8's `gc` extension: no argument for a full collection, `{ type: "minor" }` for a scavenge. */
-type GarbageCollector = (options?: { type: "major" | "minor" }) => void;
-
-function garbageCollector(): GarbageCollector | null {
-  const exposed = (globalThis as { gc?: GarbageCollector }).gc;
+function garbageCollector(): (() => void) | null {
+  const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === "function") return exposed;
   try {
     // Node's documented way to reach V8's collector without a launch flag: expose it, then
     // take `gc` from a fresh context (the current one was created before the flag).
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as unknown;
-    return typeof gc === "function" ? (gc as GarbageCollector) : null;
+    return typeof gc === "function" ? (gc as () => void) : null;
   } catch {
     return null;
   }

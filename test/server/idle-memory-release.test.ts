@@ -6,18 +6,15 @@ import { describe, expect, it } from "vitest";
 import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { readSettings } from "../../src/config/settings.js";
 import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
-import { defaultMemoryReleaseActions, ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease, type MemoryReleaseActions, YOUNG_GENERATION_FOLLOW_UP_MS } from "../../src/server/idle-memory-release.js";
+import { defaultMemoryReleaseActions, ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
 
 /** A server seen from outside: a request count, requests in progress, a clock, and the releases it got. */
 function quietServer(idleMs = 10_000) {
-  const state = { started: 0, active: 0, now: 1_000_000, rss: 500, gcs: 0, youngGcs: 0, trims: 0, purges: 0 };
+  const state = { started: 0, active: 0, now: 1_000_000, rss: 500, gcs: 0, trims: 0, purges: 0 };
   const actions: MemoryReleaseActions = {
     collectGarbage: () => {
       state.gcs += 1;
       state.rss -= 100;
-    },
-    collectYoungGeneration: () => {
-      state.youngGcs += 1;
     },
     trimMalloc: async () => {
       state.trims += 1;
@@ -98,41 +95,6 @@ describe("idle memory release", () => {
     expect(state.gcs).toBe(1);
   });
 
-  it("collects the young generation once more after a further quiet spell, unless a request came", async () => {
-    const { state, release } = quietServer();
-    state.started = 7;
-    await release.check();
-    state.now += 10_000;
-    await release.check();
-    expect(state).toMatchObject({ gcs: 1, youngGcs: 0 }); // the release, right after the burst
-    state.now += YOUNG_GENERATION_FOLLOW_UP_MS - 1;
-    await release.check();
-    expect(state.youngGcs).toBe(0);
-    state.active = 1; // a request in progress (a long one, counted before) holds it back too
-    state.now += 1;
-    await release.check();
-    expect(state.youngGcs).toBe(0);
-    state.active = 0;
-    await release.check();
-    expect(state).toMatchObject({ gcs: 1, youngGcs: 1 });
-    state.now += 60_000;
-    await release.check();
-    expect(state.youngGcs).toBe(1); // once per quiet period
-
-    // A request between the release and the follow-up: no follow-up; the next quiet period brings its own.
-    state.started = 8;
-    await release.check();
-    state.now += 10_000;
-    await release.check();
-    expect(state).toMatchObject({ gcs: 2, youngGcs: 1 });
-    state.now += 1_000;
-    state.started = 9;
-    await release.check();
-    state.now += YOUNG_GENERATION_FOLLOW_UP_MS;
-    await release.check();
-    expect(state).toMatchObject({ gcs: 2, youngGcs: 1 });
-  });
-
   it("is off at 0 and says so on /metrics", async () => {
     const { release, registry } = quietServer(0);
     release.start();
@@ -179,27 +141,6 @@ describe("idle memory release", () => {
     expect(survivors.length).toBe(333_334);
   });
 
-  it("the real young-generation collection, a quiet spell after the full one, shrinks the young generation a burst grew", async () => {
-    const actions = defaultMemoryReleaseActions();
-    expect(actions.collectYoungGeneration).toBeTypeOf("function");
-    const youngSize = () => getHeapSpaceStatistics().find((space) => space.space_name === "new_space")!.space_size;
-    // A burst of short-lived objects with some that live a little: V8 grows the young generation.
-    let live: object[] = [];
-    const until = Date.now() + 1_500;
-    while (Date.now() < until) {
-      for (let i = 0; i < 1_000; i++) live.push({ i, text: `row ${i}`, list: [i, i] });
-      if (live.length > 100_000) live = [];
-    }
-    live = [];
-    const grown = youngSize();
-    expect(grown).toBeGreaterThan(4 * 1024 * 1024);
-    actions.collectGarbage!();
-    await new Promise((resolve) => setTimeout(resolve, YOUNG_GENERATION_FOLLOW_UP_MS));
-    actions.collectYoungGeneration!();
-    expect(youngSize()).toBeLessThan(grown / 2);
-    expect(live).toEqual([]);
-  }, 30_000);
-
   it("a step that fails does not stop the others or the count", async () => {
     const state = { started: 0, now: 1_000_000, gcs: 0 };
     const registry = new PrometheusRegistry();
@@ -208,7 +149,7 @@ describe("idle memory release", () => {
       requestsStarted: () => state.started,
       activeRequests: () => 0,
       registry,
-      actions: { collectGarbage: () => void (state.gcs += 1), collectYoungGeneration: null, trimMalloc: () => Promise.reject(new Error("no trim")), releaseEngineMemory: () => Promise.reject(new Error("no jemalloc")), residentBytes: () => 1 },
+      actions: { collectGarbage: () => void (state.gcs += 1), trimMalloc: () => Promise.reject(new Error("no trim")), releaseEngineMemory: () => Promise.reject(new Error("no jemalloc")), residentBytes: () => 1 },
       now: () => state.now,
     });
     state.started = 3;
