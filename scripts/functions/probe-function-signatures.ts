@@ -42,6 +42,7 @@ import {
   classOfTypeName,
   nullableSample,
   elementClass,
+  variantOfTypeName,
 } from "../../src/pipeline/argument-classes.js";
 
 /** Argument counts whose classes are probed; counts up to MAX_COUNTED_ARGUMENTS are only checked for being refused. */
@@ -165,6 +166,8 @@ function main(): void {
     const nullableResults: number[] = [];
     const plainResults: number[] = [];
     const results = new Set<ArgumentClass | null>();
+    // The variant of each accepted call's result (null for a type no variant names).
+    const resultVariants = new Set<string | null>();
     for (let count = 0; count <= MAX_COUNTED_ARGUMENTS; count++) {
       // Most functions refuse most counts before looking at types: the same-class calls say so.
       const same = ARGUMENT_CLASSES.map((c) => call(name, new Array<ArgumentClass>(count).fill(c), "constant"));
@@ -174,7 +177,11 @@ function main(): void {
         continue;
       }
       if (count === 0 || count > MAX_PROBED_ARGUMENTS) {
-        for (const outcome of same) if (outcome.ok) results.add(classOfTypeName(outcome.resultType ?? ""));
+        for (const outcome of same) {
+          if (!outcome.ok) continue;
+          results.add(classOfTypeName(outcome.resultType ?? ""));
+          resultVariants.add(variantOfTypeName(outcome.resultType ?? ""));
+        }
         counts[count] = count === 0 && same[0]!.ok ? "probed" : "unknown";
         continue;
       }
@@ -212,6 +219,7 @@ function main(): void {
             byForm[form].accepted ??= args;
             const resultClass = classOfTypeName(outcome.resultType ?? "");
             results.add(resultClass);
+            resultVariants.add(variantOfTypeName(outcome.resultType ?? ""));
             const tuple = args.join(" ");
             resultsOf.set(tuple, (resultsOf.get(tuple) ?? new Set()).add(resultClass));
             args.forEach((c, i) => {
@@ -463,6 +471,7 @@ function main(): void {
       }
     }
     const result = results.size === 1 ? [...results][0]! : null;
+    const resultVariant = results.size === 1 && result === null && resultVariants.size === 1 ? [...resultVariants][0]! : null;
     // A function whose every result has one class needs no result per tuple.
     if (result !== null) for (const count of Object.keys(classResults)) delete classResults[Number(count)];
     // A lambda: the higher-order array functions take one before their arrays, nothing else
@@ -519,7 +528,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults };
+    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -586,7 +595,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} } }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -603,8 +612,9 @@ function main(): void {
  * or leaves it as it is; the types without a class (variants: arrays, tuples, maps, ...)
  * refused at each position; and the refused pairs still refused with one of the two Nullable,
  * with a variant in place of one of them, or (three arguments and more) beside any type and a
- * NULL at the other positions; and, up to two arguments where no rule says it, the result's class
- * per tuple of argument classes.
+ * NULL at the other positions; up to two arguments where no rule says it, the result's class
+ * per tuple of argument classes; and the variant every result was, where no class fits it
+ * (toDate(x) is a Date).
  * Written by scripts/functions/probe-function-signatures.ts: do not edit by hand, run it again.
  */
 import type { ProbedSignature } from "./argument-classes.js";

@@ -120,6 +120,8 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: st
   nullableIPv4: { what: "an IPv4 (Nullable)", samples: [{ constant: "toNullable(toIPv4('1.2.3.4'))", column: "s_nullable_ipv4", type: "Nullable(IPv4)" }] },
   nullableIPv6: { what: "an IPv6 (Nullable)", samples: [{ constant: "toNullable(toIPv6('::1'))", column: "s_nullable_ipv6", type: "Nullable(IPv6)" }] },
   nullableDateTime64: { what: "a DateTime64 (Nullable)", samples: [{ constant: "toNullable(toDateTime64('2024-01-01 00:00:00', 3))", column: "s_nullable_datetime64", type: "Nullable(DateTime64(3))" }] },
+  // No entity stores one, but functions return it (`toDate(timestamp)`, `toMonday(...)`): see `resultVariant`.
+  date: { what: "a Date", samples: [{ constant: "toDate('2024-01-01')", column: "s_date", type: "Date" }] },
 };
 
 /**
@@ -280,6 +282,12 @@ export interface ProbedSignature {
    * accepted call of which gave it (`divide` of two numbers is a Float64: "uint8 int64", ...).
    */
   readonly classResults: Readonly<Partial<Record<number, Readonly<Partial<Record<ArgumentClass, readonly string[]>>>>>>;
+  /**
+   * The variant every accepted call's result was, exactly, when no class fits it
+   * (`toDate(x)` is a Date whatever x's class): the result of a call whose arguments all have
+   * a plain class, at a probed count, is judged as that variant.
+   */
+  readonly resultVariant: string | null;
 }
 
 /**

@@ -12,7 +12,7 @@
  * this lets through may still fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
-import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
+import { invalidQuery } from "../errors/query-service-error.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
@@ -468,7 +468,6 @@ class ArgumentTyping {
         const constantSet = membership && args[1]!.constant === true;
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
-        if (membership && args[1]!.constant === false && isComputedValue(node.args[1]!)) judgeComputedMembership(this, node.name, node.args, args, node.position);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
@@ -477,7 +476,7 @@ class ArgumentTyping {
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // Not `tuple(a)`: ClickHouse compares a one-element tuple with a value of its element's
         // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
-        if (node.name === "tuple" && args.length > 1) return variantTyped(TUPLE_VARIANT, constant);
+        if (node.name === "tuple") return args.length > 1 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant);
         return resultTyped(facts, args, constant);
       }
@@ -583,28 +582,6 @@ function isArrayCall(node: Expression): boolean {
 }
 
 /**
- * What a computed value on the right of IN is compared with: ClickHouse reads
- * `x IN toString(y)` or `x IN tags[k]` as `x = …` (NOT IN as `!=`), with `=`'s types, and fails
- * with no common type (`toHour(timestamp) IN tags[k]`, code 386). A constant there is a set
- * converted to x's type, and so is a bare column (`u IN s`, UInt64 and String, is taken): only
- * calls and subscripts are judged this way, never an SnQL column, which may be either.
- */
-const COMPARED_AS: Readonly<Record<string, FunctionFacts>> = { in: functionFacts("equals"), notIn: functionFacts("notEquals") };
-
-function judgeComputedMembership(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
-  try {
-    judge(typing, name, COMPARED_AS[name]!, args, types, position, false);
-  } catch (error) {
-    if (!(error instanceof QueryServiceError)) throw error;
-    throw invalidQuery(`${error.message}; a computed value on the right of ${OPERATOR_SYMBOLS[name]} is one value, compared as with ${name === "in" ? "=" : "!="}, not a set`, error.position);
-  }
-}
-
-function isComputedValue(node: Expression): boolean {
-  return node.kind === "subscript" || node.kind === "curried" || (node.kind === "function" && node.name !== "tuple" && node.name !== "array");
-}
-
-/**
  * `array(a, b, ...)`: an Array of its elements' common type. Typed only where every element
  * has the same class and nullability, and the class is one whose common type is itself: strings
  * make an Array(String), strings of which any is Nullable an Array(Nullable(String)), UUIDs an Array(UUID). The
@@ -642,6 +619,13 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   if (!signature) return typed(null, constant);
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
   if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
+  // `toDate(timestamp)` is a Date: probed with plain classes only, at the probed counts (a
+  // Nullable argument may make it Nullable(Date), which is no variant).
+  if (signature.resultVariant !== null) {
+    if (signature.counts[args.length] !== "probed") return typed(null, constant);
+    for (const arg of args) if (arg.cls === null || arg.nullable) return typed(null, constant);
+    return variantTyped(VARIANT_INDEX.get(signature.resultVariant)!, constant);
+  }
   // `if(c, a, b)`: the class of a and b when they agree, whatever c is (a NULL, Nullable or
   // unknown condition included: `if(NULL, 'a', 'b')` is a String), Nullable when a or b is.
   const rule = signature.result === null ? signature.results[args.length] : undefined;

@@ -23,6 +23,7 @@ import {
   keepsPlainResult,
   nullableSample,
   VARIANTS,
+  variantOfTypeName,
   variantSamples,
   type ArgumentClass,
   type CallForm,
@@ -462,6 +463,27 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("each result variant recorded is still the type of the engine's result, at each probed count", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.resultVariant === null) continue;
+      for (const [countText, state] of Object.entries(signature.counts)) {
+        if (state !== "probed") continue;
+        const count = Number(countText);
+        // Per position, the first class the function takes there as a column.
+        const partners = Array.from({ length: count }, (_, i) => ARGUMENT_CLASSES.find((c) => !(signature.refused[count]?.column[i] ?? []).includes(c))!);
+        const type = await resultType(name, partners.map((c) => CLASS_SAMPLES[c].column));
+        if (type === "refused") continue;
+        typedCalls += 1;
+        if (variantOfTypeName(type) !== signature.resultVariant) wrong.push(`${name}(${partners.join(", ")}): ${type}, not ${signature.resultVariant}`);
+      }
+    }
+    expect(PROBED_FUNCTION_SIGNATURES.get("toDate")!.resultVariant).toBe("date");
+    expect(typedCalls).toBeGreaterThan(3);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 
   it("where a Nullable argument makes the result Nullable, it still does", async () => {
     const wrong: string[] = [];
