@@ -84,7 +84,7 @@ describe("query log", () => {
 
   it("records a ClickHouse error with its code, and an invalid query the front end refused", async () => {
     const failing = await post({
-      query: `MATCH (events) SELECT sum(toDate(timestamp)) AS s WHERE ${RANGE} AND project_id = 1`,
+      query: `MATCH (events) SELECT sum(arrayElement(array(toDate(timestamp)), 1)) AS s WHERE ${RANGE} AND project_id = 1`,
       tenant_ids: { organization_id: 5, referrer: "test.log.errors" },
     });
     expect(failing.body.error.type).toBe("columnstore");
