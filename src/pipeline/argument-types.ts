@@ -660,9 +660,8 @@ function plainResultClass(facts: FunctionFacts, args: readonly Typed[]): Argumen
   }
   if ("from" in rule) return args[rule.from]?.cls ?? null;
   if ("elementOf" in rule) return elementClass(args[rule.elementOf]?.cls ?? null);
-  const [i, j] = rule.agreeing;
-  const a = args[i]?.cls ?? null;
-  return a !== null && a === (args[j]?.cls ?? null) ? a : null;
+  // `agreeing` (`if(c, a, b)`) never reaches here: resultTyped judges it, the condition aside.
+  return null;
 }
 
 /** The functions that take a lambda, for messages. */
@@ -722,7 +721,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // Every function that takes a lambda takes one, first, with a parameter per array after it
     // (an engine test holds each to it): anything else is ClickHouse's code 43.
     const second = args.findIndex((other, k) => k > l && other.kind === "lambda");
-    if (l > 0 || second > 0) {
+    if (l > 0 || second >= 0) {
       const extra = l > 0 ? arg : args[second]!;
       const extraPosition = extra.position ?? position;
       throw invalidQuery(`${nameOf(name)}${at(position)} takes one lambda, as its first argument, and arrays after it: the lambda${at(extraPosition)} is argument ${(l > 0 ? l : second) + 1}`, extraPosition);
