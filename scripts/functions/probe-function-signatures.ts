@@ -155,6 +155,7 @@ function main(): void {
     const robust: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const besideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
+    const nullableBesideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const variants: Record<number, { constant: string[][]; column: string[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const nullablePairs: Record<number, ByForm<string[]>> = {};
@@ -300,6 +301,28 @@ function main(): void {
           }),
         );
       nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
+      // The same Nullable refusal with a NULL at each other position in turn: a storage that
+      // computes a column as NULL puts one beside a Nullable column (`sumIf(NULL, environment)`
+      // on discover_events), where most functions answer NULL unjudged but some still refuse.
+      if (count >= 2) {
+        const nullableBesideNullIn = (form: "constant" | "column") =>
+          nullable[count]![form].map((classes, i) =>
+            classes.filter((cls) => {
+              const base = byForm[form].accepted!;
+              for (let j = 0; j < count; j++) {
+                if (j === i) continue;
+                const args: string[] = [...base];
+                args[i] = `nullable:${cls}`;
+                args[j] = "null";
+                calls += 1;
+                const outcome = call(name, args, form);
+                if (outcome.ok || outcome.code === null || !(TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code))) return false;
+              }
+              return true;
+            }),
+          );
+        nullableBesideNull[count] = { constant: nullableBesideNullIn("constant"), column: nullableBesideNullIn("column") };
+      }
       // Each variant at each position where a class is refused (robustly, beside others), the
       // others as in an accepted call: refused when that call fails with a type or count error,
       // with every one of the variant's samples. An array variant is tried where an array class
@@ -528,7 +551,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
+    table[name] = { counts, refused, robust, besideNull, nullable, nullableBesideNull, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -560,6 +583,10 @@ function main(): void {
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
     const nullable = Object.entries(entry.nullable)
+      .filter(([, forms]) => anyRefused(forms!))
+      .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
+      .join(", ");
+    const nullableBesideNull = Object.entries(entry.nullableBesideNull)
       .filter(([, forms]) => anyRefused(forms!))
       .map(([n, forms]) => `${n}: ${byForm(forms!, positions)}`)
       .join(", ");
@@ -595,7 +622,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, nullableBesideNull: { ${nullableBesideNull} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:
@@ -603,7 +630,7 @@ function main(): void {
  * probed counts, the argument classes refused at each position when all arguments are constants,
  * when all are columns and (two arguments) one of each; which of those refusals are robust (held
  * beside types without a class), which of those also held beside a NULL, and which held with the
- * argument Nullable; the pairs of classes refused together ("i j classI classJ",
+ * argument Nullable (alone, and beside a NULL); the pairs of classes refused together ("i j classI classJ",
  * positions from 0); how the result's class follows the arguments' (an argument's, the elements
  * of an array argument, two arguments' when they agree), where it always does; whether a
  * lambda is taken (before arrays, and alone) and what is refused after it; the result's

@@ -122,6 +122,19 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: st
   nullableDateTime64: { what: "a DateTime64 (Nullable)", samples: [{ constant: "toNullable(toDateTime64('2024-01-01 00:00:00', 3))", column: "s_nullable_datetime64", type: "Nullable(DateTime64(3))" }] },
   // No entity stores one, but functions return it (`toDate(timestamp)`, `toMonday(...)`): see `resultVariant`.
   date: { what: "a Date", samples: [{ constant: "toDate('2024-01-01')", column: "s_date", type: "Date" }] },
+  // A Nested column read whole (`tags`, `contexts`, `measurements`, `exception_stacks`): an
+  // array of named tuples, whatever its fields. An array, but judged as a whole like the types
+  // above, in the shapes the entities have (string pairs, a float value, the metrics' three
+  // fields, Nullable fields); its elements have no class.
+  nested: {
+    what: "a Nested column read whole (an array of tuples)",
+    samples: [
+      { constant: "CAST([('a', 'b')] AS Array(Tuple(key String, value String)))", column: "s_nested_strings", type: "Array(Tuple(key String, value String))" },
+      { constant: "CAST([('a', 1.5)] AS Array(Tuple(key String, value Float64)))", column: "s_nested_float", type: "Array(Tuple(key String, value Float64))" },
+      { constant: "CAST([(1, 2, 'a')] AS Array(Tuple(key UInt64, indexed_value UInt64, raw_value String)))", column: "s_nested_metric_tags", type: "Array(Tuple(key UInt64, indexed_value UInt64, raw_value String))" },
+      { constant: "CAST([(NULL, 1)] AS Array(Tuple(type Nullable(String), handled Nullable(UInt8))))", column: "s_nested_nullable", type: "Array(Tuple(type Nullable(String), handled Nullable(UInt8)))" },
+    ],
+  },
 };
 
 /**
@@ -144,14 +157,15 @@ export function variantWhat(variant: string): string {
 
 const SCALAR_VARIANT_OF_TYPE: ReadonlyMap<string, string> = new Map(
   Object.entries(SCALAR_VARIANT_SAMPLES)
-    .filter(([variant]) => variant !== "tuple")
+    .filter(([variant]) => variant !== "tuple" && variant !== "nested")
     .map(([variant, { samples }]) => [samples[0]!.type, variant]),
 );
 
-/** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, or a scalar variant's type; else null. */
+/** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, an array of tuples, or a scalar variant's type; else null. */
 export function variantOfTypeName(typeName: string): string | null {
   const type = typeName.trim();
   if (type.startsWith("Tuple(")) return "tuple";
+  if (type.startsWith("Array(Tuple(")) return "nested";
   return arrayVariantOfTypeName(type) ?? SCALAR_VARIANT_OF_TYPE.get(type) ?? null;
 }
 
@@ -207,6 +221,11 @@ export interface ProbedSignature {
    * others as in an accepted call). The engine takes some Nullable arguments it refuses plain.
    */
   readonly nullable: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /**
+   * Per probed argument count from 2: the Nullable refusals above that also held with a NULL at
+   * each other position (the rest as in an accepted call).
+   */
+  readonly nullableBesideNull: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
   /**
    * Per probed argument count: pairs of classes each taken at its position but refused together
    * ("i j classI classJ", positions from 0), as constants and as columns.

@@ -38,6 +38,8 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
   for (const column of entity.columns) {
     const type = parseClickHouseType(column.type);
     if (type.kind === "nested") {
+      // Read whole (`tags`), an array of tuples.
+      classes.set(column.name, variantTyped(NESTED_VARIANT, false));
       for (const field of type.fields) {
         const typeName = `Array(${formatClickHouseType(field.type)})`;
         const cls = classOfTypeName(typeName);
@@ -54,10 +56,17 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
     const wrapped = nullableClassOfTypeName(column.type);
     if (wrapped) classes.set(column.name, typed(wrapped, false, true));
   }
-  // A column mapped to another column or an expression has its declared type: a test holds
-  // every declared type to the engine's type of what the storage computes
-  // (test/pipeline/column-types.test.ts). A literal is the literal's type, a constant.
+  // A column mapped to an expression has its declared type: a test holds every declared type
+  // to the engine's type of what the storage computes (test/pipeline/column-types.test.ts). One
+  // mapped to another of the entity's columns has that column's type (`spans.exclusive_time` is
+  // read from `spans.exclusive_time_32`, an Array(Float32)). A literal is the literal's type, a
+  // constant.
   for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+    if (mapper.kind === "column") {
+      const target = classes.get(mapper.column);
+      if (target) classes.set(name, target);
+      continue;
+    }
     if (mapper.kind !== "literal") continue;
     const cls = literalClass(mapper.value);
     if (cls) classes.set(name, typed(cls, true));
@@ -176,6 +185,7 @@ const VARIANT_INDEX: ReadonlyMap<string, number> = new Map(VARIANTS.map((variant
 const TUPLE_VARIANT = VARIANT_INDEX.get("tuple")!;
 const NULLABLE_STRINGS_VARIANT = VARIANT_INDEX.get("nullableStrings")!;
 const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
+const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
   return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
@@ -202,6 +212,8 @@ interface CountRules {
   readonly besideNull: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form, per position: the refusals that also hold with the argument Nullable. */
   readonly nullable: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
+  /** Per form, per position: the Nullable refusals that also hold beside a NULL. */
+  readonly nullableBesideNull: readonly (readonly ReadonlySet<ArgumentClass>[] | null)[];
   /** Per form: the pairs refused together, by pairKey (null: none). */
   readonly pairs: readonly (ReadonlySet<number> | null)[];
   /** Per form, per position: the variants refused there (by name). */
@@ -251,6 +263,7 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const robust: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const besideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const nullable: (ReadonlySet<ArgumentClass>[] | null)[] = [];
+  const nullableBesideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
   const variants: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
@@ -264,13 +277,14 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     robust.push(refusedAcross(count, signature.robust[count], pure));
     besideNull.push(refusedAcross(count, signature.besideNull[count], pure));
     nullable.push(refusedAcross(count, signature.nullable[count], pure));
+    nullableBesideNull.push(refusedAcross(count, signature.nullableBesideNull[count], pure));
     variants.push(refusedAcross<string>(count, signature.variants[count], pure));
     pairs.push(pairsAcross(signature.pairs[count], forms));
     nullablePairs.push(pairsAcross(signature.nullablePairs[count], forms));
     variantPairs.push(pairsAcross(signature.variantPairs[count], forms));
     robustPairs.push(pairsAcross(signature.robustPairs[count], forms));
   }
-  return { refused, robust, besideNull, nullable, pairs, variants, nullablePairs, variantPairs, robustPairs };
+  return { refused, robust, besideNull, nullable, nullableBesideNull, pairs, variants, nullablePairs, variantPairs, robustPairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -460,7 +474,10 @@ class ArgumentTyping {
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
         }
-        if (this.mapped(node.name, node.args)) return UNKNOWN;
+        if (this.mapped(node.name, node.args)) {
+          if (facts.signature && node.name.endsWith("If")) judgeMappedCondition(node.name, facts, node.args, args, node.position);
+          return UNKNOWN;
+        }
         // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
         // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
@@ -602,9 +619,10 @@ function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
-  // An array variant's elements have no class either (Nullable, floats, UUIDs); a scalar
-  // variant (a map, a tuple, a Nullable IP) is no array: it stands for itself.
-  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length ? UNKNOWN_COLUMN : t;
+  // An array variant's elements have no class either (Nullable, floats, UUIDs), nor a Nested
+  // column's tuples; a scalar variant (a map, a tuple, a Nullable IP) is no array: it stands
+  // for itself.
+  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length || t.variant === NESTED_VARIANT ? UNKNOWN_COLUMN : t;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }
@@ -770,7 +788,8 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   if (unknown > 0 || nullables > 0) {
     // A plain argument beside one of unknown type: the refusals that held beside any type
     // (robust), or beside a NULL when the other may be one (most functions answer NULL for a
-    // NULL without judging the rest). A Nullable argument: the refusals probed Nullable.
+    // NULL without judging the rest). A Nullable argument: the refusals probed Nullable,
+    // beside a NULL the ones that held there too.
     let nothing = false;
     for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
     for (let i = 0; i < types.length; i++) {
@@ -780,7 +799,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
         if (t.variant >= 0 && !nothing) refuseVariantAt(name, args, t.variant, i, rules.variants[form]?.[i], position);
         continue;
       }
-      const sets = t.nullable ? (nothing ? null : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
+      const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
     // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
@@ -892,6 +911,21 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
   }
 }
 
+/**
+ * A call an entity maps onto its stored states (`uniqIf(value, c)` on metrics_sets reads
+ * uniqCombined64MergeIf(value, c)) keeps the -If combinator's condition, its last argument:
+ * judged on what the unmapped function refuses there beside any type (the states are no class
+ * the probe gave it), or with it Nullable.
+ */
+function judgeMappedCondition(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const rules = facts.counts[args.length];
+  const last = args.length - 1;
+  const t = types[last];
+  if (rules === undefined || last < 1 || t === undefined || t.cls === null) return;
+  const sets = (t.nullable ? rules.nullable : rules.robust)[formIndex(types)];
+  if (sets) refuseAt(name, args, types, last, sets[last]!, position);
+}
+
 /** Refuses argument i when its (known) class is in the set refused at its position. */
 function refuseAt(name: string, args: readonly Expression[], types: readonly Typed[], i: number, refused: ReadonlySet<ArgumentClass>, position: TextPosition | undefined): void {
   const t = types[i]!;
@@ -978,8 +1012,8 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
 export function expressionTyping(
   expression: Expression,
   entity: EntityDefinition,
-): { cls: ArgumentClass | null; nullable: boolean; constant: boolean | null; mayBeNothing: boolean } {
+): { cls: ArgumentClass | null; nullable: boolean; constant: boolean | null; mayBeNothing: boolean; variant: string | null } {
   const typing = new ArgumentTyping(() => entity, new Map());
   const t = typing.visit(expression);
-  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression) };
+  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null };
 }

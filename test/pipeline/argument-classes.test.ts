@@ -64,6 +64,8 @@ describe("argument classes of ClickHouse types", () => {
     ["Nullable(IPv4)", "nullableIPv4"],
     ["Nullable(DateTime64(3))", "nullableDateTime64"],
     ["Array(Float64)", "float64s"],
+    ["Array(Tuple(key String, value String))", "nested"],
+    ["Array(Tuple(key UInt64, indexed_value UInt64, raw_value String))", "nested"],
     ["Map(String, UInt8)", null],
     ["IPv4", null],
     ["String", null],

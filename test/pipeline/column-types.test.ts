@@ -3,7 +3,8 @@
  * without asking the engine. This holds what it knows to what the embedded engine says: for
  * every entity column (Nested sub-columns and subscripts included), the class and nullability
  * the pass gives the column are those of the engine's type of the SQL Quarry prints for it
- * (DESCRIBE over the entity's storage), and a column the storage computes as a bare NULL is
+ * (DESCRIBE over the entity's storage), so is the variant it gives a type without a class (a
+ * Nested column read whole is an array of tuples), and a column the storage computes as a bare NULL is
  * known to be one. A declared type that drifts from its storage fails here, before it turns a
  * valid query into a refused one.
  */
@@ -18,7 +19,7 @@ import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import type { EntityDefinition } from "../../src/datasets/definition-types.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import type { Expression } from "../../src/query/ast.js";
-import { classOfTypeName, nullableClassOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { classOfTypeName, nullableClassOfTypeName, variantOfTypeName } from "../../src/pipeline/argument-classes.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
 
 const registry = defaultRegistry();
@@ -79,6 +80,9 @@ describe("column types the typing pass knows", () => {
         if (known.cls !== expected.cls || (known.cls !== null && known.nullable !== expected.nullable)) {
           mismatches.push(`${name}: the pass has ${known.cls ?? "no class"}${known.nullable ? " (Nullable)" : ""}, the engine ${engineType}`);
         }
+        // A type without a class: the variant the pass gives it is the engine type's.
+        const expectedVariant = expected.cls === null ? variantOfTypeName(engineType) : null;
+        if (known.variant !== expectedVariant) mismatches.push(`${name}: the pass has the variant ${known.variant ?? "none"}, the engine ${engineType} (${expectedVariant ?? "none"})`);
         if (engineType === "Nullable(Nothing)" && !known.mayBeNothing) mismatches.push(`${name}: a bare NULL in the storage, not known as one`);
       }
       expect(mismatches).toEqual([]);

@@ -166,11 +166,11 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("each refusal recorded beside a NULL, or with the argument Nullable, still holds", async () => {
+  it("each refusal recorded beside a NULL, with the argument Nullable, or both, still holds", async () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const kind of ["besideNull", "nullable"] as const) {
+      for (const kind of ["besideNull", "nullable", "nullableBesideNull"] as const) {
         for (const [countText, forms] of Object.entries(signature[kind])) {
           const count = Number(countText);
           const refused = signature.refused[count]!;
@@ -180,7 +180,7 @@ describe("probed function signatures", () => {
               if (cls === undefined) continue;
               // Partners: classes taken at their positions; a NULL beside, or the argument Nullable.
               const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-              const args = partners.map((partner, i) => (i === position ? (kind === "nullable" ? `nullable:${cls}` : cls) : kind === "besideNull" ? "null" : partner));
+              const args = partners.map((partner, i) => (i === position ? (kind === "besideNull" ? cls : `nullable:${cls}`) : kind === "nullable" ? partner : "null"));
               const code = await refusal(name, args, form);
               checked += 1;
               if (code === null) wrong.push(`${name}(${args.join(", ")}) as ${form}s: accepted`);

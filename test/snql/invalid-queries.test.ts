@@ -80,6 +80,25 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT greatest('x', 1, transaction_status) AS g WHERE ${R} AND project_id = 1`, "'x' at line 1, column 41 is a string and 1 at line 1, column 46 is a small integer (UInt8): greatest does not take them together as arguments 1 and 2", 1, 46],
   // a result's class from the probe's results per tuple of argument classes: a number divided by a number is a Float64
   [`MATCH (metrics_counters) SELECT granularity / count() - now() AS d WHERE ${METRICS}`, "divide(…) at line 1, column 45 is a float and now(…) at line 1, column 57 is a datetime: minus (-) does not take them together as arguments 1 and 2", 1, 57],
+  // strings of which one is Nullable make an Array(Nullable(String)) (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 1.5 >= array(title, level)`, "1.5 at line 1, column 162 is a float and array(…) at line 1, column 169 is an Array(Nullable(String)): greaterOrEquals (>=) does not take them together as arguments 1 and 2", 1, 169],
+  // if and multiIf have their branches' class whatever the condition, Nullable when a branch is (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT if(NULL, title, platform) + 1 AS a WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 23 is a string, and plus (+) does not take a string as argument 1 of 2", 1, 23],
+  [`MATCH (events) SELECT multiIf(equals(level, title), level, title) * 2 AS a WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 23 is a string (Nullable), and multiply (*) does not take a string (Nullable) as argument 1 of 2", 1, 23],
+  // x IN a constant set is a UInt8 (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT upper(tags[sentry:user] IN tuple('error')) AS p WHERE ${R} AND project_id = 1`, "in(…) at line 1, column 47 is a small integer (UInt8), and upper does not take a small integer (UInt8) as argument 1 of 1", 1, 47],
+  // toDate(x) and its kin are Dates (the probe's resultVariant; codes 386 and 43 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(timestamp) <= tags[level]`, "toDate(…) at line 1, column 162 is a Date and tags[level] at line 1, column 183 is a string: lessOrEquals (<=) does not take them together", 1, 183],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 0.95 >= toDate(timestamp)`, "0.95 at line 1, column 162 is a float and toDate(…) at line 1, column 170 is a Date: greaterOrEquals (>=) does not take them together", 1, 170],
+  // a Nullable argument beside a NULL (here a column the events half does not have): refused where the probe saw it so (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (discover_events) SELECT sumIf(duration, environment) AS n WHERE ${R} AND project_id = 1`, "column environment at line 1, column 48 is a string (Nullable), and sumIf does not take a string (Nullable) as argument 2 of 2", 1, 48],
+  [`MATCH (discover_events) SELECT if(http_method, 1, duration) AS n WHERE ${R} AND project_id = 1`, "column http_method at line 1, column 35 is a string (Nullable), and if does not take a string (Nullable) as argument 1 of 3", 1, 35],
+  // a Nested column read whole is an array of tuples (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT countIf(tags) AS c WHERE ${R} AND project_id = 1`, "column tags at line 1, column 31 is a Nested column read whole (an array of tuples), and countIf does not take", 1, 31],
+  [`MATCH (transactions) SELECT measurements + 1 AS c WHERE ${TX} AND project_id = 1`, "column measurements at line 1, column 29 is a Nested column read whole (an array of tuples), and plus (+) does not take", 1, 29],
+  [`MATCH (generic_metrics_distributions) SELECT countIf(tags) AS c WHERE ${METRICS}`, "column tags at line 1, column 54 is a Nested column read whole", 1, 54],
+  // the condition of an -If aggregate an entity maps onto its states (uniqIf -> uniqCombined64MergeIf) (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (metrics_sets) SELECT uniqIf(value, timestamp) AS u WHERE ${METRICS}`, "column timestamp at line 1, column 43 is a datetime, and uniqIf does not take a datetime as argument 2 of 2", 1, 43],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -215,6 +234,12 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT arrayMap((\`k\`, \`v\`) -> concat(\`k\`, \`v\`), tags.key, tags.value) AS a, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS b WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT if(NULL, 1, 2) + 1 AS a, concat(if(equals(level, title), level, platform), title) AS b, multiIf(isNull(level), title, platform) AS c WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT toDate(timestamp) + 1 AS d, toMonday(timestamp) AS m, dateDiff('day', toDate(timestamp), today()) AS dd, toDate(timestamp) - toDate(now()) AS df WHERE ${R} AND project_id = 1 AND toDate(timestamp) >= toDate(now()) AND toStartOfMonth(timestamp) <= today() AND toDate(timestamp) > '2020-01-01' AND toDate(timestamp) IN tuple('2024-01-01') AND greatest(toDate(timestamp), today()) = today() AND toYear(toDate(timestamp)) > 2000 AND toDate(timestamp) < timestamp`,
+  // a Nested column read whole where arrays of tuples are taken; a Nullable condition beside a NULL; a mapped -If's UInt8 condition
+  `MATCH (events) SELECT length(tags) AS n, notEmpty(contexts) AS e, arrayJoin(tags) AS t, tags = tags AS s, has(tags, tuple('a', 'b')) AS h WHERE ${R} AND project_id = 1 AND notEmpty(tags) = 1 AND length(exception_stacks) > 0`,
+  `MATCH (discover_transactions) SELECT sumIf(duration, environment = 'prod') AS n, if(isNull(http_method), 1, duration) AS m BY http_method, duration WHERE ${TX} AND project_id = 1`,
+  `MATCH (metrics_sets) SELECT uniqIf(value, org_id = 1) AS u, uniqIf(value, 1) AS w, uniqIf(value, NULL) AS x WHERE ${METRICS}`,
+  // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
+  `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
