@@ -242,6 +242,19 @@ function main(): void {
         continue;
       }
       counts[count] = "probed";
+      /** True when `sample` at position i, the rest as in an accepted call, is refused (`refused(outcome)`) with a NULL at each other position in turn. */
+      const refusedBesideEachNull = (form: "constant" | "column", i: number, sample: string, refused: (outcome: Outcome) => boolean): boolean => {
+        const base = byForm[form].accepted!;
+        for (let j = 0; j < count; j++) {
+          if (j === i) continue;
+          const args: string[] = [...base];
+          args[i] = sample;
+          args[j] = "null";
+          calls += 1;
+          if (!refused(call(name, args, form))) return false;
+        }
+        return true;
+      };
       // A form in which no call succeeded refuses nothing: its failures may be about what the probe lacks.
       const refusedIn = (form: CallForm) =>
         byForm[form].ok ? byForm[form].acceptedAt.map((accepted) => ARGUMENT_CLASSES.filter((c) => !accepted.has(c))) : byForm[form].acceptedAt.map(() => []);
@@ -271,20 +284,7 @@ function main(): void {
         robust[count] = { constant: robustIn("constant"), column: robustIn("column") };
         // Beside a NULL most functions answer NULL unjudged; aggregates and a few others still refuse.
         const besideNullIn = (form: "constant" | "column") =>
-          robust[count]![form].map((classes, i) =>
-            classes.filter((cls) => {
-              const base = byForm[form].accepted!;
-              for (let j = 0; j < count; j++) {
-                if (j === i) continue;
-                const args: string[] = [...base];
-                args[i] = cls;
-                args[j] = "null";
-                calls += 1;
-                if (call(name, args, form).ok) return false;
-              }
-              return true;
-            }),
-          );
+          robust[count]![form].map((classes, i) => classes.filter((cls) => refusedBesideEachNull(form, i, cls, (outcome) => !outcome.ok)));
         besideNull[count] = { constant: besideNullIn("constant"), column: besideNullIn("column") };
       }
       // The same refusal with the argument Nullable, the others as in an accepted call.
@@ -305,22 +305,9 @@ function main(): void {
       // computes a column as NULL puts one beside a Nullable column (`sumIf(NULL, environment)`
       // on discover_events), where most functions answer NULL unjudged but some still refuse.
       if (count >= 2) {
+        const typeError = (outcome: Outcome) => !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
         const nullableBesideNullIn = (form: "constant" | "column") =>
-          nullable[count]![form].map((classes, i) =>
-            classes.filter((cls) => {
-              const base = byForm[form].accepted!;
-              for (let j = 0; j < count; j++) {
-                if (j === i) continue;
-                const args: string[] = [...base];
-                args[i] = `nullable:${cls}`;
-                args[j] = "null";
-                calls += 1;
-                const outcome = call(name, args, form);
-                if (outcome.ok || outcome.code === null || !(TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code))) return false;
-              }
-              return true;
-            }),
-          );
+          nullable[count]![form].map((classes, i) => classes.filter((cls) => refusedBesideEachNull(form, i, `nullable:${cls}`, typeError)));
         nullableBesideNull[count] = { constant: nullableBesideNullIn("constant"), column: nullableBesideNullIn("column") };
       }
       // Each variant at each position where a class is refused (robustly, beside others), the

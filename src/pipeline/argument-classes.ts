@@ -135,6 +135,19 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: st
       { constant: "CAST([(NULL, 1)] AS Array(Tuple(type Nullable(String), handled Nullable(UInt8))))", column: "s_nested_nullable", type: "Array(Tuple(type Nullable(String), handled Nullable(UInt8)))" },
     ],
   },
+  // `array(...)` of elements with no common type (a string and a number, a DateTime and a
+  // string, ...): the engine makes an array of a Variant of them (`use_variant_as_common_type`
+  // is on in chDB), where ClickHouse servers by default refuse the array itself. Judged as a
+  // whole like a Nested column; its elements have no class.
+  mixedArray: {
+    what: "an array of mixed types (an Array(Variant(...)))",
+    samples: [
+      { constant: "array('a', 1)", column: "s_mixed_string_number", type: "Array(Variant(String, UInt8))" },
+      { constant: "array(toDateTime('2024-01-01 00:00:00', 'UTC'), 1)", column: "s_mixed_datetime_number", type: "Array(Variant(DateTime, UInt8))" },
+      { constant: "array(toDateTime('2024-01-01 00:00:00', 'UTC'), 'a')", column: "s_mixed_datetime_string", type: "Array(Variant(DateTime, String))" },
+      { constant: "array(toUUID('00000000-0000-0000-0000-000000000001'), 'a')", column: "s_mixed_string_uuid", type: "Array(Variant(String, UUID))" },
+    ],
+  },
 };
 
 /**
@@ -157,15 +170,16 @@ export function variantWhat(variant: string): string {
 
 const SCALAR_VARIANT_OF_TYPE: ReadonlyMap<string, string> = new Map(
   Object.entries(SCALAR_VARIANT_SAMPLES)
-    .filter(([variant]) => variant !== "tuple" && variant !== "nested")
+    .filter(([variant]) => variant !== "tuple" && variant !== "nested" && variant !== "mixedArray")
     .map(([variant, { samples }]) => [samples[0]!.type, variant]),
 );
 
-/** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, an array of tuples, or a scalar variant's type; else null. */
+/** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, an array of tuples or of a Variant, or a scalar variant's type; else null. */
 export function variantOfTypeName(typeName: string): string | null {
   const type = typeName.trim();
   if (type.startsWith("Tuple(")) return "tuple";
   if (type.startsWith("Array(Tuple(")) return "nested";
+  if (type.startsWith("Array(Variant(")) return "mixedArray";
   return arrayVariantOfTypeName(type) ?? SCALAR_VARIANT_OF_TYPE.get(type) ?? null;
 }
 

@@ -186,6 +186,9 @@ const TUPLE_VARIANT = VARIANT_INDEX.get("tuple")!;
 const NULLABLE_STRINGS_VARIANT = VARIANT_INDEX.get("nullableStrings")!;
 const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
+const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
+/** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
+const ARRAY_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { string: "string", uuid: "uuid", datetime: "datetime", uint8: "number", int64: "number", float64: "number", uint32: "number", bool: "number" };
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
   return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
@@ -603,11 +606,25 @@ function isArrayCall(node: Expression): boolean {
  * has the same class and nullability, and the class is one whose common type is itself: strings
  * make an Array(String), strings of which any is Nullable an Array(Nullable(String)), UUIDs an Array(UUID). The
  * numbers' common type depends on the exact element types: Array(UInt8), Array(Float32), and
- * for a signed and an unsigned 64-bit integer an Array(Variant(Int64, UInt64)).
+ * for a signed and an unsigned 64-bit integer an Array(Variant(Int64, UInt64)). Elements of
+ * two families with no common type (strings, numbers, DateTimes, UUIDs) make an
+ * Array(Variant(...)), the mixed-array variant.
  */
 function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
   const first = args[0];
   if (first === undefined || first.cls === null) return typed(null, constant);
+  // Elements of two families (`array(level, 10)`, `array(now(), 'a')`), Nullable or not: an
+  // array of a Variant of them.
+  const families = new Set<string>();
+  for (const arg of args) {
+    const family = arg.cls !== null && arg.variant < 0 ? ARRAY_FAMILIES[arg.cls] : undefined;
+    if (family === undefined) {
+      families.clear();
+      break;
+    }
+    families.add(family);
+  }
+  if (families.size > 1) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && args.some((arg) => arg.nullable)) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
@@ -620,9 +637,9 @@ function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
   // An array variant's elements have no class either (Nullable, floats, UUIDs), nor a Nested
-  // column's tuples; a scalar variant (a map, a tuple, a Nullable IP) is no array: it stands
+  // column's tuples, nor a mixed array's Variant; a scalar variant (a map, a tuple, a Nullable IP) is no array: it stands
   // for itself.
-  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length || t.variant === NESTED_VARIANT ? UNKNOWN_COLUMN : t;
+  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length || t.variant === NESTED_VARIANT || t.variant === MIXED_ARRAY_VARIANT ? UNKNOWN_COLUMN : t;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }

@@ -99,6 +99,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT countIf(tags) AS c WHERE ${METRICS}`, "column tags at line 1, column 54 is a Nested column read whole", 1, 54],
   // the condition of an -If aggregate an entity maps onto its states (uniqIf -> uniqCombined64MergeIf) (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (metrics_sets) SELECT uniqIf(value, timestamp) AS u WHERE ${METRICS}`, "column timestamp at line 1, column 43 is a datetime, and uniqIf does not take a datetime as argument 2 of 2", 1, 43],
+  // array(...) of elements with no common type is an Array(Variant(...)) in the embedded engine (found by the fuzz: codes 43 and 386 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c, array(release, 10, 0.95) * count() AS level WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 37 is an array of mixed types (an Array(Variant(...))), and multiply (*) does not take", 1, 37],
+  [`MATCH (events) SELECT has(array(title, 1), 'a') AS h WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 27 is an array of mixed types (an Array(Variant(...))), and has does not take", 1, 27],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -238,6 +241,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT length(tags) AS n, notEmpty(contexts) AS e, arrayJoin(tags) AS t, tags = tags AS s, has(tags, tuple('a', 'b')) AS h WHERE ${R} AND project_id = 1 AND notEmpty(tags) = 1 AND length(exception_stacks) > 0`,
   `MATCH (discover_transactions) SELECT sumIf(duration, environment = 'prod') AS n, if(isNull(http_method), 1, duration) AS m BY http_method, duration WHERE ${TX} AND project_id = 1`,
   `MATCH (metrics_sets) SELECT uniqIf(value, org_id = 1) AS u, uniqIf(value, 1) AS w, uniqIf(value, NULL) AS x WHERE ${METRICS}`,
+  // a mixed array where the engine takes one (its length, its elements, itself)
+  `MATCH (events) SELECT length(array(title, 1)) AS n, arrayJoin(array(now(), title)) AS j, array(title, 1) AS a, notEmpty(array(now(), 'a')) AS e WHERE ${R} AND project_id = 1 AND array(title, 1) = array(title, 1) AND length(array(level, 1)) > 0`,
   // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
