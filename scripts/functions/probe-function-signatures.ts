@@ -71,6 +71,11 @@ interface Outcome {
   readonly resultType: string | null;
 }
 
+/** A call refused with a type error or a wrong argument count (not some other failure). */
+function typeOrCountError(outcome: Outcome): boolean {
+  return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+}
+
 function errorCode(error: unknown): number | null {
   const match = /Code: (\d+)\./.exec(error instanceof Error ? error.message : String(error));
   return match ? Number(match[1]) : null;
@@ -210,7 +215,7 @@ function main(): void {
           calls += 1;
           // Anything but a type or count error counts as accepted: a value the engine cannot
           // parse, or a column where it wants a constant, is not a question of the argument's type.
-          const typeRefused = !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+          const typeRefused = typeOrCountError(outcome);
           if (!typeRefused) {
             args.forEach((c, i) => byForm[form].acceptedAt[i]!.add(c));
             for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) byForm[form].acceptedPairs.add(pairKey(i, j, args[i]!, args[j]!));
@@ -297,7 +302,7 @@ function main(): void {
             args[i] = `nullable:${cls}`;
             calls += 1;
             const outcome = call(name, args, form);
-            return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+            return typeOrCountError(outcome);
           }),
         );
       nullable[count] = { constant: nullableIn("constant"), column: nullableIn("column") };
@@ -305,9 +310,8 @@ function main(): void {
       // computes a column as NULL puts one beside a Nullable column (`sumIf(NULL, environment)`
       // on discover_events), where most functions answer NULL unjudged but some still refuse.
       if (count >= 2) {
-        const typeError = (outcome: Outcome) => !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
         const nullableBesideNullIn = (form: "constant" | "column") =>
-          nullable[count]![form].map((classes, i) => classes.filter((cls) => refusedBesideEachNull(form, i, `nullable:${cls}`, typeError)));
+          nullable[count]![form].map((classes, i) => classes.filter((cls) => refusedBesideEachNull(form, i, `nullable:${cls}`, typeOrCountError)));
         nullableBesideNull[count] = { constant: nullableBesideNullIn("constant"), column: nullableBesideNullIn("column") };
       }
       // Each variant at each position where a class is refused (robustly, beside others), the
@@ -320,7 +324,7 @@ function main(): void {
       const refusedCall = (args: string[], form: CallForm) => {
         calls += 1;
         const outcome = call(name, args, form);
-        return !outcome.ok && outcome.code !== null && (TYPE_ERRORS.has(outcome.code) || WRONG_COUNT.has(outcome.code));
+        return typeOrCountError(outcome);
       };
       const variantsIn = (form: "constant" | "column") =>
         (count >= 2 ? robust[count]![form] : refused[count]![form]!).map((classes, i) => {

@@ -97,15 +97,22 @@ export function arrayVariantOfTypeName(typeName: string): ArrayVariant | null {
 }
 
 /**
- * Scalar types without a class that queries meet: tuples a query builds (`tuple(a, b)`), the
- * EAP entity's maps, its UInt128 ids, and the Nullable IPs and DateTime64s of the events
- * entities. Each is judged on its own refusals, as an array variant is. A variant with several
+ * Types without a class that queries meet and that are judged as a whole: tuples a query builds
+ * (`tuple(a, b)`), the EAP entity's maps, its UInt128 ids, the Nullable IPs and DateTime64s of
+ * the events entities, Dates, and two kinds of array (a Nested column read whole, a mixed
+ * array). Each is judged on its own refusals, as an array variant is. A variant with several
  * samples is refused only where the engine refused every one of them: a tuple of numbers takes
  * arithmetic a tuple with a string does not, a tuple of strings is a set `title IN` takes.
+ * `prefix`: a variant that stands for a family of types is every type that starts so (its
+ * samples are a few of them); the others are exactly their one sample's type. `array`: the
+ * variant is an array, whose elements have no class.
  */
-export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: string; readonly samples: readonly { readonly constant: string; readonly column: string; readonly type: string }[] }>> = {
+export const SCALAR_VARIANT_SAMPLES: Readonly<
+  Record<string, { readonly what: string; readonly prefix?: string; readonly array?: true; readonly samples: readonly { readonly constant: string; readonly column: string; readonly type: string }[] }>
+> = {
   tuple: {
     what: "a tuple",
+    prefix: "Tuple(",
     samples: [
       { constant: "tuple('a', 1)", column: "s_tuple_mixed", type: "Tuple(String, UInt8)" },
       { constant: "tuple(1, 2)", column: "s_tuple_numbers", type: "Tuple(UInt8, UInt8)" },
@@ -128,6 +135,8 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: st
   // fields, Nullable fields); its elements have no class.
   nested: {
     what: "a Nested column read whole (an array of tuples)",
+    prefix: "Array(Tuple(",
+    array: true,
     samples: [
       { constant: "CAST([('a', 'b')] AS Array(Tuple(key String, value String)))", column: "s_nested_strings", type: "Array(Tuple(key String, value String))" },
       { constant: "CAST([('a', 1.5)] AS Array(Tuple(key String, value Float64)))", column: "s_nested_float", type: "Array(Tuple(key String, value Float64))" },
@@ -141,6 +150,8 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<Record<string, { readonly what: st
   // whole like a Nested column; its elements have no class.
   mixedArray: {
     what: "an array of mixed types (an Array(Variant(...)))",
+    prefix: "Array(Variant(",
+    array: true,
     samples: [
       { constant: "array('a', 1)", column: "s_mixed_string_number", type: "Array(Variant(String, UInt8))" },
       { constant: "array(toDateTime('2024-01-01 00:00:00', 'UTC'), 1)", column: "s_mixed_datetime_number", type: "Array(Variant(DateTime, UInt8))" },
@@ -170,16 +181,21 @@ export function variantWhat(variant: string): string {
 
 const SCALAR_VARIANT_OF_TYPE: ReadonlyMap<string, string> = new Map(
   Object.entries(SCALAR_VARIANT_SAMPLES)
-    .filter(([variant]) => variant !== "tuple" && variant !== "nested" && variant !== "mixedArray")
+    .filter(([, { prefix }]) => prefix === undefined)
     .map(([variant, { samples }]) => [samples[0]!.type, variant]),
 );
+
+const VARIANT_PREFIXES: readonly (readonly [string, string])[] = Object.entries(SCALAR_VARIANT_SAMPLES).flatMap(([variant, { prefix }]) => (prefix === undefined ? [] : [[prefix, variant] as const]));
+
+/** Whether a variant is an array (its elements have no class): the array variants, a Nested column read whole, a mixed array. */
+export function isArrayVariant(variant: string): boolean {
+  return ARRAY_VARIANT_SAMPLES[variant] !== undefined || SCALAR_VARIANT_SAMPLES[variant]?.array === true;
+}
 
 /** The variant a type is (as `formatClickHouseType` writes it): an array variant, a tuple type, an array of tuples or of a Variant, or a scalar variant's type; else null. */
 export function variantOfTypeName(typeName: string): string | null {
   const type = typeName.trim();
-  if (type.startsWith("Tuple(")) return "tuple";
-  if (type.startsWith("Array(Tuple(")) return "nested";
-  if (type.startsWith("Array(Variant(")) return "mixedArray";
+  for (const [prefix, variant] of VARIANT_PREFIXES) if (type.startsWith(prefix)) return variant;
   return arrayVariantOfTypeName(type) ?? SCALAR_VARIANT_OF_TYPE.get(type) ?? null;
 }
 

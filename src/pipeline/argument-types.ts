@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, ARRAY_VARIANTS, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -187,6 +187,8 @@ const NULLABLE_STRINGS_VARIANT = VARIANT_INDEX.get("nullableStrings")!;
 const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
+/** Per variant index: whether it is an array, whose elements have no class. */
+const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
 /** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
 const ARRAY_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { string: "string", uuid: "uuid", datetime: "datetime", uint8: "number", int64: "number", float64: "number", uint32: "number", bool: "number" };
 
@@ -636,10 +638,10 @@ function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
-  // An array variant's elements have no class either (Nullable, floats, UUIDs), nor a Nested
-  // column's tuples, nor a mixed array's Variant; a scalar variant (a map, a tuple, a Nullable IP) is no array: it stands
-  // for itself.
-  if (t.variant >= 0) return t.variant < ARRAY_VARIANTS.length || t.variant === NESTED_VARIANT || t.variant === MIXED_ARRAY_VARIANT ? UNKNOWN_COLUMN : t;
+  // An array variant's elements have no class either (Nullable values, floats, UUIDs, a Nested
+  // column's tuples, a mixed array's Variant); any other variant (a map, a tuple, a Nullable IP)
+  // is no array: it stands for itself.
+  if (t.variant >= 0) return ARRAY_VARIANT_AT[t.variant] ? UNKNOWN_COLUMN : t;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }

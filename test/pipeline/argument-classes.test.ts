@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatClickHouseType, parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { ARGUMENT_CLASSES, VARIANTS, arrayVariantOfTypeName, classOfTypeName, nullableClassOfTypeName, variantOfTypeName } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, VARIANTS, arrayVariantOfTypeName, classOfTypeName, isArrayVariant, nullableClassOfTypeName, variantOfTypeName } from "../../src/pipeline/argument-classes.js";
 
 describe("argument classes of ClickHouse types", () => {
   it.each([
@@ -66,6 +66,7 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(Float64)", "float64s"],
     ["Array(Tuple(key String, value String))", "nested"],
     ["Array(Tuple(key UInt64, indexed_value UInt64, raw_value String))", "nested"],
+    ["Array(Variant(String, UInt8))", "mixedArray"],
     ["Map(String, UInt8)", null],
     ["IPv4", null],
     ["String", null],
@@ -83,6 +84,10 @@ describe("argument classes of ClickHouse types", () => {
       }
     }
     expect([...unjudged]).toEqual([]);
+  });
+
+  it("knows which variants are arrays (their elements have no class)", () => {
+    expect(VARIANTS.filter(isArrayVariant)).toEqual(["nullableStrings", "nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uuids", "nested", "mixedArray"]);
   });
 
   // The probe's table names classes and variants in the same pair strings ("0 1 float64 string"):
