@@ -490,15 +490,21 @@ class ArgumentTyping {
         const constantSet = membership && args[1]!.constant === true;
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
+        // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
+        // array (its elements are looked in), and not a bare column, which ClickHouse takes.
+        if (membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!)) {
+          judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
+        }
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
         // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
         if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
-        // Not `tuple(a)`: ClickHouse compares a one-element tuple with a value of its element's
-        // type (`tags[level] != tuple('x')` is taken), as it reads `(a)` as `a`.
-        if (node.name === "tuple") return args.length > 1 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
+        // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
+        // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
+        if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant);
         return resultTyped(facts, args, constant);
       }
@@ -598,6 +604,15 @@ class ArgumentTyping {
 }
 
 const DATETIME_CONSTANT = typed("datetime", true);
+
+/**
+ * True for a value the SQL computes with a call (a function that is not `tuple` or `array`, or a
+ * subscript, which reads `arrayElement`) and whose class is a scalar one.
+ */
+function computedScalar(node: Expression, t: Typed): boolean {
+  if (t.cls === null || elementClass(t.cls) !== null) return false;
+  return node.kind === "subscript" || (node.kind === "function" && !isArrayCall(node) && node.name !== "tuple");
+}
 
 function isArrayCall(node: Expression): boolean {
   return node.kind === "function" && node.name === "array";
