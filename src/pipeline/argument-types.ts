@@ -561,6 +561,8 @@ class ArgumentTyping {
       case "function":
         // `count(NULL)` is a UInt64: a NULL does not reach past a call whose result stays plain.
         if (keepsPlainResult(functionFacts(node.name).signature, node.args.length)) return false;
+        // A tuple or an array holds its NULLs: `tuple(NULL, 1)` is a Tuple(Nullable(Nothing), UInt8).
+        if (node.name === "tuple" || node.name === "array") return false;
         return node.args.some((arg) => this.mayBeNothing(arg, depth));
       case "curried":
         return node.args.some((arg) => this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));

@@ -105,6 +105,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a value computed per row on the right of IN is compared as = compares; a one-element tuple is a tuple (found by the fuzz: codes 386 and 43 in ClickHouse)
   [`MATCH (events) SELECT toHour(timestamp) NOT IN tags[server_name] AS a WHERE ${R} AND project_id = 1`, "toHour(…) at line 1, column 23 is a small integer (UInt8) and tags[server_name] at line 1, column 48 is a string: notIn (NOT IN) does not take them together", 1, 48],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(toHour(timestamp)) >= now()`, "tuple(…) at line 1, column 162 is a tuple and now(…) at line 1, column 190 is a datetime: greaterOrEquals (>=) does not take them together", 1, 190],
+  // a tuple holds its NULLs: it is a tuple, never a NULL (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT lower(tuple(NULL, 1)) AS l WHERE ${R} AND project_id = 1`, "tuple(…) at line 1, column 29 is a tuple, and lower does not take a tuple as argument 1 of 1", 1, 29],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -248,6 +250,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT length(array(title, 1)) AS n, arrayJoin(array(now(), title)) AS j, array(title, 1) AS a, notEmpty(array(now(), 'a')) AS e WHERE ${R} AND project_id = 1 AND array(title, 1) = array(title, 1) AND length(array(level, 1)) > 0`,
   // IN where the engine takes it: a bare column, an array (its elements), a set; one-element tuples compared with tuples
   `MATCH (events) SELECT title IN upper(title) AS a, title NOT IN tags[server_name] AS b, toHour(timestamp) IN tuple(1, 2) AS c, 'x' IN tags.value AS d, tuple(title) = tuple('a') AS e, tuple(title) AS f WHERE ${R} AND project_id = 1 AND title IN tuple('a')`,
+  // tuples and arrays with a NULL among their elements, where the engine takes them
+  `MATCH (events) SELECT tuple(NULL, 1) AS t, tuple(NULL, 1) * 2 AS m, length(array(NULL, title)) AS n, array(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
