@@ -431,14 +431,15 @@ function main(): void {
       }
       const pairsByForm = forms.map((form) => [form, refusedPairsIn(form)] as const);
       if (pairsByForm.some(([, found]) => found.length > 0)) pairs[count] = Object.fromEntries(pairsByForm) as unknown as ByForm<string[]>;
-      /** A refused pair ("i j a b") again with `replacement` at one of its positions, the others as in an accepted call: still a type error? */
-      const refusedWith = (form: CallForm, key: string, position: number, replacement: string) => {
+      /** A refused pair ("i j a b") again with `replacement` at one of its positions (and `also` at another), the others as in an accepted call: still a type error? */
+      const refusedWith = (form: CallForm, key: string, position: number, replacement: string, also?: readonly [number, string]) => {
         const base = byForm[form].accepted!;
         const [i, j, a, b] = key.split(" ");
         const args: string[] = [...base];
         args[Number(i)] = a!;
         args[Number(j)] = b!;
         args[position] = replacement;
+        if (also) args[also[0]] = also[1];
         calls += 1;
         const outcome = call(name, args, form);
         return !outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code);
@@ -457,17 +458,25 @@ function main(): void {
       };
       // Each refused pair again with one of the two Nullable: most functions judge the types
       // inside the Nullable.
-      recordPairs(nullablePairs, (form, key, i, j, a, b) =>
-        ([[i, a], [j, b]] as const).filter(([position, cls]) => NULLABLE_CLASSES.includes(cls) && refusedWith(form, key, position, `nullable:${cls}`)).map(([position]) => `${key} ${position}`),
-      );
+      // And with both Nullable ("i j a b both"): `ip_address_v4 = toNullable(now())`.
+      recordPairs(nullablePairs, (form, key, i, j, a, b) => {
+        const one = ([[i, a], [j, b]] as const).filter(([position, cls]) => NULLABLE_CLASSES.includes(cls) && refusedWith(form, key, position, `nullable:${cls}`)).map(([position]) => `${key} ${position}`);
+        const both = NULLABLE_CLASSES.includes(a) && NULLABLE_CLASSES.includes(b) && refusedWith(form, key, i, `nullable:${a}`, [j, `nullable:${b}`]);
+        return both ? [...one, `${key} both`] : one;
+      });
       // Each refused pair again with a variant in place of one of the two, with every sample of
       // it: an array variant in place of an array class (`has(spans.exclusive_time_32, 'x')`: an
       // Array(Float32) and a string), a scalar variant in place of any (`tuple(1, 'a') = 5`).
+      // Where the other of the two can be Nullable, it is tried Nullable too ("i j first second
+      // n", n its position): `ip_address_v6 > exception_main_thread`, a Nullable(IPv6) and a
+      // Nullable(UInt8).
       recordPairs(variantPairs, (form, key, i, j, a, b) =>
-        ([[i, a], [j, b]] as const).flatMap(([position, cls]) =>
-          VARIANTS.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).map((variant) =>
-            position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`,
-          ),
+        ([[i, a, j, b], [j, b, i, a]] as const).flatMap(([position, cls, other, otherCls]) =>
+          VARIANTS.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).flatMap((variant) => {
+            const pair = position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`;
+            const withNullable = NULLABLE_CLASSES.includes(otherCls) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample, [other, `nullable:${otherCls}`]));
+            return withNullable ? [pair, `${pair} ${other}`] : [pair];
+          }),
         ),
       );
       // From three arguments, each refused pair again with every other position taking, in
@@ -520,6 +529,19 @@ function main(): void {
         if (takes(`${params} -> 1, ${Array.from({ length: arrays }, () => "[1]").join(", ")}`)) afterLambda[arrays] = found;
       }
     }
+    // The classes a higher-order function refuses its lambda to return, with one array after
+    // it: a body of each class, constant and column (`arrayFilter(x -> now(), a)` is code 43: a
+    // filter's lambda returns a UInt8).
+    const lambdaBodyRefused =
+      lambda && takes("x -> 1, [1]")
+        ? ARGUMENT_CLASSES.filter((cls) =>
+            (["constant", "column"] as const).every((form) => {
+              calls += 1;
+              const outcome = callText(name, `x -> ${SAMPLES[cls][form]}, [1]`, form === "column" ? " FROM probe" : "");
+              return !outcome.ok && outcome.code !== null && TYPE_ERRORS.has(outcome.code);
+            }),
+          )
+        : [];
     // Curried calls (`quantiles(0.5)(x)`), with 0 to MAX_CURRIED_PARAMETERS parameters (each a
     // 1, which every parametric function here takes as a value) and 1 to 4 arguments of one
     // class or type without one: a count is refused when every such call was. Zero arguments is
@@ -542,7 +564,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, nullableBesideNull, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
+    table[name] = { counts, refused, robust, besideNull, nullable, nullableBesideNull, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, lambdaBodyRefused, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -613,7 +635,7 @@ function main(): void {
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, nullableBesideNull: { ${nullableBesideNull} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, nullableBesideNull: { ${nullableBesideNull} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, lambdaBodyRefused: ${JSON.stringify(entry.lambdaBodyRefused)}, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:

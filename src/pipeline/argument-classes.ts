@@ -273,6 +273,11 @@ export interface ProbedSignature {
    * and as columns, whatever the lambda's body.
    */
   readonly afterLambda: Readonly<Partial<Record<number, { readonly constant: readonly (readonly ArgumentClass[])[]; readonly column: readonly (readonly ArgumentClass[])[] }>>>;
+  /**
+   * For a function that takes a lambda: the classes it refuses the lambda to return, a constant
+   * or a column alike (`arrayFilter(x -> now(), a)`: a filter's lambda returns a UInt8).
+   */
+  readonly lambdaBodyRefused: readonly ArgumentClass[];
   /** The result's class, when every accepted call gave the same one. */
   readonly result: ArgumentClass | null;
   /**
@@ -308,15 +313,18 @@ export interface ProbedSignature {
   readonly variants: Readonly<Partial<Record<number, { readonly constant: readonly (readonly string[])[]; readonly column: readonly (readonly string[])[] }>>>;
   /**
    * Per probed argument count: the refused pairs (as in `pairs`) still refused with one of the
-   * two Nullable, "i j classI classJ n" with n the Nullable one's position, the other arguments
-   * as in an accepted call (`trace_sampled <= event_id`: Nullable(UInt8) and UUID).
+   * two Nullable, "i j classI classJ n" with n the Nullable one's position, or with both, "i j
+   * classI classJ both", the other arguments as in an accepted call (`trace_sampled <=
+   * event_id`: Nullable(UInt8) and UUID).
    */
   readonly nullablePairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
   /**
    * Per probed argument count: the refused pairs still refused with a variant in place of one of
    * the two classes (an array variant in place of an array class, a scalar variant in place of
    * any), "i j first second" with the variant's name for that class, the other arguments as in
-   * an accepted call (`has(spans.exclusive_time_32, 'x')`, `tuple(1, 'a') = 5`).
+   * an accepted call (`has(spans.exclusive_time_32, 'x')`, `tuple(1, 'a') = 5`); "i j first
+   * second n" where it was still refused with the class at position n Nullable
+   * (`ip_address_v6 > exception_main_thread`: Nullable(IPv6) and Nullable(UInt8)).
    */
   readonly variantPairs: Readonly<Partial<Record<number, ByForm<readonly string[]>>>>;
   /**

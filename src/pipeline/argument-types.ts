@@ -374,12 +374,15 @@ function typeIndex(t: Typed): number {
   return t.variant >= 0 ? ARGUMENT_CLASSES.length + t.variant : t.index;
 }
 
+/** `nullableAt` of a pair whose two arguments are both Nullable. */
+const BOTH_NULLABLE = 8;
+
 /**
  * The number a refused pair is stored under: positions i < j below 8, the two types' indexes
- * (TYPE_INDEX, fewer than 32), and which of the two is Nullable (-1: neither).
+ * (TYPE_INDEX, fewer than 32), and which of the two is Nullable (-1: neither, BOTH_NULLABLE: both).
  */
 function pairKey(i: number, j: number, first: number, second: number, nullableAt = -1): number {
-  return ((((i * 8 + j) * 32 + first) * 32 + second) * 9) + nullableAt + 1;
+  return ((((i * 8 + j) * 32 + first) * 32 + second) * 10) + nullableAt + 1;
 }
 
 /** Keys of pairs as the probe writes them: "i j first second", and the Nullable position if any. */
@@ -387,7 +390,8 @@ function pairKeys(pairs: readonly string[]): Set<number> {
   const keys = new Set<number>();
   for (const pair of pairs) {
     const [i, j, first, second, nullableAt] = pair.split(" ");
-    keys.add(pairKey(Number(i), Number(j), TYPE_INDEX.get(first!)!, TYPE_INDEX.get(second!)!, nullableAt === undefined ? -1 : Number(nullableAt)));
+    const nullable = nullableAt === undefined ? -1 : nullableAt === "both" ? BOTH_NULLABLE : Number(nullableAt);
+    keys.add(pairKey(Number(i), Number(j), TYPE_INDEX.get(first!)!, TYPE_INDEX.get(second!)!, nullable));
   }
   return keys;
 }
@@ -788,6 +792,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
         lambdaPosition,
       );
     }
+    judgeLambdaBody(typing, name, signature, arg, lambdaPosition);
     judgeAfterLambda(typing, name, facts, args, types, position);
     // The other classes were probed without lambdas: nothing more to judge.
     return;
@@ -838,15 +843,18 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
-    // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable.
+    // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable;
+    // two: the pairs probed with both Nullable.
     if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
+    if (unknown === 0 && nullables === 2) refuseBothNullable(name, args, types, rules.nullablePairs[form], position);
     // Two plain arguments of known classes beside others of unknown type (or NULL): the pairs
     // refused whatever the others are (`greatest('x', 1, c)`).
     if (unknown > 0 && nullables === 0) refusePairs(name, args, types, rules.robustPairs[form], position, -1);
-    // One variant beside plain arguments of known classes: the pairs probed with it.
-    if (unknown === 1 && nullables === 0 && !nothing) {
+    // One variant beside arguments of known classes: the pairs probed with it, and with its
+    // partner Nullable where one is.
+    if (unknown === 1 && nullables <= 1 && !nothing) {
       const variantAt = types.findIndex((t) => t.variant >= 0);
-      if (variantAt >= 0) refuseVariantPairs(name, args, types, rules.variantPairs[form], position, variantAt);
+      if (variantAt >= 0) refuseVariantPairs(name, args, types, rules.variantPairs[form], position, variantAt, nullables === 1 ? types.findIndex((t) => t.nullable) : -1);
     }
     return;
   }
@@ -975,14 +983,25 @@ function refuseAt(name: string, args: readonly Expression[], types: readonly Typ
   throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}${takes}`, argPosition);
 }
 
-/** Refuses the first pair of the variant at `variantAt` and a plain argument that the probe saw refused together. */
-function refuseVariantPairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, variantAt: number): void {
+/**
+ * Refuses the first pair of the variant at `variantAt` and an argument of a known class that the
+ * probe saw refused together: a plain one, or the one at `nullableAt` (-1: none), Nullable.
+ */
+function refuseVariantPairs(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined, variantAt: number, nullableAt = -1): void {
   if (!pairs) return;
   for (let k = 0; k < types.length; k++) {
-    if (k === variantAt) continue;
+    if (k === variantAt || (nullableAt >= 0 && k !== nullableAt)) continue;
     const [i, j] = k < variantAt ? [k, variantAt] : [variantAt, k];
-    if (pairs.has(pairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) refuseTogether(name, args, types, i, j, position);
+    if (pairs.has(pairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!), nullableAt))) refuseTogether(name, args, types, i, j, position);
   }
+}
+
+/** Refuses the call's two Nullable arguments when the probe saw their classes refused together, both Nullable. */
+function refuseBothNullable(name: string, args: readonly Expression[], types: readonly Typed[], pairs: ReadonlySet<number> | null | undefined, position: TextPosition | undefined): void {
+  if (!pairs) return;
+  const i = types.findIndex((t) => t.nullable);
+  const j = types.findIndex((t, k) => k > i && t.nullable);
+  if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, BOTH_NULLABLE))) refuseTogether(name, args, types, i, j, position);
 }
 
 /** Refuses argument i, of a variant's type, when its variant is refused at its position. */
@@ -993,6 +1012,24 @@ function refuseVariantAt(name: string, args: readonly Expression[], variantIndex
   const argPosition = arg.position ?? position;
   const what = variantWhat(variant);
   throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} does not take ${what} as argument ${i + 1} of ${args.length}`, argPosition);
+}
+
+/**
+ * `arrayFilter((x) -> now(), a)`: a lambda must return what the probe saw the function take from
+ * one. Judged only for a body without columns (none of the lambda's parameters, which the walk
+ * does not type, nor a column a parameter's name could hide).
+ */
+function judgeLambdaBody(typing: ArgumentTyping, name: string, signature: ProbedSignature, lambda: Extract<Expression, { kind: "lambda" }>, position: TextPosition | undefined): void {
+  if (signature.lambdaBodyRefused.length === 0) return;
+  const body = typing.visit(lambda.body);
+  // A column (or a parameter, typed as an unknown column) makes the body's constness false.
+  if (body.cls === null || body.constant === false || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
+  const bodyPosition = lambda.body.position ?? position;
+  const taken = ARGUMENT_CLASSES.filter((cls) => !signature.lambdaBodyRefused.includes(cls)).map((cls) => CLASS_NAMES[cls]);
+  throw invalidQuery(
+    `the lambda${at(position)} returns ${describe(lambda.body)}${at(bodyPosition)}, ${CLASS_NAMES[body.cls]}, and ${nameOf(name)} does not take a lambda that returns ${CLASS_NAMES[body.cls]}; it takes one that returns ${list(taken)}`,
+    bodyPosition,
+  );
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */

@@ -229,13 +229,13 @@ describe("probed function signatures", () => {
    * The first pair recorded per function, count and form in a signature's pair field, split
    * ("i j first second ..."), with a class taken at every position as the other arguments.
    */
-  function* firstPairs(pairsOf: (signature: ProbedSignature) => ProbedSignature["pairs"]) {
+  function* firstPairs(pairsOf: (signature: ProbedSignature) => ProbedSignature["pairs"], keep: (parts: readonly string[]) => boolean = () => true) {
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const [countText, forms] of Object.entries(pairsOf(signature))) {
         const count = Number(countText);
         const taken = signature.refused[count];
         for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
-          const key = keys[0];
+          const key = keys.find((k) => keep(k.split(" ")));
           if (key === undefined) continue;
           const refusedAt = taken?.[form] ?? Array.from({ length: count }, () => []);
           const partners: string[] = refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
@@ -259,7 +259,7 @@ describe("probed function signatures", () => {
   }
 
   it("each pair refused with one of the two Nullable is still refused", async () => {
-    const calls = [...firstPairs((signature) => signature.nullablePairs)].map(({ name, form, parts: [i, j, first, second, nullableAt], partners: args }) => {
+    const calls = [...firstPairs((signature) => signature.nullablePairs, (parts) => parts[4] !== "both")].map(({ name, form, parts: [i, j, first, second, nullableAt], partners: args }) => {
       args[Number(i)] = first!;
       args[Number(j)] = second!;
       args[Number(nullableAt)] = `nullable:${args[Number(nullableAt)]}`;
@@ -267,6 +267,48 @@ describe("probed function signatures", () => {
     });
     await expectRefused(calls, 50);
   }, 120_000);
+
+  it("each pair refused with both Nullable is still refused", async () => {
+    const calls = [...firstPairs((signature) => signature.nullablePairs, (parts) => parts[4] === "both")].map(({ name, form, parts: [i, j, first, second], partners: args }) => {
+      args[Number(i)] = `nullable:${first!}`;
+      args[Number(j)] = `nullable:${second!}`;
+      return { name, form, args };
+    });
+    expect(PROBED_FUNCTION_SIGNATURES.get("equals")!.nullablePairs[2]?.column).toContain("0 1 uint8 uuid both");
+    await expectRefused(calls, 30);
+  }, 120_000);
+
+  it("each pair refused with a variant and its partner Nullable is still refused, with every sample", async () => {
+    const calls = [...firstPairs((signature) => signature.variantPairs, (parts) => parts.length === 5)].flatMap(({ name, form, parts: [i, j, first, second, nullableAt], partners }) => {
+      const variantAt = VARIANTS.includes(first!) ? Number(i) : Number(j);
+      const variant = VARIANTS.includes(first!) ? first! : second!;
+      const partner = VARIANTS.includes(first!) ? second! : first!;
+      return samplesOf(variant).map((sample) => {
+        const args = [...partners];
+        args[variantAt] = sample;
+        args[Number(nullableAt)] = `nullable:${partner}`;
+        return { name, form, args };
+      });
+    });
+    await expectRefused(calls, 50);
+  }, 120_000);
+
+  it("what a higher-order function refuses its lambda to return is still refused", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const cls of signature.lambdaBodyRefused) {
+        for (const form of ["constant", "column"] as const) {
+          const code = await refusal(name, [], form, `x -> ${form === "constant" ? CLASS_SAMPLES[cls].constant : CLASS_SAMPLES[cls].column}, [1]`);
+          checked += 1;
+          if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(x -> ${cls}, [1]) as a ${form}: ${code ?? "accepted"}`);
+        }
+      }
+    }
+    expect(PROBED_FUNCTION_SIGNATURES.get("arrayFilter")!.lambdaBodyRefused).toContain("datetime");
+    expect(checked).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 
   it("each pair refused with a variant is still refused, with every sample", async () => {
     const samples = (type: string) => (VARIANTS.includes(type) ? samplesOf(type) : [type]);

@@ -107,6 +107,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(toHour(timestamp)) >= now()`, "tuple(…) at line 1, column 162 is a tuple and now(…) at line 1, column 190 is a datetime: greaterOrEquals (>=) does not take them together", 1, 190],
   // a tuple holds its NULLs: it is a tuple, never a NULL (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT lower(tuple(NULL, 1)) AS l WHERE ${R} AND project_id = 1`, "tuple(…) at line 1, column 29 is a tuple, and lower does not take a tuple as argument 1 of 1", 1, 29],
+  // probed: two Nullable arguments refused together, a variant beside a Nullable, what a lambda returns (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (discover_events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND trace_sampled = trace_id`, "column trace_sampled at line 1, column 171 is a small integer (UInt8) (Nullable) and column trace_id at line 1, column 187 is a UUID (Nullable): equals (=) does not take them together", 1, 187],
+  [`MATCH (discover_events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v6 > exception_main_thread`, "column ip_address_v6 at line 1, column 171 is an IPv6 (Nullable) and column exception_main_thread at line 1, column 187 is a small integer (UInt8) (Nullable): greater (>) does not take them together", 1, 187],
+  [`MATCH (events) SELECT arrayFilter((\`x\`) -> now(), tags.value) AS a WHERE ${R} AND project_id = 1`, "the lambda at line 1, column 35 returns now(…) at line 1, column 44, a datetime, and arrayFilter does not take a lambda that returns a datetime", 1, 44],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -252,6 +256,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT title IN upper(title) AS a, title NOT IN tags[server_name] AS b, toHour(timestamp) IN tuple(1, 2) AS c, 'x' IN tags.value AS d, tuple(title) = tuple('a') AS e, tuple(title) AS f WHERE ${R} AND project_id = 1 AND title IN tuple('a')`,
   // tuples and arrays with a NULL among their elements, where the engine takes them
   `MATCH (events) SELECT tuple(NULL, 1) AS t, tuple(NULL, 1) * 2 AS m, length(array(NULL, title)) AS n, array(NULL, title) AS a WHERE ${R} AND project_id = 1`,
+  // Nullable pairs the engine takes; lambdas that return what their function takes, or a column
+  `MATCH (discover_events) SELECT arrayCount((\`x\`) -> isNull(\`x\`), tags.value) AS b, arrayMap((\`x\`) -> now(), tags.value) AS m, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS f WHERE ${R} AND project_id = 1 AND trace_sampled = trace_sampled AND trace_id = trace_id AND exception_main_thread < trace_sampled`,
   // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
