@@ -713,13 +713,35 @@ function plainResultClass(facts: FunctionFacts, args: readonly Typed[]): Argumen
   if (!rule) {
     // The class the probe saw for these arguments' classes (`title / 2` is not one: refused).
     const byClasses = facts.classResults[args.length];
-    if (!byClasses) return null;
-    return byClasses.get(classResultKey(args[0]!.index, args.length === 2 ? args[1]!.index : -1)) ?? null;
+    if (byClasses) return byClasses.get(classResultKey(args[0]!.index, args.length === 2 ? args[1]!.index : -1)) ?? null;
+    return args.length > 2 ? foldedResultClass(facts, args) : null;
   }
   if ("from" in rule) return args[rule.from]?.cls ?? null;
   if ("elementOf" in rule) return elementClass(args[rule.elementOf]?.cls ?? null);
   // `agreeing` (`if(c, a, b)`) never reaches here: resultTyped judges it, the condition aside.
   return null;
+}
+
+/**
+ * Three or more arguments of a function probed with results per pair of classes only
+ * (`greatest`, `least`, `and`, `or`, `xor`, `concat`): the pair's result class folded over
+ * the arguments, `greatest(a, b, c)` as `greatest(greatest(a, b), c)`, without Booleans. An
+ * engine test holds the fold to every call of three classes the engine takes.
+ */
+function foldedResultClass(facts: FunctionFacts, args: readonly Typed[]): ArgumentClass | null {
+  const byPair = facts.classResults[2];
+  // A Bool first makes `greatest(TRUE, 1, 2)` a Bool where `greatest(TRUE, 1)` is a UInt8: no fold.
+  if (!byPair || args.some((arg) => arg.cls === "bool")) return null;
+  let cls: ArgumentClass | null = byPair.get(classResultKey(args[0]!.index, args[1]!.index)) ?? null;
+  for (let k = 2; k < args.length && cls !== null; k++) cls = byPair.get(classResultKey(CLASS_INDEX.get(cls)!, args[k]!.index)) ?? null;
+  return cls;
+}
+
+/** The folded result class of `name` called with plain columns of these classes (for the engine test); null where the fold says nothing. */
+export function foldedResultClassOf(name: string, classes: readonly ArgumentClass[]): ArgumentClass | null {
+  const facts = functionFacts(name);
+  if (!facts.signature || facts.signature.result !== null || facts.signature.results[classes.length] || facts.classResults[classes.length]) return null;
+  return foldedResultClass(facts, classes.map((cls) => typed(cls, false)));
 }
 
 /** The functions that take a lambda, for messages. */

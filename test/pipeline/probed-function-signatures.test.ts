@@ -20,6 +20,7 @@ import {
   OTHER_TYPE_SAMPLES,
   UNPROBED_FUNCTIONS,
   classOfTypeName,
+  elementClass,
   keepsPlainResult,
   nullableSample,
   VARIANTS,
@@ -30,6 +31,7 @@ import {
   type ProbedSignature,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
+import { foldedResultClassOf } from "../../src/pipeline/argument-types.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
 
@@ -502,6 +504,30 @@ describe("probed function signatures", () => {
       }
     }
     expect(PROBED_FUNCTION_SIGNATURES.get("divide")!.classResults[2]?.float64).toContain("uint8 int64");
+    expect(typedCalls).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("the pair results folded over three arguments are the engine's result class (greatest(a, b, c))", async () => {
+    const scalars = ARGUMENT_CLASSES.filter((cls) => elementClass(cls) === null && cls !== "aggregateState");
+    const wrong: string[] = [];
+    const folding = new Set<string>();
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.counts[3] !== "probed") continue;
+      for (const a of scalars)
+        for (const b of scalars)
+          for (const c of scalars) {
+            const folded = foldedResultClassOf(name, [a, b, c]);
+            if (folded === null) continue;
+            folding.add(name);
+            const type = await resultType(name, [a, b, c].map((cls) => CLASS_SAMPLES[cls].column));
+            if (type === "refused") continue;
+            typedCalls += 1;
+            if (classOfTypeName(type) !== folded) wrong.push(`${name}(${a}, ${b}, ${c}): ${type}, not ${folded}`);
+          }
+    }
+    expect([...folding]).toContain("greatest");
     expect(typedCalls).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
   }, 120_000);

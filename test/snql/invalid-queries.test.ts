@@ -111,6 +111,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND trace_sampled = trace_id`, "column trace_sampled at line 1, column 171 is a small integer (UInt8) (Nullable) and column trace_id at line 1, column 187 is a UUID (Nullable): equals (=) does not take them together", 1, 187],
   [`MATCH (discover_events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v6 > exception_main_thread`, "column ip_address_v6 at line 1, column 171 is an IPv6 (Nullable) and column exception_main_thread at line 1, column 187 is a small integer (UInt8) (Nullable): greater (>) does not take them together", 1, 187],
   [`MATCH (events) SELECT arrayFilter((\`x\`) -> now(), tags.value) AS a WHERE ${R} AND project_id = 1`, "the lambda at line 1, column 35 returns now(…) at line 1, column 44, a datetime, and arrayFilter does not take a lambda that returns a datetime", 1, 44],
+  // greatest of three has the class its pairs fold to (found by the fuzz: code 386 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) != title`, "greatest(…) at line 1, column 162 is an integer and column title at line 1, column 196 is a string: notEquals (!=) does not take them together", 1, 196],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -258,6 +260,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT tuple(NULL, 1) AS t, tuple(NULL, 1) * 2 AS m, length(array(NULL, title)) AS n, array(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   // Nullable pairs the engine takes; lambdas that return what their function takes, or a column
   `MATCH (discover_events) SELECT arrayCount((\`x\`) -> isNull(\`x\`), tags.value) AS b, arrayMap((\`x\`) -> now(), tags.value) AS m, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS f WHERE ${R} AND project_id = 1 AND trace_sampled = trace_sampled AND trace_id = trace_id AND exception_main_thread < trace_sampled`,
+  // folded results where the engine takes them
+  `MATCH (events) SELECT greatest(project_id, 10, 1000) + 1 AS g, least(1, 2, project_id) * 2 AS l, concat(title, 'a', title) AS s, greatest(TRUE, 1, 2) AS b WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) > 5`,
   // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
