@@ -162,6 +162,7 @@ function main(): void {
     const nullable: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const nullableBesideNull: Record<number, { constant: ArgumentClass[][]; column: ArgumentClass[][] }> = {};
     const variants: Record<number, { constant: string[][]; column: string[][] }> = {};
+    const variantsBesideNull: Record<number, { constant: string[][]; column: string[][] }> = {};
     const pairs: Record<number, ByForm<string[]>> = {};
     const nullablePairs: Record<number, ByForm<string[]>> = {};
     const variantPairs: Record<number, ByForm<string[]>> = {};
@@ -353,6 +354,13 @@ function main(): void {
           });
         });
       variants[count] = { constant: variantsIn("constant"), column: variantsIn("column") };
+      // Beside a NULL, as classes are (besideNull): each sample still refused with a NULL at each
+      // other position in turn (`multiIf(spans.exclusive_time_32, NULL, 1)`: a condition is a UInt8).
+      if (count >= 2) {
+        const variantsBesideNullIn = (form: "constant" | "column") =>
+          variants[count]![form].map((found, i) => found.filter((variant) => variantCallSamples(variant).every((sample) => refusedBesideEachNull(form, i, sample, typeOrCountError))));
+        variantsBesideNull[count] = { constant: variantsBesideNullIn("constant"), column: variantsBesideNullIn("column") };
+      }
       // A NULL at a position: refused when every call with it there failed with a type error,
       // the others as in an accepted call and, one at a time, taking each class and each type
       // without one (so no argument beside it can make the engine take it).
@@ -564,7 +572,7 @@ function main(): void {
       if (refusedCounts.length === MAX_COUNTED_ARGUMENTS) curried[params] = "refused";
       else if (refusedCounts.length > 0) curried[params] = refusedCounts;
     }
-    table[name] = { counts, refused, robust, besideNull, nullable, nullableBesideNull, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, lambdaBodyRefused, result, nullRefused, curried, nullableResults, plainResults, variants, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
+    table[name] = { counts, refused, robust, besideNull, nullable, nullableBesideNull, pairs, results: resultRules, lambda, lambdaAlone, afterLambda, lambdaBodyRefused, result, nullRefused, curried, nullableResults, plainResults, variants, variantsBesideNull, nullablePairs, variantPairs, robustPairs, classResults, resultVariant };
     process.stderr.write(`${name}: ${JSON.stringify(table[name])}\n`);
   }
   const version = String(session.query("SELECT version()", "TabSeparated")).trim();
@@ -632,10 +640,14 @@ function main(): void {
       .filter(([, forms]) => Object.values(forms!).some((p) => p.some((at) => at.length > 0)))
       .map(([n, forms]) => `${n}: { constant: ${named(forms!.constant)}, column: ${named(forms!.column)} }`)
       .join(", ");
+    const variantsBesideNull = Object.entries(entry.variantsBesideNull)
+      .filter(([, forms]) => Object.values(forms!).some((p) => p.some((at) => at.length > 0)))
+      .map(([n, forms]) => `${n}: { constant: ${named(forms!.constant)}, column: ${named(forms!.column)} }`)
+      .join(", ");
     const curried = Object.entries(entry.curried)
       .map(([n, refused]) => `${n}: ${JSON.stringify(refused)}`)
       .join(", ");
-    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, nullableBesideNull: { ${nullableBesideNull} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, lambdaBodyRefused: ${JSON.stringify(entry.lambdaBodyRefused)}, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
+    return `  [${JSON.stringify(name)}, { counts: { ${counts} }, refused: { ${refused} }, robust: { ${robust} }, besideNull: { ${besideNull} }, nullable: { ${nullable} }, nullableBesideNull: { ${nullableBesideNull} }, pairs: { ${pairs} }, results: { ${results} }, lambda: ${entry.lambda}, lambdaAlone: ${entry.lambdaAlone}, afterLambda: { ${afterLambda} }, lambdaBodyRefused: ${JSON.stringify(entry.lambdaBodyRefused)}, result: ${entry.result ? `"${entry.result}"` : "null"}, nullRefused: { ${nullRefused} }, curried: { ${curried} }, nullableResults: ${JSON.stringify(entry.nullableResults)}, plainResults: ${JSON.stringify(entry.plainResults)}, variants: { ${variants} }, variantsBesideNull: { ${variantsBesideNull} }, nullablePairs: { ${nullablePairs} }, variantPairs: { ${variantPairs} }, robustPairs: { ${robustPairs} }, classResults: { ${classResults} }, resultVariant: ${entry.resultVariant ? `"${entry.resultVariant}"` : "null"} }],`;
   });
   const out = `/**
  * What the embedded engine (ClickHouse ${version} in chDB) refuses, per allowed function:

@@ -223,6 +223,8 @@ interface CountRules {
   readonly pairs: readonly (ReadonlySet<number> | null)[];
   /** Per form, per position: the variants refused there (by name). */
   readonly variants: readonly (readonly ReadonlySet<string>[] | null)[];
+  /** Per form, per position: the variants refused there beside a NULL (null: none). */
+  readonly variantsBesideNull: readonly (readonly ReadonlySet<string>[] | null)[];
   /** Per form: the pairs refused with one of the two Nullable, by pairKey with its position (null: none). */
   readonly nullablePairs: readonly (ReadonlySet<number> | null)[];
   /** Per form: the pairs refused with a variant, by pairKey (null: none). */
@@ -271,6 +273,7 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
   const nullableBesideNull: (ReadonlySet<ArgumentClass>[] | null)[] = [];
   const pairs: (ReadonlySet<number> | null)[] = [];
   const variants: (ReadonlySet<string>[] | null)[] = [];
+  const variantsBesideNull: (ReadonlySet<string>[] | null)[] = [];
   const nullablePairs: (ReadonlySet<number> | null)[] = [];
   const variantPairs: (ReadonlySet<number> | null)[] = [];
   const robustPairs: (ReadonlySet<number> | null)[] = [];
@@ -284,12 +287,13 @@ function countRules(signature: ProbedSignature, count: number): CountRules {
     nullable.push(refusedAcross(count, signature.nullable[count], pure));
     nullableBesideNull.push(refusedAcross(count, signature.nullableBesideNull[count], pure));
     variants.push(refusedAcross<string>(count, signature.variants[count], pure));
+    variantsBesideNull.push(refusedAcross<string>(count, signature.variantsBesideNull[count], pure));
     pairs.push(pairsAcross(signature.pairs[count], forms));
     nullablePairs.push(pairsAcross(signature.nullablePairs[count], forms));
     variantPairs.push(pairsAcross(signature.variantPairs[count], forms));
     robustPairs.push(pairsAcross(signature.robustPairs[count], forms));
   }
-  return { refused, robust, besideNull, nullable, nullableBesideNull, pairs, variants, nullablePairs, variantPairs, robustPairs };
+  return { refused, robust, besideNull, nullable, nullableBesideNull, pairs, variants, variantsBesideNull, nullablePairs, variantPairs, robustPairs };
 }
 
 /** The form index of a call (see CountRules). */
@@ -858,8 +862,8 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;
       if (t.cls === null) {
-        // A variant: its own refusals, probed beside the others as in an accepted call.
-        if (t.variant >= 0 && !nothing) refuseVariantAt(name, args, t.variant, i, rules.variants[form]?.[i], position);
+        // A variant: its own refusals, probed beside the others as in an accepted call, or beside a NULL.
+        if (t.variant >= 0) refuseVariantAt(name, args, t.variant, i, (nothing ? rules.variantsBesideNull : rules.variants)[form]?.[i], position);
         continue;
       }
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];

@@ -260,6 +260,36 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }
 
+  it("each variant refused beside a NULL is still refused, with every sample and a NULL at each other position", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.variantsBesideNull)) {
+        const count = Number(countText);
+        const refused = signature.refused[count]!;
+        for (const form of ["constant", "column"] as const) {
+          for (let position = 0; position < count; position++) {
+            const variant = forms![form][position]![0];
+            if (variant === undefined) continue;
+            const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+            for (const sample of samplesOf(variant)) {
+              for (let other = 0; other < count; other++) {
+                if (other === position) continue;
+                const args = partners.map((partner, i) => (i === position ? sample : i === other ? "null" : partner));
+                const code = await refusal(name, args, form);
+                checked += 1;
+                if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(PROBED_FUNCTION_SIGNATURES.get("multiIf")!.variantsBesideNull[3]?.column[0]).toContain("float32s");
+    expect(checked).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("each pair refused with one of the two Nullable is still refused", async () => {
     const calls = [...firstPairs((signature) => signature.nullablePairs, (parts) => parts[4] !== "both")].map(({ name, form, parts: [i, j, first, second, nullableAt], partners: args }) => {
       args[Number(i)] = first!;

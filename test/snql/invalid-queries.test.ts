@@ -113,6 +113,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayFilter((\`x\`) -> now(), tags.value) AS a WHERE ${R} AND project_id = 1`, "the lambda at line 1, column 35 returns now(…) at line 1, column 44, a datetime, and arrayFilter does not take a lambda that returns a datetime", 1, 44],
   // greatest of three has the class its pairs fold to (found by the fuzz: code 386 in ClickHouse)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) != title`, "greatest(…) at line 1, column 162 is an integer and column title at line 1, column 196 is a string: notEquals (!=) does not take them together", 1, 196],
+  // a variant beside a NULL, on the variant refusals probed beside one (sdk_version is NULL on discover_transactions; found by the fuzz: code 43)
+  [`MATCH (discover_transactions) SELECT multiIf(spans.exclusive_time_32, sdk_version, logger) AS m WHERE ${TX} AND project_id = 1`, "column spans.exclusive_time_32 at line 1, column 46 is an Array(Float32), and multiIf does not take an Array(Float32) as argument 1 of 3", 1, 46],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
@@ -262,6 +264,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (discover_events) SELECT arrayCount((\`x\`) -> isNull(\`x\`), tags.value) AS b, arrayMap((\`x\`) -> now(), tags.value) AS m, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS f WHERE ${R} AND project_id = 1 AND trace_sampled = trace_sampled AND trace_id = trace_id AND exception_main_thread < trace_sampled`,
   // folded results where the engine takes them
   `MATCH (events) SELECT greatest(project_id, 10, 1000) + 1 AS g, least(1, 2, project_id) * 2 AS l, concat(title, 'a', title) AS s, greatest(TRUE, 1, 2) AS b WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) > 5`,
+  // variants beside a NULL where the engine takes them
+  `MATCH (discover_transactions) SELECT multiIf(1, sdk_version, logger) AS m, multiIf(isNull(sdk_version), spans.exclusive_time_32, NULL) AS n WHERE ${TX} AND project_id = 1`,
   // spans.exclusive_time is read from spans.exclusive_time_32: an Array(Float32)
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
