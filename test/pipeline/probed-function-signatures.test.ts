@@ -198,29 +198,35 @@ describe("probed function signatures", () => {
   /** A variant's samples as sampleText takes them: a refusal held for every one. */
   const samplesOf = (variant: string) => variantSamples(variant).map((_, k) => `variant:${variant}:${k}`);
 
-  it("each variant refused at a position is still refused there, with every sample", async () => {
-    const wrong: string[] = [];
-    let checked = 0;
+  /**
+   * Per function, count, form and position of a variant field: the variants to check there
+   * (`pick` of those recorded) and a class taken at every position as the other arguments.
+   */
+  function* variantsAt(fieldOf: (signature: ProbedSignature) => ProbedSignature["variants"], pick: (recorded: readonly string[]) => Iterable<string | undefined>) {
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const [countText, forms] of Object.entries(signature.variants)) {
+      for (const [countText, forms] of Object.entries(fieldOf(signature))) {
         const count = Number(countText);
         const refused = signature.refused[count]!;
         for (const form of ["constant", "column"] as const) {
+          const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
           for (let position = 0; position < count; position++) {
-            // The first array variant and the last scalar one refused there.
-            const refusedHere = forms![form][position]!;
-            for (const variant of new Set([refusedHere[0], refusedHere[refusedHere.length - 1]])) {
-              if (variant === undefined) continue;
-              const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-              for (const sample of samplesOf(variant)) {
-                const args = partners.map((partner, i) => (i === position ? sample : partner));
-                const code = await refusal(name, args, form);
-                checked += 1;
-                if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
-              }
-            }
+            for (const variant of pick(forms![form][position]!)) if (variant !== undefined) yield { name, form, count, position, variant, partners };
           }
         }
+      }
+    }
+  }
+
+  it("each variant refused at a position is still refused there, with every sample", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    // The first array variant and the last scalar one refused there.
+    for (const { name, form, position, variant, partners } of variantsAt((signature) => signature.variants, (recorded) => new Set([recorded[0], recorded[recorded.length - 1]]))) {
+      for (const sample of samplesOf(variant)) {
+        const args = partners.map((partner, i) => (i === position ? sample : partner));
+        const code = await refusal(name, args, form);
+        checked += 1;
+        if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
       }
     }
     expect(checked).toBeGreaterThan(100);
@@ -263,25 +269,14 @@ describe("probed function signatures", () => {
   it("each variant refused beside a NULL is still refused, with every sample and a NULL at each other position", async () => {
     const wrong: string[] = [];
     let checked = 0;
-    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      for (const [countText, forms] of Object.entries(signature.variantsBesideNull)) {
-        const count = Number(countText);
-        const refused = signature.refused[count]!;
-        for (const form of ["constant", "column"] as const) {
-          for (let position = 0; position < count; position++) {
-            const variant = forms![form][position]![0];
-            if (variant === undefined) continue;
-            const partners = refused[form].map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-            for (const sample of samplesOf(variant)) {
-              for (let other = 0; other < count; other++) {
-                if (other === position) continue;
-                const args = partners.map((partner, i) => (i === position ? sample : i === other ? "null" : partner));
-                const code = await refusal(name, args, form);
-                checked += 1;
-                if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
-              }
-            }
-          }
+    for (const { name, form, count, position, variant, partners } of variantsAt((signature) => signature.variantsBesideNull, (recorded) => [recorded[0]])) {
+      for (const sample of samplesOf(variant)) {
+        for (let other = 0; other < count; other++) {
+          if (other === position) continue;
+          const args = partners.map((partner, i) => (i === position ? sample : i === other ? "null" : partner));
+          const code = await refusal(name, args, form);
+          checked += 1;
+          if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(${args.join(", ")}) as ${form}s: ${code ?? "accepted"}`);
         }
       }
     }
