@@ -316,7 +316,7 @@ export interface ProbedSignature {
    * sample, with a NULL at each other position in turn, as `besideNull` is for classes
    * (`multiIf(spans.exclusive_time_32, NULL, 1)`: a condition is a UInt8 whatever the branches).
    */
-  readonly variantsBesideNull: Readonly<Partial<Record<number, { readonly constant: readonly (readonly string[])[]; readonly column: readonly (readonly string[])[] }>>>;
+  readonly variantsBesideNull: ProbedSignature["variants"];
   /**
    * Per probed argument count: the refused pairs (as in `pairs`) still refused with one of the
    * two Nullable, "i j classI classJ n" with n the Nullable one's position, or with both, "i j

@@ -616,12 +616,13 @@ class ArgumentTyping {
 const DATETIME_CONSTANT = typed("datetime", true);
 
 /**
- * True for a value the SQL computes with a call (a function that is not `tuple` or `array`, or a
- * subscript, which reads `arrayElement`) and whose class is a scalar one.
+ * True for a value the SQL computes with a call (a function, or a subscript, which reads
+ * `arrayElement`) and whose class is a scalar one. A tuple or an `array(...)` call has no class
+ * here: the caller has set it aside as a set of values.
  */
 function computedScalar(node: Expression, t: Typed): boolean {
   if (t.cls === null || elementClass(t.cls) !== null) return false;
-  return node.kind === "subscript" || (node.kind === "function" && !isArrayCall(node) && node.name !== "tuple");
+  return node.kind === "subscript" || node.kind === "function";
 }
 
 function isArrayCall(node: Expression): boolean {
