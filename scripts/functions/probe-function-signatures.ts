@@ -5,8 +5,9 @@
  * Why probe instead of writing signatures by hand: the question the typing pass answers is "would
  * ClickHouse refuse this call for its types?", and the engine itself is the only exact source.
  * Each function is called with every combination of eleven argument classes (one ClickHouse type
- * each), up to three arguments, once with constants and once with columns of an empty table (an
- * empty table: nothing runs, only analysis). A class is recorded as refused at a position only
+ * each), up to three arguments, once with constants and once with columns of a table of one
+ * row (computed: the engine refuses some calls only as it runs them; where the row's value is what
+ * fails, the call is only analysed, over an empty table). A class is recorded as refused at a position only
  * when every call with it there failed with a type error (43 ILLEGAL_TYPE_OF_ARGUMENT, 386
  * NO_COMMON_TYPE) and the same argument count succeeded at least once — so a refusal never
  * depends on a partner argument the probe could not pick. An argument count is refused only
@@ -38,7 +39,9 @@ import {
   MAX_COUNTED_ARGUMENTS,
   MAX_CURRIED_PARAMETERS,
   NULLABLE_CLASSES,
+  PROBE_ROW_TABLE,
   UNPROBED_FUNCTIONS,
+  probeRowInsert,
   classOfTypeName,
   nullableSample,
   elementClass,
@@ -130,20 +133,34 @@ function sampleText(sample: string, form: CallForm, position: number): string {
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
-  const columns = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))]
-    .map((sample) => `${sample.column} ${sample.type}`)
-    .join(", ");
+  const samples = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))];
+  const columns = samples.map((sample) => `${sample.column} ${sample.type}`).join(", ");
   session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
-  /** One call, `text` its arguments; with `from`, over the probe table's columns. */
-  const callText = (fn: string, text: string, from = ""): Outcome => {
+  session.query(`CREATE TABLE ${PROBE_ROW_TABLE} (${columns}) ENGINE = Memory`);
+  session.query(probeRowInsert(samples));
+  const run = (sql: string): Outcome => {
     try {
-      // LIMIT 0: the call is analysed and typed, nothing is computed.
-      const answer = String(session.query(`SELECT ${fn}(${text}) AS r${from} LIMIT 0`, "TabSeparatedWithNamesAndTypes"));
+      const answer = String(session.query(sql, "TabSeparatedWithNamesAndTypes"));
       // The header's second line is the type, with TabSeparated's escaping of quotes undone.
       return { ok: true, code: null, resultType: answer.split("\n")[1]?.trim().replaceAll("\\'", "'") ?? null };
     } catch (error) {
       return { ok: false, code: errorCode(error), resultType: null };
     }
+  };
+  /**
+   * One call, `text` its arguments; with `from` (" FROM probe"), over the probe table's columns,
+   * computed on its one row (PROBE_ROW_TABLE) first. A type or count error there stands even
+   * where analysis alone passes: the engine refuses some calls only as it computes them
+   * (`equals` of a Nullable(String) column and a DateTime). Any other failure of the row (a
+   * value it cannot parse) says nothing of types: then the call is only analysed, over the
+   * empty table with LIMIT 0, as constants are.
+   */
+  const callText = (fn: string, text: string, from = ""): Outcome => {
+    if (from !== "") {
+      const computed = run(`SELECT ${fn}(${text}) AS r FROM ${PROBE_ROW_TABLE}`);
+      if (computed.ok || typeOrCountError(computed)) return computed;
+    }
+    return run(`SELECT ${fn}(${text}) AS r${from} LIMIT 0`);
   };
   const call = (fn: string, args: readonly string[], form: CallForm): Outcome =>
     callText(fn, args.map((sample, i) => sampleText(sample, form, i)).join(", "), form === "constant" ? "" : " FROM probe");

@@ -210,6 +210,17 @@ export function nullableSample(cls: ArgumentClass): { readonly constant: string;
 }
 
 /**
+ * The probe's table of one row (and the test's that checks the table): each column holds its
+ * sample's constant, never a NULL, so that a call over columns is computed as well as analysed.
+ */
+export const PROBE_ROW_TABLE = "probe_row";
+
+/** The INSERT that gives PROBE_ROW_TABLE its row, from the samples its columns were made of. */
+export function probeRowInsert(samples: readonly { readonly constant: string; readonly column: string }[]): string {
+  return `INSERT INTO ${PROBE_ROW_TABLE} (${samples.map((sample) => sample.column).join(", ")}) SELECT ${samples.map((sample) => sample.constant).join(", ")}`;
+}
+
+/**
  * How a call's arguments are written: all constants, all columns, or, for two arguments, one of
  * each (ClickHouse converts a constant to a column's type where it would refuse two columns).
  */

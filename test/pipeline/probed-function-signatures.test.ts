@@ -29,6 +29,8 @@ import {
   type ArgumentClass,
   type CallForm,
   type ProbedSignature,
+  PROBE_ROW_TABLE,
+  probeRowInsert,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import { foldedResultClassOf } from "../../src/pipeline/argument-types.js";
@@ -41,10 +43,11 @@ describe("probed function signatures", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
     store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
-    const columns = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant))]
-      .map((sample) => `${sample.column} ${sample.type}`)
-      .join(", ");
+    const samples = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant))];
+    const columns = samples.map((sample) => `${sample.column} ${sample.type}`).join(", ");
     await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
+    await store.client.command({ query: `CREATE TABLE ${PROBE_ROW_TABLE} (${columns}) ENGINE = Memory` });
+    await store.client.command({ query: probeRowInsert(samples) });
   });
   afterAll(async () => {
     await store.close();
@@ -68,22 +71,46 @@ describe("probed function signatures", () => {
     return sample[written(form, position)];
   }
 
-  /** The engine's error code for the call (arguments as sampleText takes them; an optional lambda first), or null when it was accepted. */
-  async function refusal(name: string, args: readonly string[], form: CallForm, lambda = ""): Promise<number | null> {
-    const text = args.map((arg, i) => sampleText(arg, form, i));
+  /** The engine's error code for a query, or null when it answered. */
+  async function codeOf(query: string): Promise<number | null> {
     try {
-      await store.client
-        .query({ query: `SELECT ${name}(${[lambda, ...text].filter((t) => t !== "").join(", ")}) AS r${form === "constant" ? "" : " FROM probe"} LIMIT 0`, format: "JSONCompact" })
-        .then((r) => r.text());
+      await store.client.query({ query, format: "JSONCompact" }).then((r) => r.text());
       return null;
     } catch (error) {
       return clickHouseCodeOf(error);
     }
   }
 
+  /**
+   * The engine's error code for the call (arguments as sampleText takes them; an optional lambda
+   * first), or null when it was accepted. As the probe judges it: over columns, computed on the
+   * one-row table first, and only analysed when the row's value is what fails.
+   */
+  async function refusal(name: string, args: readonly string[], form: CallForm, lambda = ""): Promise<number | null> {
+    const call = `${name}(${[lambda, ...args.map((arg, i) => sampleText(arg, form, i))].filter((t) => t !== "").join(", ")})`;
+    if (form !== "constant") {
+      const computed = await codeOf(`SELECT ${call} AS r FROM ${PROBE_ROW_TABLE}`);
+      if (computed === null || TYPE_OR_COUNT_ERRORS.has(computed)) return computed;
+    }
+    return codeOf(`SELECT ${call} AS r${form === "constant" ? "" : " FROM probe"} LIMIT 0`);
+  }
+
   it("covers every allowed function", () => {
     const missing = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && !PROBED_FUNCTION_SIGNATURES.has(name));
     expect(missing).toEqual([]);
+  });
+
+  it("records refusals the engine makes only as it computes a row (a Nullable(String) column against a DateTime or a number)", async () => {
+    const pairs = PROBED_FUNCTION_SIGNATURES.get("equals")!.nullablePairs[2]!;
+    expect(pairs.columnConstant).toContain("0 1 string datetime 0");
+    expect(PROBED_FUNCTION_SIGNATURES.get("greaterOrEquals")!.nullablePairs[2]!.constantColumn).toContain("0 1 uint8 string 1");
+    const column = nullableSample("string")!.column;
+    const datetime = CLASS_SAMPLES.datetime.constant;
+    // Analysis alone takes it: over the empty table nothing is refused ...
+    expect(await codeOf(`SELECT equals(${column}, ${datetime}) AS r FROM probe LIMIT 0`)).toBeNull();
+    // ... but the first row with a value is (386 NO_COMMON_TYPE), as it is on the demo data.
+    expect(await codeOf(`SELECT equals(${column}, ${datetime}) AS r FROM ${PROBE_ROW_TABLE}`)).toBe(386);
+    expect(await refusal("greaterOrEquals", ["uint8", "nullable:string"], "constantColumn")).toBe(386);
   });
 
   it("records refusals for the functions where the fuzzer found type errors", () => {

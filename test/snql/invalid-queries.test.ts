@@ -61,6 +61,13 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a pair refused with one of the two Nullable, as probed (ClickHouse judges the type inside)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND trace_sampled <= event_id`, "column trace_sampled at line 1, column 162 is a small integer (UInt8) (Nullable) and column event_id at line 1, column 179 is a UUID: lessOrEquals (<=) does not take them together as arguments 1 and 2", 1, 179],
   [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND has(spans.exclusive_time_32, 'x') = 1`, "column spans.exclusive_time_32 at line 1, column 172 is an Array(Float32) and 'x' at line 1, column 197 is a string: has does not take them together as arguments 1 and 2", 1, 197],
+  // a Nullable string beside a number or a DateTime: analysed, but refused as soon as the column holds a value
+  // (code 386 on the demo data; the probe computes its calls on a row)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`, "100 at line 1, column 162 is a small integer (UInt8) and column level at line 1, column 168 is a string (Nullable): equals (=) does not take them together as arguments 1 and 2 (ClickHouse finds no type for both)", 1, 168],
+  [`MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`, "column level at line 1, column 175 is a string (Nullable)", 1, 175],
+  [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`, "column user at line 1, column 174 is a string (Nullable)", 1, 174],
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND environment = now()`, "column environment at line 1, column 164 is a string (Nullable) and now(…) at line 1, column 178 is a datetime: equals (=) does not take them together", 1, 178],
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 2 >= dist`, "greaterOrEquals (>=) does not take them together as arguments 1 and 2", 1, 169],
   // a float beside a string, and the Array(Float64) variant beside one: pairs of the class and the variant named apart
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 0.5 > contexts[trace.trace_id]`, "0.5 at line 1, column 162 is a float and contexts[trace.trace_id] at line 1, column 168 is a string: greater (>) does not take them together as arguments 1 and 2", 1, 168],
   [`MATCH (transactions) SELECT has(measurements.value, 'x') AS h WHERE ${TX} AND project_id = 1`, "column measurements.value at line 1, column 33 is an Array(Float64) and 'x' at line 1, column 53 is a string: has does not take them together as arguments 1 and 2", 1, 53],
@@ -206,7 +213,6 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT if(isNull(level), NULL, 1) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT minus(level, NULL) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
-  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
   // strings that read as the value they are compared with
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
@@ -218,9 +224,6 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT tags.key = tags.key AS same WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT lower(tags.key) AS k ARRAY JOIN tags.key WHERE ${R} AND project_id = 1 AND lower(tags.key) = 'a'`,
   `MATCH (sessions) SELECT sessions, release BY release WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 HAVING sessions > 1`,
-  // Nullable(String) in the storage, whatever an entity once declared
-  `MATCH (search_issues) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 100 = level`,
-  `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 100 = user`,
   // curried calls with the counts ClickHouse takes; a NULL where it is taken
   `MATCH (transactions) SELECT quantiles(0.5, 0.9)(duration) AS q, quantile()(duration) AS m, topK(5)(transaction) AS t, quantilesIf(0.5)(duration, 1) AS i WHERE ${TX} AND project_id = 1`,
   `MATCH (events) SELECT has(tags.key, NULL) AS h, indexOf(tags.key, NULL) AS i WHERE ${R} AND project_id = 1`,
