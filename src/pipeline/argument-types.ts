@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -662,12 +662,27 @@ function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
   return typed(null, constant);
 }
 
+/**
+ * Per variant index, the elements of an array variant whose element type has a class, as a
+ * column: an Array(Nullable(String))'s are Nullable strings, an Array(Float32)'s floats, an
+ * Array(UUID)'s UUIDs. A Nested column's tuples and a mixed array's Variant have none (null).
+ */
+const ARRAY_VARIANT_ELEMENT: readonly (Typed | null)[] = VARIANTS.map((variant) => {
+  const element = /^Array\((.*)\)$/.exec(ARRAY_VARIANT_SAMPLES[variant]?.type ?? "")?.[1];
+  if (element === undefined) return null;
+  const nullable = nullableClassOfTypeName(element);
+  if (nullable !== null) return typed(nullable, false, true);
+  const cls = classOfTypeName(element);
+  return cls === null ? null : typed(cls, false);
+});
+
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
-  // An array variant's elements have no class either (Nullable values, floats, UUIDs, a Nested
-  // column's tuples, a mixed array's Variant); any other variant (a map, a tuple, a Nullable IP)
-  // is no array: it stands for itself.
-  if (t.variant >= 0) return ARRAY_VARIANT_AT[t.variant] ? UNKNOWN_COLUMN : t;
+  // An array variant's elements are judged as their class where they have one
+  // (`exception_frames.module = timestamp` compares Nullable strings with a DateTime); a Nested
+  // column's tuples and a mixed array's Variant have none. Any other variant (a map, a tuple, a
+  // Nullable IP) is no array: it stands for itself.
+  if (t.variant >= 0) return ARRAY_VARIANT_AT[t.variant] ? (ARRAY_VARIANT_ELEMENT[t.variant] ?? UNKNOWN_COLUMN) : t;
   const element = elementClass(t.cls);
   return element === null ? t : typed(element, false);
 }
