@@ -19,7 +19,7 @@ import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
-import { comparesElements } from "./snql-array-conditions.js";
+import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
 import { nullColumns } from "./null-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -458,6 +458,12 @@ class ArgumentTyping {
     return this.lastFacts;
   }
 
+  /** Whether the condition rewrite compares this column's elements (not a Nested column read whole). */
+  private comparedByElements(column: Extract<Expression, { kind: "column" }>): boolean {
+    const entity = this.entityOf(column.entityAlias);
+    return entity !== undefined && comparedByElements(entity, column.name);
+  }
+
   visit(node: Expression): Typed {
     switch (node.kind) {
       case "literal":
@@ -482,7 +488,7 @@ class ArgumentTyping {
         for (const arg of node.args) {
           let t = this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
-          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg)) t = elementOf(t);
+          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg) && this.comparedByElements(arg)) t = elementOf(t);
           args.push(t);
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;

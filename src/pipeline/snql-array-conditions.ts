@@ -39,6 +39,15 @@ const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySe
 });
 
 /**
+ * Whether a comparison in a condition with this column on its left compares the column's
+ * elements: an Array column or a Nested column's sub-column (`tags.key = 'a'`), not a Nested
+ * column read whole (`tags`), which is compared as one value.
+ */
+export function comparedByElements(entity: EntityDefinition, columnName: string): boolean {
+  return arrayColumns(entity).has(columnName);
+}
+
+/**
  * Rewrites the WHERE and HAVING conditions on array columns. `entityOf` names the entity of a
  * column (by its entity alias in a join).
  */
