@@ -41,7 +41,7 @@ import {
   NULLABLE_CLASSES,
   PROBE_ROW_TABLE,
   UNPROBED_FUNCTIONS,
-  probeRowInsert,
+  probeTableStatements,
   classOfTypeName,
   nullableSample,
   elementClass,
@@ -134,10 +134,7 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "quarry-probe-"));
   const session = new Session(dir);
   const samples = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant)), ...SCALAR_VARIANTS.flatMap((variant) => variantSamples(variant).map(arrayOfSample))];
-  const columns = samples.map((sample) => `${sample.column} ${sample.type}`).join(", ");
-  session.query(`CREATE TABLE probe (${columns}) ENGINE = Memory`);
-  session.query(`CREATE TABLE ${PROBE_ROW_TABLE} (${columns}) ENGINE = Memory`);
-  session.query(probeRowInsert(samples));
+  for (const statement of probeTableStatements(samples)) session.query(statement);
   const run = (sql: string): Outcome => {
     try {
       const answer = String(session.query(sql, "TabSeparatedWithNamesAndTypes"));

@@ -212,12 +212,18 @@ export function nullableSample(cls: ArgumentClass): { readonly constant: string;
 /**
  * The probe's table of one row (and the test's that checks the table): each column holds its
  * sample's constant, never a NULL, so that a call over columns is computed as well as analysed.
+ * `probe`, of the same columns, stays empty: a call over it is only analysed.
  */
 export const PROBE_ROW_TABLE = "probe_row";
 
-/** The INSERT that gives PROBE_ROW_TABLE its row, from the samples its columns were made of. */
-export function probeRowInsert(samples: readonly { readonly constant: string; readonly column: string }[]): string {
-  return `INSERT INTO ${PROBE_ROW_TABLE} (${samples.map((sample) => sample.column).join(", ")}) SELECT ${samples.map((sample) => sample.constant).join(", ")}`;
+/** The statements that make the two probe tables (`probe`, empty, and PROBE_ROW_TABLE) of a column per sample. */
+export function probeTableStatements(samples: readonly { readonly constant: string; readonly column: string; readonly type: string }[]): string[] {
+  const columns = samples.map((sample) => `${sample.column} ${sample.type}`).join(", ");
+  return [
+    `CREATE TABLE probe (${columns}) ENGINE = Memory`,
+    `CREATE TABLE ${PROBE_ROW_TABLE} (${columns}) ENGINE = Memory`,
+    `INSERT INTO ${PROBE_ROW_TABLE} (${samples.map((sample) => sample.column).join(", ")}) SELECT ${samples.map((sample) => sample.constant).join(", ")}`,
+  ];
 }
 
 /**

@@ -30,7 +30,7 @@ import {
   type CallForm,
   type ProbedSignature,
   PROBE_ROW_TABLE,
-  probeRowInsert,
+  probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import { foldedResultClassOf } from "../../src/pipeline/argument-types.js";
@@ -44,10 +44,7 @@ describe("probed function signatures", () => {
     dir = mkdtempSync(join(tmpdir(), "quarry-signatures-"));
     store = createColumnstoreClient({ ...readSettings({}), clickhouseUrl: null, dataDir: dir });
     const samples = [...ARGUMENT_CLASSES.map((c) => CLASS_SAMPLES[c]), ...Object.values(OTHER_TYPE_SAMPLES), ...NULLABLE_CLASSES.map((c) => nullableSample(c)!), ...VARIANTS.flatMap((variant) => variantSamples(variant))];
-    const columns = samples.map((sample) => `${sample.column} ${sample.type}`).join(", ");
-    await store.client.command({ query: `CREATE TABLE probe (${columns}) ENGINE = Memory` });
-    await store.client.command({ query: `CREATE TABLE ${PROBE_ROW_TABLE} (${columns}) ENGINE = Memory` });
-    await store.client.command({ query: probeRowInsert(samples) });
+    for (const statement of probeTableStatements(samples)) await store.client.command({ query: statement });
   });
   afterAll(async () => {
     await store.close();
