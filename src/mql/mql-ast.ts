@@ -53,6 +53,8 @@ export interface Arithmetic {
   readonly operator: ArithmeticOperator;
   readonly left: MqlExpression;
   readonly right: MqlExpression;
+  /** The operator's. */
+  readonly position?: TextPosition;
 }
 
 /** A scalar function over a timeseries: `round(sum(m), 2)`, `-sum(m)` (negate), `f(p)(ts, 1)`. */
@@ -67,11 +69,13 @@ export interface FunctionCall {
 export interface NumberLiteral {
   readonly kind: "number";
   readonly value: number;
+  readonly position?: TextPosition;
 }
 
 export interface StringLiteral {
   readonly kind: "string";
   readonly value: string;
+  readonly position?: TextPosition;
 }
 
 export type MqlExpression = Timeseries | Arithmetic | FunctionCall | NumberLiteral | StringLiteral;

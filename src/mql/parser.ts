@@ -152,6 +152,7 @@ class MqlParser extends EmbeddedActionsParser {
           operator: operator.tokenType === first ? firstOperator : secondOperator,
           left: requireExpression(left),
           right: requireExpression(right),
+          position: positionOf(operator),
         };
       });
     });
@@ -163,15 +164,25 @@ class MqlParser extends EmbeddedActionsParser {
     const value = this.SUBRULE(this.coefficient);
     return this.ACTION((): Parsed => {
       if (!minus) return value;
-      if (value.kind === "number") return { kind: "number", value: -value.value };
+      if (value.kind === "number") return { kind: "number", value: -value.value, position: positionOf(minus) };
       return { kind: "call", name: "negate", params: null, args: [requireExpression(value)], position: positionOf(minus) };
     });
   });
 
   private coefficient = this.RULE("coefficient", (): Parsed =>
     this.OR([
-      { ALT: () => ({ kind: "number", value: Number(this.CONSUME(t.NumberLiteral).image) }) },
-      { ALT: () => ({ kind: "string", value: unquote(this.CONSUME(t.QuotedString).image) }) },
+      {
+        ALT: () => {
+          const token = this.CONSUME(t.NumberLiteral);
+          return { kind: "number", value: Number(token.image), position: positionOf(token) };
+        },
+      },
+      {
+        ALT: () => {
+          const token = this.CONSUME(t.QuotedString);
+          return { kind: "string", value: unquote(token.image), position: positionOf(token) };
+        },
+      },
       { ALT: () => this.SUBRULE(this.filtered) },
     ]),
   );

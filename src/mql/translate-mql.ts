@@ -20,6 +20,7 @@ import { formatDateTime } from "../snql/datetime-literal.js";
 import type { IndexerMappings, MqlContext } from "./mql-context.js";
 import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
 import { IndexerResolver, metricType } from "./resolve-indexer.js";
+import { checkFormulaTypes, elementType, mergedStateType } from "./formula-types.js";
 
 export const AGGREGATE_ALIAS = "aggregate_value";
 export const TIME_ALIAS = "time";
@@ -62,6 +63,8 @@ interface Leaf {
   readonly parts: readonly StatePart[];
   /** The value from the printed parts: `sumMerge(value)`, `divide(sum…, count…)`. */
   readonly combine: (parts: readonly string[]) => string;
+  /** The value's ClickHouse type, or null where formula-types.ts cannot name it (a histogram). */
+  readonly valueType: string | null;
   readonly conditions: readonly string[];
   /** Group key -> its SQL on this leaf's table. */
   readonly keys: ReadonlyMap<string, string>;
@@ -145,7 +148,7 @@ function checkParams(series: Timeseries): void {
   }
 }
 
-function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine"> {
+function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine" | "valueType"> {
   checkParams(series);
   // A bare histogram(value) reads the stored histogram(250) state with its own bucket count.
   if (series.aggregate.startsWith("histogram") && series.params === null) series = { ...series, params: [STORED_HISTOGRAM_BUCKETS] };
@@ -158,7 +161,13 @@ function aggregateParts(series: Timeseries, entity: EntityDefinition, context: M
     const part: StatePart = { fn: mapper.to, params, column: mapper.column };
     // quantiles(q) with one level is a number, not a one-element array (Snuba: arrayElement(…, 1)).
     const single = name.startsWith("quantiles") && series.params?.length === 1;
-    return { parts: [part], combine: ([value]) => (single ? `arrayElement(${value!}, 1)` : value!) };
+    const stateType = entity.columns.find((column) => column.name === mapper.column)?.type;
+    const merged = stateType === undefined ? null : mergedStateType(stateType);
+    return {
+      parts: [part],
+      combine: ([value]) => (single ? `arrayElement(${value!}, 1)` : value!),
+      valueType: single ? elementType(merged) : merged,
+    };
   }
   if (name === "avg" && !curried && hasCalculatedAverage(entity)) {
     const sum = findMapper(entity, "sum", false)!;
@@ -169,6 +178,7 @@ function aggregateParts(series: Timeseries, entity: EntityDefinition, context: M
         { fn: count.to, params: null, column: count.column },
       ],
       combine: ([total, count]) => `divide(${total!}, ${count!})`,
+      valueType: "Float64",
     };
   }
   const written = curried ? `${series.aggregate}(…)(…)` : `${series.aggregate}(…)`;
@@ -187,6 +197,29 @@ function tagSql(key: string, entity: EntityDefinition, resolver: IndexerResolver
     return { sql: `arrayElement(${quoteIdentifier(tags.valueColumn)}, indexOf(${quoteIdentifier(tags.keyColumn)}, ${formatNumber(id)}))`, isTag: true };
   }
   return SCOPE_COLUMNS.has(key) ? { sql: entityColumn(entity, key), isTag: false } : null;
+}
+
+/**
+ * A filter on an integer scope column (`project_id:3`) compares the column with its value as
+ * written, which ClickHouse converts to the column's type: a value that is not an integer of it
+ * (`project_id:OR`, code 53) or a prefix match (`project_id:1*`, code 43) would be its error.
+ */
+function checkIntegerColumnValues(condition: TagCondition, entity: EntityDefinition): void {
+  const type = entity.columns.find((column) => column.name === condition.key)?.type ?? "";
+  const unsigned = /^UInt(8|16|32|64)$/.exec(type);
+  const signed = /^Int(8|16|32|64)$/.exec(type);
+  const bits = unsigned?.[1] ?? signed?.[1];
+  if (bits === undefined) return;
+  const where = condition.position ? ` at line ${condition.position.line}, column ${condition.position.column}` : "";
+  if (condition.wildcard) {
+    throw invalidQuery(`prefix match '${condition.key}:${condition.values[0]}*'${where} is not possible: ${condition.key} is an integer column (${type})`, condition.position);
+  }
+  const min = unsigned ? 0n : -(2n ** BigInt(Number(bits) - 1));
+  const max = unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(Number(bits) - 1) - 1n;
+  for (const value of condition.values) {
+    if (/^-?\d{1,20}$/.test(value) && BigInt(value) >= min && BigInt(value) <= max) continue;
+    throw invalidQuery(`'${value}'${where} is not a value of ${condition.key}, an integer column (${type}): write an integer from ${min} to ${max}`, condition.position);
+  }
 }
 
 /** Legacy `metrics` tables keep tag values as ids; generic metrics keep the raw text. */
@@ -226,6 +259,7 @@ class LeafTranslator {
       this.unresolved.add(condition.key);
       return "";
     }
+    if (!resolved.isTag) checkIntegerColumnValues(condition, entity);
     const lhs = resolved.sql;
     const indexed = resolved.isTag && indexedValues(entity);
     const value = (text: string) => (indexed ? formatNumber(this.resolver.tagValue(condition.key, text, condition.position)) : quoteString(text));
@@ -244,7 +278,7 @@ class LeafTranslator {
     const entity = chooseEntity(series, mri, dataset, this.context, definitions);
     const storage = definitions.storage(entity.readableStorage);
     if (!storage) throw new QueryServiceError("internal_server_error", `entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
-    const { parts, combine } = aggregateParts(series, entity, this.context);
+    const { parts, combine, valueType } = aggregateParts(series, entity, this.context);
 
     const granularityIndex = entity.granularities.indexOf(this.context.granularity);
     if (granularityIndex < 0) {
@@ -270,7 +304,7 @@ class LeafTranslator {
       else keys.set(key, resolved.sql);
     }
     const time = `toStartOfInterval(${timestamp}, toIntervalSecond(${formatNumber(this.context.interval ?? 0)}), 'Universal')`;
-    return { series, entity, storage, parts, combine, conditions, keys, time };
+    return { series, entity, storage, parts, combine, valueType, conditions, keys, time };
   }
 }
 
@@ -445,6 +479,9 @@ export function translateMql(
   }
   const interval = context.interval !== null;
   const core = leaves.length === 1 ? singleCore(expression, leaves[0]!, keys, interval) : joinedCore(expression, leaves, keys, interval);
+  // After the SQL is built, which refuses functions a formula may not call.
+  const valueTypes = new Map(leaves.map((leaf) => [leaf.series, leaf.valueType]));
+  checkFormulaTypes(expression, (timeseries) => valueTypes.get(timeseries) ?? null);
   return { ...printQuery(core, keys, context), entity: leaves[0]!.entity, storage: leaves[0]!.storage };
 }
 

@@ -782,7 +782,7 @@ function describe(node: Expression): string {
     case "literal":
       return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : node.value === null ? "NULL" : String(node.value);
     case "column":
-      return `column ${node.name}`;
+      return node.label ?? `column ${node.name}`;
     case "subscript":
       return `${node.column}[${node.key}]`;
     case "function":
@@ -1127,6 +1127,15 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
       );
     }
   }
+}
+
+/**
+ * Judges one expression on its own, over one entity: every call in it is refused as in a query's
+ * SELECT. For expressions that are not SnQL text (an MQL formula, rebuilt as an expression whose
+ * timeseries are columns of their value's type).
+ */
+export function checkExpressionArgumentTypes(expression: Expression, entity: EntityDefinition): void {
+  new ArgumentTyping(() => entity, new Map()).visit(expression);
 }
 
 /** What the pass knows of one expression over one entity: tests hold it to the engine's DESCRIBE. */

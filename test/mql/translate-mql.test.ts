@@ -126,6 +126,12 @@ describe("translation errors", () => {
     ["metrics", "sum(c:sessions/session@none){session.status:bogus}", "tag value 'bogus' of 'session.status' is not in mql_context.indexer_mappings"],
     ["metrics", "sum(c:sessions/session@none){release:backend*}", "prefix match 'release:backend*' is not possible on metrics_counters"],
     ["events", "sum(c:custom/page_views@none)", "MQL queries run on the metrics datasets"],
+    // Scope columns are integers: ClickHouse could not convert these (code 53) or match a prefix (43).
+    ["generic_metrics", 'sum(c:custom/page_views@none){project_id:"OR"}', "'OR' at line 1, column 31 is not a value of project_id, an integer column (UInt64): write an integer from 0 to 18446744073709551615"],
+    ["generic_metrics", "sum(c:custom/page_views@none){!org_id:[1, x]}", "'x' at line 1, column 31 is not a value of org_id"],
+    ["generic_metrics", "sum(c:custom/page_views@none){project_id:-1}", "'-1' at line 1, column 31 is not a value of project_id"],
+    ["generic_metrics", "sum(c:custom/page_views@none){project_id:18446744073709551616}", "is not a value of project_id"],
+    ["generic_metrics", "sum(c:custom/page_views@none){project_id:1*}", "prefix match 'project_id:1*' at line 1, column 31 is not possible: project_id is an integer column (UInt64)"],
     ["generic_metrics", Array.from({ length: 17 }, () => "sum(c:custom/page_views@none)").join(" + "), "at most 16 are allowed"],
   ];
   it.each(cases)("%s: %s", (dataset, mql, message) => {
