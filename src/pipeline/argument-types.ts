@@ -1126,7 +1126,26 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
         expression.position,
       );
     }
+    if (t.cls === null) refuseVariantKey(query, expression, t, typing, aliases);
   }
+}
+
+/**
+ * An array of mixed types (`array(now(), 3, platform)`, an Array(Variant(...))) as a key of
+ * ORDER BY or BY, directly or through its alias: ClickHouse refuses Variant types in sorting and
+ * grouping keys (code 44). LIMIT BY takes them.
+ */
+function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed, typing: ArgumentTyping, aliases: ReadonlyMap<string, Expression>): void {
+  const clause = query.orderBy.some((item) => item.expression === expression) ? "ORDER BY" : query.groupBy.includes(expression) ? "BY (GROUP BY)" : null;
+  if (clause === null) return;
+  // An alias is typed by its class alone (aliasType): its definition says whether it is a mixed array.
+  const definition = expression.kind === "column" && expression.entityAlias === undefined ? aliases.get(expression.name) : undefined;
+  const variant = definition === undefined ? t.variant : typing.visit(definition).variant;
+  if (variant !== MIXED_ARRAY_VARIANT) return;
+  throw invalidQuery(
+    `${describe(expression)}${at(expression.position)} is ${variantWhat(VARIANTS[MIXED_ARRAY_VARIANT]!)}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use arrays whose elements are all strings or all numbers`,
+    expression.position,
+  );
 }
 
 /**

@@ -140,6 +140,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
   [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
+  // an array of mixed types is an Array(Variant(...)), which ClickHouse neither sorts nor groups by (found by the fuzz: code 44 in ClickHouse)
+  [`MATCH (events) SELECT array(now(), 3, platform) AS a WHERE ${R} AND project_id = 1 ORDER BY a DESC`, "column a at line 1, column 185 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 185],
+  [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
   [`MATCH (sessions) SELECT sessions WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 AND sessions > 1`, "Aggregate function found in WHERE clause of query: column sessions at line 1, column 171 is the aggregate sumMerge(sessions_state); use HAVING", 1, 171],
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
@@ -262,7 +265,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT length(tags) AS n, notEmpty(contexts) AS e, arrayJoin(tags) AS t, tags = tags AS s, has(tags, tuple('a', 'b')) AS h WHERE ${R} AND project_id = 1 AND notEmpty(tags) = 1 AND length(exception_stacks) > 0`,
   `MATCH (discover_transactions) SELECT sumIf(duration, environment = 'prod') AS n, if(isNull(http_method), 1, duration) AS m BY http_method, duration WHERE ${TX} AND project_id = 1`,
   `MATCH (metrics_sets) SELECT uniqIf(value, org_id = 1) AS u, uniqIf(value, 1) AS w, uniqIf(value, NULL) AS x WHERE ${METRICS}`,
-  // a mixed array where the engine takes one (its length, its elements, itself)
+  // a mixed array where the engine takes one (its length, its elements, itself, a LIMIT BY key); arrays of one type as keys
+  `MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY array(title, 'b') ASC LIMIT 1 BY array(title, 1)`,
+  `MATCH (events) SELECT count() AS c BY array(title, level) WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT length(array(title, 1)) AS n, arrayJoin(array(now(), title)) AS j, array(title, 1) AS a, notEmpty(array(now(), 'a')) AS e WHERE ${R} AND project_id = 1 AND array(title, 1) = array(title, 1) AND length(array(level, 1)) > 0`,
   // IN where the engine takes it: a bare column, an array (its elements), a set; one-element tuples compared with tuples
   `MATCH (events) SELECT title IN upper(title) AS a, title NOT IN tags[server_name] AS b, toHour(timestamp) IN tuple(1, 2) AS c, 'x' IN tags.value AS d, tuple(title) = tuple('a') AS e, tuple(title) AS f WHERE ${R} AND project_id = 1 AND title IN tuple('a')`,
