@@ -12,6 +12,7 @@
  * aggregate's type to the engine's DESCRIBE of the SQL Quarry prints for it.
  */
 import { parseClickHouseType } from "../datasets/clickhouse-type.js";
+import { columnsEntity } from "../datasets/columns-entity.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { checkExpressionArgumentTypes } from "../pipeline/argument-types.js";
 import type { Expression } from "../query/ast.js";
@@ -22,22 +23,10 @@ import { printMql } from "./print-mql.js";
 const VALUE_TYPES = ["Float64", "Float32", "UInt64", "Int64", "Array(Float64)", "Array(Float32)"] as const;
 
 /** An entity whose columns are the value types, named after them: what a formula's timeseries are read as. */
-const FORMULA_VALUES: EntityDefinition = {
-  name: "an MQL formula",
-  columns: VALUE_TYPES.map((type) => ({ name: type, type })),
-  requiredTimeColumn: null,
-  requiredColumns: [],
-  readableStorage: "",
-  writableStorage: null,
-  columnMappers: {},
-  subscriptables: {},
-  customFunctions: [],
-  timeBucketColumns: {},
-  joinRelationships: {},
-  subscriptions: null,
-  columnValidation: "error",
-  granularities: [],
-};
+const FORMULA_VALUES: EntityDefinition = columnsEntity(
+  "an MQL formula",
+  VALUE_TYPES.map((type) => ({ name: type, type })),
+);
 
 /** Aggregate states whose merged value is the (first) type they aggregate: `maxMerge` of `AggregateFunction(max, Float64)`. */
 const KEEPS_ARGUMENT_TYPE = new Set(["min", "max", "any", "anyLast", "argMin", "argMax"]);

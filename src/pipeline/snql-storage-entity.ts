@@ -4,6 +4,7 @@
  * key/value and Map columns subscriptable, and the storage's own required time column.
  */
 import type { EntityDefinition, StorageDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
+import { columnsEntity } from "../datasets/columns-entity.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 
 function subscriptablesOf(storage: StorageDefinition): Record<string, SubscriptableDefinition> {
@@ -20,20 +21,6 @@ function subscriptablesOf(storage: StorageDefinition): Record<string, Subscripta
 }
 
 export const storageAsEntity = memoizePerDefinition(
-  (storage: StorageDefinition): EntityDefinition => ({
-    name: storage.name,
-    columns: storage.columns,
-    requiredTimeColumn: storage.requiredTimeColumn,
-    requiredColumns: [],
-    readableStorage: storage.name,
-    writableStorage: null,
-    columnMappers: {},
-    subscriptables: subscriptablesOf(storage),
-    customFunctions: [],
-    timeBucketColumns: {},
-    joinRelationships: {},
-    subscriptions: null,
-    columnValidation: "error",
-    granularities: [],
-  }),
+  (storage: StorageDefinition): EntityDefinition =>
+    columnsEntity(storage.name, storage.columns, { requiredTimeColumn: storage.requiredTimeColumn, subscriptables: subscriptablesOf(storage) }),
 );
