@@ -1131,9 +1131,9 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
 }
 
 /**
- * An array of mixed types (`array(now(), 3, platform)`, an Array(Variant(...))) as a key of
- * ORDER BY or BY, directly or through its alias: ClickHouse refuses Variant types in sorting and
- * grouping keys (code 44). LIMIT BY takes them.
+ * An array of mixed types (`array(now(), 3, platform)`, an Array(Variant(...))) or an `if` of
+ * branches of mixed types (a Variant) as a key of ORDER BY or BY, directly or through its alias:
+ * ClickHouse refuses Variant types in sorting and grouping keys (code 44). LIMIT BY takes them.
  */
 function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed, typing: ArgumentTyping, aliases: ReadonlyMap<string, Expression>): void {
   const clause = query.orderBy.some((item) => item.expression === expression) ? "ORDER BY" : query.groupBy.includes(expression) ? "BY (GROUP BY)" : null;
@@ -1141,11 +1141,36 @@ function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed,
   // An alias is typed by its class alone (aliasType): its definition says whether it is a mixed array.
   const definition = expression.kind === "column" && expression.entityAlias === undefined ? aliases.get(expression.name) : undefined;
   const variant = definition === undefined ? t.variant : typing.visit(definition).variant;
-  if (variant !== MIXED_ARRAY_VARIANT) return;
+  const what =
+    variant === MIXED_ARRAY_VARIANT ? variantWhat(VARIANTS[MIXED_ARRAY_VARIANT]!) : mixedBranches(definition ?? expression, typing) ? "a value of mixed types (a Variant: its branches have no common type)" : null;
+  if (what === null) return;
   throw invalidQuery(
-    `${describe(expression)}${at(expression.position)} is ${variantWhat(VARIANTS[MIXED_ARRAY_VARIANT]!)}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use arrays whose elements are all strings or all numbers`,
+    `${describe(expression)}${at(expression.position)} is ${what}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
     expression.position,
   );
+}
+
+/**
+ * Whether an `if` or `multiIf` picks between branches of two families with no common type
+ * (strings, numbers, DateTimes, UUIDs; Nullable or not; a NULL branch aside): ClickHouse makes
+ * their common type a Variant (`if(c, now(), 3)` is a Variant(DateTime, UInt8)). A branch of
+ * unknown type says nothing. `ifNull` and `coalesce` are left alone: of a column that is not
+ * Nullable they are that column.
+ */
+function mixedBranches(node: Expression, typing: ArgumentTyping): boolean {
+  if (node.kind !== "function" || (node.name !== "if" && node.name !== "multiIf") || node.args.length < 3 || node.args.length % 2 === 0) return false;
+  const families = new Set<string>();
+  for (let i = 1; i < node.args.length; i += 2) {
+    // multiIf(c1, a1, c2, a2, else): the branches are at odd positions, and the last.
+    for (const branch of i === node.args.length - 2 ? [node.args[i]!, node.args[i + 1]!] : [node.args[i]!]) {
+      if (branch.kind === "literal" && branch.value === null) continue;
+      const t = typing.visit(branch);
+      const family = t.cls !== null && t.variant < 0 ? ARRAY_FAMILIES[t.cls] : undefined;
+      if (family === undefined) return false;
+      families.add(family);
+    }
+  }
+  return families.size > 1;
 }
 
 /**

@@ -143,6 +143,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // an array of mixed types is an Array(Variant(...)), which ClickHouse neither sorts nor groups by (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (events) SELECT array(now(), 3, platform) AS a WHERE ${R} AND project_id = 1 ORDER BY a DESC`, "column a at line 1, column 185 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 185],
   [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
+  [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(title = 'a', timestamp, 3) ASC`, "if(…) at line 1, column 165 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 165],
+  [`MATCH (events) SELECT multiIf(level = 'a', title, level = 'b', 2, NULL) AS m WHERE ${R} AND project_id = 1 ORDER BY m ASC`, "column m at line 1, column 209 is a value of mixed types (a Variant", 1, 209],
   [`MATCH (sessions) SELECT sessions WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 AND sessions > 1`, "Aggregate function found in WHERE clause of query: column sessions at line 1, column 171 is the aggregate sumMerge(sessions_state); use HAVING", 1, 171],
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
@@ -268,6 +270,8 @@ const ACCEPTED: readonly string[] = [
   // a mixed array where the engine takes one (its length, its elements, itself, a LIMIT BY key); arrays of one type as keys
   `MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY array(title, 'b') ASC LIMIT 1 BY array(title, 1)`,
   `MATCH (events) SELECT count() AS c BY array(title, level) WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT count() AS c BY if(isNull(level), title, level), multiIf(level = 'a', 1, level = 'b', 2.5, TRUE) WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(level = 'a', title, NULL) ASC LIMIT 1 BY if(level = 'a', title, 1)`,
   `MATCH (events) SELECT length(array(title, 1)) AS n, arrayJoin(array(now(), title)) AS j, array(title, 1) AS a, notEmpty(array(now(), 'a')) AS e WHERE ${R} AND project_id = 1 AND array(title, 1) = array(title, 1) AND length(array(level, 1)) > 0`,
   // IN where the engine takes it: a bare column, an array (its elements), a set; one-element tuples compared with tuples
   `MATCH (events) SELECT title IN upper(title) AS a, title NOT IN tags[server_name] AS b, toHour(timestamp) IN tuple(1, 2) AS c, 'x' IN tags.value AS d, tuple(title) = tuple('a') AS e, tuple(title) AS f WHERE ${R} AND project_id = 1 AND title IN tuple('a')`,
