@@ -863,6 +863,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       throw invalidQuery(`${what} ${nameOf(name)} does not take a NULL as argument ${i + 1} of ${args.length}: ClickHouse refuses it there whatever the other arguments`, argPosition);
     }
   }
+  if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) refuseWithoutCommonType(name, facts, args, types, position);
   const rules = facts.counts[args.length];
   if (rules === undefined) return;
   let unknown = 0;
@@ -926,6 +927,43 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
       if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, nullableAt))) refuseTogether(name, args, types, i, j, position);
     }
   }
+}
+
+/**
+ * Functions that compare their arguments in their common type, and refuse any call where two of
+ * them have none (code 386), whatever the others are: a third argument, a NULL or a Nullable
+ * does not help (`greatest(n, 2, 'info')`, `least(NULL, now(), 'a')`, `greatest(toNullable('a'),
+ * 1)`). The probe's pairs for three arguments hold only beside classes, and its Nullable pairs
+ * only one Nullable at a time; this judges every pair of arguments with a class on the pairs it
+ * refused for two. An engine test holds the rule to every call of three classes, Nullable or not.
+ */
+const COMMON_TYPE_FUNCTIONS: ReadonlySet<string> = new Set(["greatest", "least"]);
+
+function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const pair = pairWithoutCommonType(facts, types);
+  if (pair !== null) refuseTogether(name, args, types, pair[0], pair[1], position);
+}
+
+/** The first two arguments with classes that the function refused together for two arguments, or null. */
+function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [number, number] | null {
+  const pairs = facts.counts[2]?.pairs;
+  if (!pairs) return null;
+  for (let i = 0; i < types.length; i++) {
+    const first = types[i]!;
+    if (first.cls === null || first.variant >= 0) continue;
+    for (let j = i + 1; j < types.length; j++) {
+      const second = types[j]!;
+      if (second.cls === null || second.variant >= 0) continue;
+      if (pairs[constnessCode(first) * 3 + constnessCode(second)]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
+    }
+  }
+  return null;
+}
+
+/** The arguments the common-type rule refuses together in a call of `name` over columns of these classes (Nullable where said), or null: for the engine test. */
+export function commonTypeRefusal(name: string, columns: readonly { readonly cls: ArgumentClass; readonly nullable: boolean }[]): [number, number] | null {
+  if (!COMMON_TYPE_FUNCTIONS.has(name)) return null;
+  return pairWithoutCommonType(functionFacts(name), columns.map((column) => typed(column.cls, false, column.nullable)));
 }
 
 /** How a message names an argument's type: its class (Nullable or not), or its variant's type. */

@@ -33,7 +33,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { foldedResultClassOf } from "../../src/pipeline/argument-types.js";
+import { commonTypeRefusal, foldedResultClassOf } from "../../src/pipeline/argument-types.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
 
@@ -578,6 +578,30 @@ describe("probed function signatures", () => {
     }
     expect([...folding]).toContain("greatest");
     expect(typedCalls).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("greatest and least of three classes, Nullable or not, are refused wherever the common-type rule refuses them", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of ["greatest", "least"]) {
+      for (const a of ARGUMENT_CLASSES)
+        for (const b of ARGUMENT_CLASSES)
+          for (const c of ARGUMENT_CLASSES)
+            for (const nullable of [false, true]) {
+              const classes = [a, b, c];
+              // Every argument that can be Nullable is, in the second round.
+              const columns = classes.map((cls) => ({ cls, nullable: nullable && NULLABLE_CLASSES.includes(cls) }));
+              if (nullable && !columns.some((column) => column.nullable)) continue;
+              const pair = commonTypeRefusal(name, columns);
+              if (pair === null) continue;
+              refused += 1;
+              const call = `${name}(${columns.map((column) => (column.nullable ? nullableSample(column.cls)!.column : CLASS_SAMPLES[column.cls].column)).join(", ")})`;
+              const code = await codeOf(`SELECT ${call} AS r FROM ${PROBE_ROW_TABLE}`);
+              if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${call}: ${code ?? "answered"}, refused by the rule at arguments ${pair[0] + 1} and ${pair[1] + 1}`);
+            }
+    }
+    expect(refused).toBeGreaterThan(1000);
     expect(wrong).toEqual([]);
   }, 120_000);
 
