@@ -520,6 +520,7 @@ class ArgumentTyping {
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant);
+        if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(isNullLiteral)) return commonTypeBesideNull(facts, args.filter((_, i) => !isNullLiteral(node.args[i]!)), constant);
         return resultTyped(facts, args, constant);
       }
       case "curried": {
@@ -942,6 +943,29 @@ const COMMON_TYPE_FUNCTIONS: ReadonlySet<string> = new Set(["greatest", "least"]
 function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const pair = pairWithoutCommonType(facts, types);
   if (pair !== null) refuseTogether(name, args, types, pair[0], pair[1], position);
+}
+
+function isNullLiteral(node: Expression): boolean {
+  return node.kind === "literal" && node.value === null;
+}
+
+/**
+ * `greatest(x, 3, NULL)`: the common type of the other arguments, Nullable (the engine's
+ * `greatest(toUInt16(1), NULL)` is a Nullable(UInt16)). Where that class cannot be Nullable, or
+ * nothing else is known, it has none. An engine test holds it to the engine's result types.
+ */
+function commonTypeBesideNull(facts: FunctionFacts, others: readonly Typed[], constant: boolean | null): Typed {
+  const first = others[0];
+  // A Bool among three arguments may make the result a Bool (`greatest(TRUE, 1, NULL)`), as in the fold.
+  if (first === undefined || others.some((t) => t.cls === "bool")) return typed(null, constant);
+  const cls = others.length === 1 ? (first.variant < 0 ? first.cls : null) : resultTyped(facts, others, constant).cls;
+  return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
+}
+
+/** The class the pass gives `name` over columns of these classes, a NULL literal where null (for the engine test). */
+export function commonTypeBesideNullOf(name: string, classes: readonly (ArgumentClass | null)[]): { cls: ArgumentClass | null; nullable: boolean } {
+  const t = commonTypeBesideNull(functionFacts(name), classes.flatMap((cls) => (cls === null ? [] : [typed(cls, false)])), false);
+  return { cls: t.cls, nullable: t.nullable };
 }
 
 /** The first two arguments with classes that the function refused together for two arguments, or null. */

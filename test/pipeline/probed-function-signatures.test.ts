@@ -22,6 +22,7 @@ import {
   classOfTypeName,
   elementClass,
   keepsPlainResult,
+  nullableClassOfTypeName,
   nullableSample,
   VARIANTS,
   variantOfTypeName,
@@ -33,7 +34,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { commonTypeRefusal, foldedResultClassOf } from "../../src/pipeline/argument-types.js";
+import { commonTypeBesideNullOf, commonTypeRefusal, foldedResultClassOf } from "../../src/pipeline/argument-types.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
 
@@ -602,6 +603,25 @@ describe("probed function signatures", () => {
             }
     }
     expect(refused).toBeGreaterThan(1000);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("greatest and least beside a NULL have the class of the others' common type, Nullable, as the engine's result", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of ["greatest", "least"]) {
+      for (const a of ARGUMENT_CLASSES)
+        for (const b of [null, ...ARGUMENT_CLASSES])
+          for (const shape of b === null ? [[a, null], [null, a]] : [[a, b, null], [null, a, b], [a, null, b]]) {
+            const known = commonTypeBesideNullOf(name, shape);
+            if (known.cls === null) continue;
+            const type = await resultType(name, shape.map((cls) => (cls === null ? "NULL" : CLASS_SAMPLES[cls].column)));
+            if (type === "refused") continue;
+            typedCalls += 1;
+            if (nullableClassOfTypeName(type) !== known.cls) wrong.push(`${name}(${shape.map((cls) => cls ?? "NULL").join(", ")}): ${type}, not Nullable ${known.cls}`);
+          }
+    }
+    expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
   }, 120_000);
 

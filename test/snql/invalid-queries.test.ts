@@ -128,6 +128,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // greatest and least need a common type of all their arguments, whatever else they hold (found by the fuzz: code 386 in ClickHouse)
   [`MATCH (discover_events) SELECT greatest(trace_sampled, exception_main_thread, 'info') AS g WHERE ${R} AND project_id = 1`, "column trace_sampled at line 1, column 41 is a small integer (UInt8) (Nullable) and 'info' at line 1, column 79 is a string: greatest does not take them together as arguments 1 and 3", 1, 79],
   [`MATCH (events) SELECT least(NULL, timestamp, 'a') AS l WHERE ${R} AND project_id = 1`, "column timestamp at line 1, column 35 is a datetime and 'a' at line 1, column 46 is a string: least does not take them together as arguments 2 and 3", 1, 46],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 3, NULL) != title`, "greatest(…) at line 1, column 162 is an integer (Nullable) and column title at line 1, column 195 is a string", 1, 195],
   // a variant beside a NULL, on the variant refusals probed beside one (sdk_version is NULL on discover_transactions; found by the fuzz: code 43)
   [`MATCH (discover_transactions) SELECT multiIf(spans.exclusive_time_32, sdk_version, logger) AS m WHERE ${TX} AND project_id = 1`, "column spans.exclusive_time_32 at line 1, column 46 is an Array(Float32), and multiIf does not take an Array(Float32) as argument 1 of 3", 1, 46],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
@@ -282,6 +283,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT tuple(NULL, 1) AS t, tuple(NULL, 1) * 2 AS m, length(array(NULL, title)) AS n, array(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   // Nullable pairs the engine takes; lambdas that return what their function takes, or a column
   `MATCH (discover_events) SELECT arrayCount((\`x\`) -> isNull(\`x\`), tags.value) AS b, arrayMap((\`x\`) -> now(), tags.value) AS m, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS f WHERE ${R} AND project_id = 1 AND trace_sampled = trace_sampled AND trace_id = trace_id AND exception_main_thread < trace_sampled`,
+  // greatest and least beside a NULL where the engine takes them
+  `MATCH (events) SELECT greatest(project_id, 3, NULL) + 1 AS g, least(NULL, title, 'a') AS l, greatest(TRUE, 1, NULL) AS b WHERE ${R} AND project_id = 1 AND greatest(project_id, NULL) > 5`,
   // folded results where the engine takes them
   `MATCH (events) SELECT greatest(project_id, 10, 1000) + 1 AS g, least(1, 2, project_id) * 2 AS l, concat(title, 'a', title) AS s, greatest(TRUE, 1, 2) AS b WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) > 5`,
   // variants beside a NULL where the engine takes them
