@@ -31,11 +31,23 @@ const FORMULA_VALUES: EntityDefinition = columnsEntity(
 /** Aggregate states whose merged value is the (first) type they aggregate: `maxMerge` of `AggregateFunction(max, Float64)`. */
 const KEEPS_ARGUMENT_TYPE = new Set(["min", "max", "any", "anyLast", "argMin", "argMax"]);
 
+/** State column type -> its merged type: the entities declare a few dozen, each parsed once, not per query. */
+const MERGED_STATE_TYPES = new Map<string, string | null>();
+
 /**
  * The type of `<f>Merge(state)` for a state column of this type (`AggregateFunction(sum, UInt64)`
  * merges to a UInt64), or null where it is not one of the types above (a histogram).
  */
 export function mergedStateType(stateType: string): string | null {
+  let merged = MERGED_STATE_TYPES.get(stateType);
+  if (merged === undefined) {
+    merged = parseMergedStateType(stateType);
+    MERGED_STATE_TYPES.set(stateType, merged);
+  }
+  return merged;
+}
+
+function parseMergedStateType(stateType: string): string | null {
   const type = parseClickHouseType(stateType);
   if (type.kind !== "aggregate_function" || type.simple) return null;
   const first = type.args[0];
