@@ -12,7 +12,7 @@
  * this lets through may still fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
-import { invalidQuery } from "../errors/query-service-error.js";
+import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
@@ -504,6 +504,7 @@ class ArgumentTyping {
         const constantSet = membership && args[1]!.constant === true;
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
         // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
         // array (its elements are looked in), and not a bare column, which ClickHouse takes.
@@ -525,7 +526,7 @@ class ArgumentTyping {
       }
       case "curried": {
         for (const param of node.params) this.visit(param);
-        const facts = functionFacts(node.name);
+        const facts = curriedArgumentFacts(node.name);
         const args: Typed[] = [];
         for (const arg of node.args) args.push(this.visit(arg));
         if (facts.signature && !this.mapped(node.name, node.args)) {
@@ -540,6 +541,52 @@ class ArgumentTyping {
         return UNKNOWN;
       default:
         return UNKNOWN;
+    }
+  }
+
+  /**
+   * Arithmetic with a tuple written as `tuple(...)` is done element by element: `tuple(a, b) * n`
+   * multiplies a and b by n (tupleMultiplyByNumber), `tuple(a, b) + tuple(c, d)` adds a to c and b
+   * to d, `t - tuple(a, b)` subtracts a, then b, from t (subtractTupleOfIntervals). ClickHouse
+   * refuses the whole call when it refuses one element's operation (code 43), so each is judged
+   * as the call of its own. Two tuples of different sizes are refused too.
+   */
+  private judgeTupleElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+    const [left, right] = args as [Expression, Expression];
+    const leftTuple = isTupleCall(left) ? left : null;
+    const rightTuple = isTupleCall(right) ? right : null;
+    if (leftTuple && rightTuple) {
+      if (leftTuple.args.length !== rightTuple.args.length) {
+        throw invalidQuery(
+          `${nameOf(name)}${at(position)} of two tuples works element by element, and needs tuples of the same size: the one${at(leftTuple.position ?? position)} has ${leftTuple.args.length} element${leftTuple.args.length === 1 ? "" : "s"}, the one${at(rightTuple.position ?? position)} ${rightTuple.args.length}`,
+          rightTuple.position ?? position,
+        );
+      }
+      for (let k = 0; k < leftTuple.args.length; k++) {
+        const pair = [leftTuple.args[k]!, rightTuple.args[k]!];
+        this.judgeElement(name, k, position, () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
+      }
+      return;
+    }
+    const tuple = leftTuple ?? rightTuple;
+    // A tuple the query did not write as a call (an alias, a column): its elements are not known.
+    if (!tuple || types[tuple === left ? 1 : 0]!.variant === TUPLE_VARIANT) return;
+    const other = tuple === left ? right : left;
+    const otherType = types[tuple === left ? 1 : 0]!;
+    tuple.args.forEach((element, k) => {
+      const elementType = this.visit(element);
+      const pair = tuple === left ? [element, other] : [other, element];
+      this.judgeElement(name, k, position, () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
+    });
+  }
+
+  /** Judges one element's operation; a refusal says it is the tuple's element k's. */
+  private judgeElement(name: string, k: number, position: TextPosition | undefined, judgeIt: () => void): void {
+    try {
+      judgeIt();
+    } catch (error) {
+      if (!(error instanceof QueryServiceError)) throw error;
+      throw invalidQuery(`${nameOf(name)}${at(position)} works on a tuple element by element, and refuses element ${k + 1}: ${error.message}`, error.position);
     }
   }
 
@@ -630,6 +677,34 @@ const DATETIME_CONSTANT = typed("datetime", true);
 function computedScalar(node: Expression, t: Typed): boolean {
   if (t.cls === null || elementClass(t.cls) !== null) return false;
   return node.kind === "subscript" || node.kind === "function";
+}
+
+/**
+ * The facts a curried call's arguments are judged on. `quantiles(0.5, 0.9)(x)` is ClickHouse's
+ * `quantile` at several levels and takes the arguments `quantile` takes; the probe calls each
+ * function without parameters, where the plural forms have no levels, so it learnt nothing of
+ * their arguments, and their singular's facts stand in (an engine test holds each refusal).
+ */
+function curriedArgumentFacts(name: string): FunctionFacts {
+  const facts = functionFacts(name);
+  if (!facts.signature || !name.startsWith("quantiles")) return facts;
+  let plural = PLURAL_QUANTILE_FACTS.get(name);
+  if (plural === undefined) {
+    const singular = functionFacts(`quantile${name.slice("quantiles".length)}`);
+    plural = singular.signature ? { ...singular, signature: { ...singular.signature, curried: facts.signature.curried } } : facts;
+    PLURAL_QUANTILE_FACTS.set(name, plural);
+  }
+  return plural;
+}
+
+/** Allowed names only (functionFacts found a signature). */
+const PLURAL_QUANTILE_FACTS = new Map<string, FunctionFacts>();
+
+/** The arithmetic ClickHouse does element by element on a tuple (tests hold the rule to the engine). */
+export const TUPLE_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "divide", "intDiv", "intDivOrZero", "modulo"]);
+
+function isTupleCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
+  return node.kind === "function" && node.name === "tuple";
 }
 
 function isArrayCall(node: Expression): boolean {

@@ -34,7 +34,10 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { commonTypeBesideNullOf, commonTypeRefusal, foldedResultClassOf } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, foldedResultClassOf, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { QueryServiceError } from "../../src/errors/query-service-error.js";
+import type { Expression } from "../../src/query/ast.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 42, 34, 35]);
 
@@ -605,6 +608,75 @@ describe("probed function signatures", () => {
     expect(refused).toBeGreaterThan(1000);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("arithmetic with a tuple refused for one element's operation is refused by the engine", async () => {
+    // Each class, plain and Nullable, as a column of a columns-only entity named as in the probe table.
+    const samples = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
+    const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+    const column = (name: string): Expression => ({ kind: "column", name });
+    const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
+    const text = (node: Expression): string => (node.kind === "function" ? `${node.name}(${node.args.map(text).join(", ")})` : (node as { name: string }).name);
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of TUPLE_ARITHMETIC)
+      for (const element of samples)
+        for (const other of samples) {
+          const tuple = call("tuple", [column(element.column)]);
+          const shapes = [[tuple, column(other.column)], [column(other.column), tuple], [tuple, call("tuple", [column(other.column)])]];
+          for (const args of shapes) {
+            const expression = call(name, args);
+            try {
+              checkExpressionArgumentTypes(expression, entity);
+              continue;
+            } catch (error) {
+              // Only the element-by-element rule's refusals: the others are the probe's, tested above.
+              if (!(error instanceof QueryServiceError) || !error.message.includes("element by element")) continue;
+            }
+            refused += 1;
+            const code = await codeOf(`SELECT ${text(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${text(expression)}: ${code ?? "answered"}`);
+          }
+        }
+    expect(refused).toBeGreaterThan(500);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
+    const samples = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
+    const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+    const plurals = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => name.startsWith("quantiles") && PROBED_FUNCTION_SIGNATURES.has(`quantile${name.slice(9)}`));
+    expect(plurals).toContain("quantiles");
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of plurals) {
+      const singular = PROBED_FUNCTION_SIGNATURES.get(`quantile${name.slice(9)}`)!;
+      const count = Number(Object.entries(singular.counts).find(([, state]) => state === "probed")![0]);
+      // Per position, the first class the singular takes there; each sample in turn at one position.
+      const partners = Array.from({ length: count }, (_, i) => CLASS_SAMPLES[ARGUMENT_CLASSES.find((cls) => !(singular.refused[count]?.column[i] ?? []).includes(cls))!].column);
+      for (let position = 0; position < count; position++)
+        for (const sample of samples) {
+          const columns = partners.map((partner, i) => (i === position ? sample.column : partner));
+          const expression: Expression = {
+            kind: "curried",
+            name,
+            params: [{ kind: "literal", value: 0.5 }, { kind: "literal", value: 0.9 }],
+            args: columns.map((column) => ({ kind: "column", name: column })),
+          };
+          try {
+            checkExpressionArgumentTypes(expression, entity);
+            continue;
+          } catch (error) {
+            if (!(error instanceof QueryServiceError)) throw error;
+          }
+          refused += 1;
+          const call = `${name}(0.5, 0.9)(${columns.join(", ")})`;
+          const code = await codeOf(`SELECT ${call} AS r FROM ${PROBE_ROW_TABLE}`);
+          if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${call}: ${code ?? "answered"}`);
+        }
+    }
+    expect(refused).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 
   it("greatest and least beside a NULL have the class of the others' common type, Nullable, as the engine's result", async () => {
     const wrong: string[] = [];

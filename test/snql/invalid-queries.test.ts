@@ -126,6 +126,13 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // greatest of three has the class its pairs fold to (found by the fuzz: code 386 in ClickHouse)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) != title`, "greatest(…) at line 1, column 162 is an integer and column title at line 1, column 196 is a string: notEquals (!=) does not take them together", 1, 196],
   // greatest and least need a common type of all their arguments, whatever else they hold (found by the fuzz: code 386 in ClickHouse)
+  // the plural quantiles take what their singular takes (found by the fuzz)
+  [`MATCH (events) SELECT quantiles(0.5, 0.9)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 43 is a string, and quantiles does not take a string as argument 1 of 1", 1, 43],
+  // arithmetic with a tuple, element by element (tupleMultiplyByNumber, tuplePlus, subtractTupleOfIntervals; found by the fuzz)
+  [`MATCH (events) SELECT 10 * tuple('x', exception_main_thread) AS m WHERE ${R} AND project_id = 1`, "multiply (*) at line 1, column 26 works on a tuple element by element, and refuses element 1: 'x' at line 1, column 34 is a string", 1, 34],
+  [`MATCH (events) SELECT timestamp - tuple(0.95, project_id, event_id) AS m WHERE ${R} AND project_id = 1`, "refuses element 3: column event_id at line 1, column 59 is a UUID", 1, 59],
+  [`MATCH (events) SELECT tuple(1, 'a') + tuple(1, 2) AS m WHERE ${R} AND project_id = 1`, "refuses element 2: 'a' at line 1, column 32 is a string", 1, 32],
+  [`MATCH (events) SELECT tuple(1, 2) * tuple(1, 2, 3) AS m WHERE ${R} AND project_id = 1`, "needs tuples of the same size", 1, 37],
   [`MATCH (discover_events) SELECT greatest(trace_sampled, exception_main_thread, 'info') AS g WHERE ${R} AND project_id = 1`, "column trace_sampled at line 1, column 41 is a small integer (UInt8) (Nullable) and 'info' at line 1, column 79 is a string: greatest does not take them together as arguments 1 and 3", 1, 79],
   [`MATCH (events) SELECT least(NULL, timestamp, 'a') AS l WHERE ${R} AND project_id = 1`, "column timestamp at line 1, column 35 is a datetime and 'a' at line 1, column 46 is a string: least does not take them together as arguments 2 and 3", 1, 46],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 3, NULL) != title`, "greatest(…) at line 1, column 162 is an integer (Nullable) and column title at line 1, column 195 is a string", 1, 195],
@@ -250,6 +257,7 @@ const ACCEPTED: readonly string[] = [
   `MATCH (transactions) SELECT arrayJoin(measurements.value) + 1 AS v, arrayMax(measurements.value) AS m WHERE ${TX} AND project_id = 1`,
   // tuples where the engine takes them: arithmetic and comparison of two, a set for IN, an array of them; a UInt128 in arithmetic
   `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
+  `MATCH (events) SELECT tuple(1, 2) * 3 AS m, tuple(project_id, 1.5) / 2 AS d, timestamp - tuple(1, 2) AS t, tuple(1, 2) + timestamp AS p, tuple(1, 2) * tuple(project_id, 2) AS dot, modulo(tuple(5, 6), 4) AS r WHERE ${R} AND project_id = 1`,
   `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
   // greatest and least of classes with a common type, beside such a column
   `MATCH (discover_events) SELECT greatest(1, 2, transaction_status) AS g, least(title, 'a', transaction_status) AS l WHERE ${R} AND project_id = 1`,
