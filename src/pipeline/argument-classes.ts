@@ -129,6 +129,8 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<
   nullableDateTime64: { what: "a DateTime64 (Nullable)", samples: [{ constant: "toNullable(toDateTime64('2024-01-01 00:00:00', 3))", column: "s_nullable_datetime64", type: "Nullable(DateTime64(3))" }] },
   // No entity stores one, but functions return it (`toDate(timestamp)`, `toMonday(...)`): see `resultVariant`.
   date: { what: "a Date", samples: [{ constant: "toDate('2024-01-01')", column: "s_date", type: "Date" }] },
+  // What those return for a Nullable argument (`toDate(received)` on a Nullable(DateTime)).
+  nullableDate: { what: "a Date (Nullable)", samples: [{ constant: "toNullable(toDate('2024-01-01'))", column: "s_nullable_date", type: "Nullable(Date)" }] },
   // A Nested column read whole (`tags`, `contexts`, `measurements`, `exception_stacks`): an
   // array of named tuples, whatever its fields. An array, but judged as a whole like the types
   // above, in the shapes the entities have (string pairs, a float value, the metrics' three

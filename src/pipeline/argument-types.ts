@@ -373,6 +373,8 @@ function classResultsOf(signature: ProbedSignature): (ReadonlyMap<number, Argume
 
 /** A class's index, or a variant's after every class's: what pair keys number. */
 const TYPE_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
+// pairKey packs a type's index in 5 bits.
+if (TYPE_INDEX.size > 32) throw new Error(`${TYPE_INDEX.size} classes and variants: pairKey holds 32`);
 
 function typeIndex(t: Typed): number {
   return t.variant >= 0 ? ARGUMENT_CLASSES.length + t.variant : t.index;
@@ -516,6 +518,10 @@ class ArgumentTyping {
         // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
         // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
         if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
+        // With a storage column on the right (`project_id NOT IN use_case_id`, `x IN tags.key`) it
+        // is a Nullable(UInt8) whatever x is: the engine reads the column as a set per row. A
+        // computed value there is compared as `=` compares (a UInt8), judged below.
+        if (membership && this.isStorageColumn(node.args[1]!)) return typed("uint8", false, true);
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
@@ -534,6 +540,8 @@ class ArgumentTyping {
           if (!node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
           judge(this, node.name, facts, node.args, args, node.position, true);
         }
+        // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it.
+        if (facts.signature && SINGLE_LEVEL_QUANTILE.test(node.name)) return resultTyped(facts, args, args.some((t) => t.constant === false) ? false : null);
         return UNKNOWN_COLUMN;
       }
       case "lambda":
@@ -590,6 +598,16 @@ class ArgumentTyping {
     }
   }
 
+  /** A column the SQL reads as it is stored: no alias, no mapper but a rename, no time bucket, not ARRAY JOINed. */
+  private isStorageColumn(node: Expression): boolean {
+    if (node.kind !== "column" || this.isArrayJoined(node)) return false;
+    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return false;
+    const entity = this.entityOf(node.entityAlias);
+    if (!entity || entity.timeBucketColumns[node.name] !== undefined || !entity.columns.some((column) => column.name === node.name)) return false;
+    const mapper = entity.columnMappers[node.name];
+    return mapper === undefined || mapper.kind === "column";
+  }
+
   /** An alias has its definition's class (`count() AS c` is an integer wherever `c` is used). */
   private aliasType(name: string): Typed {
     const known = this.aliasTypes.get(name);
@@ -600,7 +618,7 @@ class ArgumentTyping {
     this.inCondition = false;
     const definition = this.visit(this.aliases.get(name)!);
     this.inCondition = inCondition;
-    const result = typed(definition.cls, null, definition.nullable);
+    const result = definition.variant >= 0 ? variantTyped(definition.variant, null) : typed(definition.cls, null, definition.nullable);
     this.aliasTypes.set(name, result);
     return result;
   }
@@ -697,6 +715,9 @@ function curriedArgumentFacts(name: string): FunctionFacts {
   return plural;
 }
 
+/** The quantile functions of one level (`quantile`, `quantileExact`, ...; not the plural `quantiles`). */
+export const SINGLE_LEVEL_QUANTILE = /^quantile(?!s)/;
+
 /** Allowed names only (functionFacts found a signature). */
 const PLURAL_QUANTILE_FACTS = new Map<string, FunctionFacts>();
 
@@ -774,17 +795,26 @@ function elementOf(t: Typed): Typed {
  * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
  * when it saw a Nullable argument leave it so (plainResults).
  */
+/** A result variant's Nullable form, where the pass has one. */
+const NULLABLE_VARIANT_OF: Readonly<Record<string, string>> = { date: "nullableDate" };
+
 function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
   const signature = facts.signature;
   if (!signature) return typed(null, constant);
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
   if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
-  // `toDate(timestamp)` is a Date: probed with plain classes only, at the probed counts (a
-  // Nullable argument may make it Nullable(Date), which is no variant).
+  // `toDate(timestamp)` is a Date: probed with plain classes only, at the probed counts. A
+  // Nullable argument makes it a Nullable(Date) where the probe saw it wrap the result.
   if (signature.resultVariant !== null) {
     if (signature.counts[args.length] !== "probed") return typed(null, constant);
-    for (const arg of args) if (arg.cls === null || arg.nullable) return typed(null, constant);
-    return variantTyped(VARIANT_INDEX.get(signature.resultVariant)!, constant);
+    let nullable = false;
+    for (const arg of args) {
+      if (arg.cls === null) return typed(null, constant);
+      if (arg.nullable) nullable = true;
+    }
+    if (!nullable) return variantTyped(VARIANT_INDEX.get(signature.resultVariant)!, constant);
+    const wrapped = NULLABLE_VARIANT_OF[signature.resultVariant];
+    return wrapped !== undefined && signature.nullableResults.includes(args.length) ? variantTyped(VARIANT_INDEX.get(wrapped)!, constant) : typed(null, constant);
   }
   // `if(c, a, b)`: the class of a and b when they agree, whatever c is (a NULL, Nullable or
   // unknown condition included: `if(NULL, 'a', 'b')` is a String), Nullable when a or b is.

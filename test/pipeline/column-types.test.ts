@@ -89,6 +89,41 @@ describe("column types the typing pass knows", () => {
     });
   }
 
+  it("types `x IN column` as the engine does: a Nullable(UInt8) with a storage column on the right", async () => {
+    const mismatches: string[] = [];
+    let typedCalls = 0;
+    for (const entity of registry.entities()) {
+      const table = registry.storage(entity.readableStorage)!.table;
+      const printer = new ExpressionPrinter({ kind: "entity", entity }, new Set(), 3600);
+      for (const right of columnExpressions(entity)) {
+        if (right.kind !== "column") continue;
+        for (const left of [{ kind: "literal", value: 1 }, { kind: "literal", value: "a" }, { kind: "literal", value: null }] as const) {
+          const expression: Expression = { kind: "function", name: "in", args: [left, right] };
+          let known: ReturnType<typeof expressionTyping> | null = null;
+          try {
+            known = expressionTyping(expression, entity);
+          } catch {
+            // Refused by the pass: the engine must refuse it too (checked below).
+          }
+          if (known?.cls === null) continue;
+          const engineType = await engine.client
+            .query({ query: `DESCRIBE (SELECT ${printer.expression(expression)} AS c FROM ${table})`, format: "JSONEachRow" })
+            .then(async (result) => ((await result.json()) as { type: string }[])[0]!.type, () => null);
+          if (known === null) {
+            if (engineType !== null) mismatches.push(`${entity.name}: ${printer.expression(expression)}: refused by the pass, typed ${engineType} by the engine`);
+            continue;
+          }
+          if (engineType === null) continue;
+          typedCalls += 1;
+          const expected = classOfEngineType(engineType);
+          if (known.cls !== expected.cls || known.nullable !== expected.nullable) mismatches.push(`${entity.name}: ${printer.expression(expression)}: the pass has ${known.cls}${known.nullable ? " (Nullable)" : ""}, the engine ${engineType}`);
+        }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(200);
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+
   it("types a column mapped to a literal as that literal, a constant", () => {
     const discover = registry.entity("discover")!;
     expect(discover.columnMappers["group_id"]).toEqual({ kind: "literal", value: 0 });

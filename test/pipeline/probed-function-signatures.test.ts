@@ -34,7 +34,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, foldedResultClassOf, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
@@ -675,6 +675,43 @@ describe("probed function signatures", () => {
         }
     }
     expect(refused).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("a one-level quantile curried with its level has the type the engine gives it", async () => {
+    const samples = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
+    const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+    const names = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => SINGLE_LEVEL_QUANTILE.test(name));
+    expect(names).toContain("quantileExact");
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of names) {
+      const signature = PROBED_FUNCTION_SIGNATURES.get(name)!;
+      for (const [countText, state] of Object.entries(signature.counts)) {
+        if (state !== "probed") continue;
+        const count = Number(countText);
+        const partners = Array.from({ length: count }, (_, i) => CLASS_SAMPLES[ARGUMENT_CLASSES.find((cls) => !(signature.refused[count]?.column[i] ?? []).includes(cls))!].column);
+        for (let position = 0; position < count; position++)
+          for (const sample of samples) {
+            const columns = partners.map((partner, i) => (i === position ? sample.column : partner));
+            const expression: Expression = { kind: "curried", name, params: [{ kind: "literal", value: 0.9 }], args: columns.map((column) => ({ kind: "column", name: column })) };
+            let known: ReturnType<typeof expressionTyping>;
+            try {
+              known = expressionTyping(expression, entity);
+            } catch {
+              continue;
+            }
+            if (known.cls === null) continue;
+            const type = await resultType(`${name}(0.9)`, columns);
+            if (type === "refused") continue;
+            typedCalls += 1;
+            const engineClass = classOfTypeName(type) ?? nullableClassOfTypeName(type);
+            const engineNullable = classOfTypeName(type) === null;
+            if (engineClass !== known.cls || engineNullable !== known.nullable) wrong.push(`${name}(0.9)(${columns.join(", ")}): ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
+          }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
   }, 60_000);
 

@@ -126,6 +126,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // greatest of three has the class its pairs fold to (found by the fuzz: code 386 in ClickHouse)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(project_id, 10, 1000) != title`, "greatest(…) at line 1, column 162 is an integer and column title at line 1, column 196 is a string: notEquals (!=) does not take them together", 1, 196],
   // greatest and least need a common type of all their arguments, whatever else they hold (found by the fuzz: code 386 in ClickHouse)
+  // an alias has its definition's variant (found by the fuzz: a mixed array as argMin's key)
+  [`MATCH (events) SELECT array(title, 1) AS a, argMax(project_id, a) AS m WHERE ${R} AND project_id = 1`, "column a at line 1, column 64 is an array of mixed types (an Array(Variant(...))), and argMax does not take", 1, 64],
+  // `x IN column` is a Nullable(UInt8) (found by the fuzz)
+  [`MATCH (metrics_sets) SELECT toStartOfHour(project_id NOT IN use_case_id AND project_id) AS h WHERE ${METRICS}`, "and(…) at line 1, column 73 is a small integer (UInt8) (Nullable), and toStartOfHour does not take", 1, 73],
+  // a one-level quantile curried with its level is of its argument's type (found by the fuzz)
+  [`MATCH (metrics_counters) SELECT quantileExact()(now()) * granularity AS p WHERE ${METRICS}`, "quantileExact(…) at line 1, column 33 is a datetime, and multiply (*) does not take a datetime", 1, 33],
   // the plural quantiles take what their singular takes (found by the fuzz)
   [`MATCH (events) SELECT quantiles(0.5, 0.9)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 43 is a string, and quantiles does not take a string as argument 1 of 1", 1, 43],
   // arithmetic with a tuple, element by element (tupleMultiplyByNumber, tuplePlus, subtractTupleOfIntervals; found by the fuzz)
@@ -258,6 +264,7 @@ const ACCEPTED: readonly string[] = [
   // tuples where the engine takes them: arithmetic and comparison of two, a set for IN, an array of them; a UInt128 in arithmetic
   `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
   `MATCH (events) SELECT tuple(1, 2) * 3 AS m, tuple(project_id, 1.5) / 2 AS d, timestamp - tuple(1, 2) AS t, tuple(1, 2) + timestamp AS p, tuple(1, 2) * tuple(project_id, 2) AS dot, modulo(tuple(5, 6), 4) AS r WHERE ${R} AND project_id = 1`,
+  `MATCH (metrics_sets) SELECT (project_id IN use_case_id) + 1 AS i, toString(project_id NOT IN org_id) AS s WHERE ${METRICS}`,
   `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
   // greatest and least of classes with a common type, beside such a column
   `MATCH (discover_events) SELECT greatest(1, 2, transaction_status) AS g, least(title, 'a', transaction_status) AS l WHERE ${R} AND project_id = 1`,
