@@ -504,6 +504,15 @@ class ArgumentTyping {
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
         const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
         const constantSet = membership && args[1]!.constant === true;
+        // An array of columns there is looked in per row as `has(array, x)` looks: its elements
+        // need a common type with x (`now() IN array(logger, platform)`, code 386).
+        if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
+          const array = [node.args[1]!, node.args[0]!];
+          const arrayTypes = [args[1]!, args[0]!];
+          this.judgeAs(`${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
+            judge(this, "has", functionFacts("has"), array, arrayTypes, node.position, false),
+          );
+        }
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
@@ -572,7 +581,7 @@ class ArgumentTyping {
       }
       for (let k = 0; k < leftTuple.args.length; k++) {
         const pair = [leftTuple.args[k]!, rightTuple.args[k]!];
-        this.judgeElement(name, k, position, () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
+        this.judgeAs(elementBy(name, k, position), () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
       }
       return;
     }
@@ -584,17 +593,17 @@ class ArgumentTyping {
     tuple.args.forEach((element, k) => {
       const elementType = this.visit(element);
       const pair = tuple === left ? [element, other] : [other, element];
-      this.judgeElement(name, k, position, () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
+      this.judgeAs(elementBy(name, k, position), () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
     });
   }
 
-  /** Judges one element's operation; a refusal says it is the tuple's element k's. */
-  private judgeElement(name: string, k: number, position: TextPosition | undefined, judgeIt: () => void): void {
+  /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for. */
+  private judgeAs(prefix: string, judgeIt: () => void): void {
     try {
       judgeIt();
     } catch (error) {
       if (!(error instanceof QueryServiceError)) throw error;
-      throw invalidQuery(`${nameOf(name)}${at(position)} works on a tuple element by element, and refuses element ${k + 1}: ${error.message}`, error.position);
+      throw invalidQuery(`${prefix} ${error.message}`, error.position);
     }
   }
 
@@ -720,6 +729,10 @@ export const SINGLE_LEVEL_QUANTILE = /^quantile(?!s)/;
 
 /** Allowed names only (functionFacts found a signature). */
 const PLURAL_QUANTILE_FACTS = new Map<string, FunctionFacts>();
+
+function elementBy(name: string, k: number, position: TextPosition | undefined): string {
+  return `${nameOf(name)}${at(position)} works on a tuple element by element, and refuses element ${k + 1}:`;
+}
 
 /** The arithmetic ClickHouse does element by element on a tuple (tests hold the rule to the engine). */
 export const TUPLE_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "divide", "intDiv", "intDivOrZero", "modulo"]);
@@ -988,6 +1001,11 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // beside a NULL the ones that held there too.
     let nothing = false;
     for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
+    // Those refusals held beside the probe's types without a class, among which is no array of
+    // DateTimes, of UUIDs or of Dates: beside an array the pass has no class for, they may not
+    // hold (`has(array(timestamp), now())`, `has(array(event_id), event_id)` are taken), and only
+    // the variant's own refusals and pairs below judge the call.
+    const besideArray = types.some((t, i) => t.cls === null && (t.variant >= 0 ? ARRAY_VARIANT_AT[t.variant]! : isArrayCall(args[i]!)));
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;
       if (t.cls === null) {
@@ -995,6 +1013,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
         if (t.variant >= 0) refuseVariantAt(name, args, t.variant, i, (nothing ? rules.variantsBesideNull : rules.variants)[form]?.[i], position);
         continue;
       }
+      if (besideArray) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }

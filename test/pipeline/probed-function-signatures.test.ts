@@ -641,6 +641,33 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("x IN an array of columns, and has(array, x), refused by the pass are refused by the engine", async () => {
+    // Arrays of every class, plain and Nullable, and of the array variants' elements (UUIDs among them).
+    const samples = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
+    const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of ["in", "notIn", "has"])
+      for (const value of samples)
+        for (const element of samples) {
+          const array: Expression = { kind: "function", name: "array", args: [{ kind: "column", name: element.column }] };
+          const column: Expression = { kind: "column", name: value.column };
+          const expression: Expression = { kind: "function", name, args: name === "has" ? [array, column] : [column, array] };
+          try {
+            checkExpressionArgumentTypes(expression, entity);
+            continue;
+          } catch (error) {
+            if (!(error instanceof QueryServiceError)) throw error;
+          }
+          refused += 1;
+          const call = name === "has" ? `has(array(${element.column}), ${value.column})` : `${name}(${value.column}, array(${element.column}))`;
+          const code = await codeOf(`SELECT ${call} AS r FROM ${PROBE_ROW_TABLE}`);
+          if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${call}: ${code ?? "answered"}`);
+        }
+    expect(refused).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
     const samples = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
     const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
