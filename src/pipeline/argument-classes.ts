@@ -64,6 +64,11 @@ export const OTHER_TYPE_SAMPLES: Readonly<Record<string, { readonly constant: st
   arrayFloat: { constant: "[1.5]", column: "o_array_float", type: "Array(Float64)" },
   datetime64: { constant: "toDateTime64('2024-01-01 00:00:00', 3, 'UTC')", column: "o_datetime64", type: "DateTime64(3, 'UTC')" },
   nullableString: { constant: "toNullable('abc')", column: "o_nullable_string", type: "Nullable(String)" },
+  // Arrays whose elements no array class names, as functions return them (`groupArray(timestamp)`):
+  // `has(a, now())` takes a DateTime beside the first, so no refusal "beside any type" says otherwise.
+  arrayDateTime: { constant: "[toDateTime('2024-01-01 00:00:00', 'UTC')]", column: "o_array_datetime", type: "Array(DateTime('UTC'))" },
+  arrayUuid: { constant: "[toUUID('00000000-0000-0000-0000-000000000001')]", column: "o_array_uuid", type: "Array(UUID)" },
+  arrayDate: { constant: "[toDate('2024-01-01')]", column: "o_array_date", type: "Array(Date)" },
 };
 
 /**

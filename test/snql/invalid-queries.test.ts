@@ -130,6 +130,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT array(title, 1) AS a, argMax(project_id, a) AS m WHERE ${R} AND project_id = 1`, "column a at line 1, column 64 is an array of mixed types (an Array(Variant(...))), and argMax does not take", 1, 64],
   // x IN an array of columns looks x up as has(array, x) does (found by the fuzz)
   [`MATCH (events) SELECT now() NOT IN array(title, platform) AS n WHERE ${R} AND project_id = 1`, "notIn (NOT IN) at line 1, column 29 with columns in its array looks the value up as has(array, value) does", 1, 23],
+  // a Date function of a Nullable column is a Nullable(Date) (found by the fuzz)
+  [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
   // `x IN column` is a Nullable(UInt8) (found by the fuzz)
   [`MATCH (metrics_sets) SELECT toStartOfHour(project_id NOT IN use_case_id AND project_id) AS h WHERE ${METRICS}`, "and(…) at line 1, column 73 is a small integer (UInt8) (Nullable), and toStartOfHour does not take", 1, 73],
   // a one-level quantile curried with its level is of its argument's type (found by the fuzz)
@@ -267,6 +269,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
   `MATCH (events) SELECT tuple(1, 2) * 3 AS m, tuple(project_id, 1.5) / 2 AS d, timestamp - tuple(1, 2) AS t, tuple(1, 2) + timestamp AS p, tuple(1, 2) * tuple(project_id, 2) AS dot, modulo(tuple(5, 6), 4) AS r WHERE ${R} AND project_id = 1`,
   // arrays of DateTimes and UUIDs, which the probe's robust refusals never met (has took them)
+  `MATCH (events) SELECT has(groupArray(timestamp), now()) AS g, indexOf(groupArray(event_id), event_id) AS i WHERE ${R} AND project_id = 1`,
+  `MATCH (replays) SELECT toDate(replay_start_timestamp) = today() AS t, toDate(replay_start_timestamp) + 1 AS d WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT has(array(timestamp), now()) AS h, has(array(event_id), event_id) AS u, now() IN array(timestamp, received) AS i, has(array(received), timestamp) AS r WHERE ${R} AND project_id = 1`,
   `MATCH (metrics_sets) SELECT (project_id IN use_case_id) + 1 AS i, toString(project_id NOT IN org_id) AS s WHERE ${METRICS}`,
   `MATCH (eap_items) SELECT item_id + 1 AS i WHERE ${R} AND organization_id = 1 AND project_id = 1`,
