@@ -349,6 +349,31 @@ interface FunctionFacts {
   readonly aggregate: boolean;
   /** Per argument count 1..2: the result's class by the arguments' classes (classResultKey), where the probe found it per tuple. */
   readonly classResults: readonly (ReadonlyMap<number, ArgumentClass> | undefined)[];
+  /**
+   * Per argument count: `i * 8 + j` where position j's class is taken or not by what array stands
+   * at i (the probe refused an array class at i together with a class j takes: `has(a, x)`).
+   */
+  readonly elementDependent: readonly ReadonlySet<number>[];
+}
+
+/** `array(a, ...)` whose elements are arrays or aggregate states: no sample of the probe's is such an array. */
+function arrayOfUntried(typing: ArgumentTyping, node: Expression): boolean {
+  if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
+  const element = typing.visit(node.args[0]!);
+  return element.cls !== null ? elementClass(element.cls) !== null || element.cls === "aggregateState" : element.variant >= 0 && ARRAY_VARIANT_AT[element.variant]!;
+}
+
+/** The position pairs where an array class was refused together with another class (FunctionFacts.elementDependent). */
+function elementDependentPositions(signature: ProbedSignature, count: number): ReadonlySet<number> {
+  const found = new Set<number>();
+  for (const keys of Object.values(signature.pairs[count] ?? {})) {
+    for (const key of keys ?? []) {
+      const [i, j, a, b] = key.split(" ");
+      if (elementClass(a as ArgumentClass) !== null) found.add(Number(i) * 8 + Number(j));
+      if (elementClass(b as ArgumentClass) !== null) found.add(Number(j) * 8 + Number(i));
+    }
+  }
+  return found;
 }
 
 /** The number a tuple of one or two classes is looked up by in FunctionFacts.classResults. */
@@ -403,6 +428,7 @@ function pairKeys(pairs: readonly string[]): Set<number> {
 }
 
 const FUNCTION_FACTS = new Map<string, FunctionFacts>();
+const NO_POSITIONS: ReadonlySet<number> = new Set();
 
 function functionFacts(name: string): FunctionFacts {
   let facts = FUNCTION_FACTS.get(name);
@@ -416,6 +442,7 @@ function functionFacts(name: string): FunctionFacts {
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),
       classResults: signature ? classResultsOf(signature) : [],
+      elementDependent: [0, 1, 2, 3, 4].map((count) => (signature ? elementDependentPositions(signature, count) : NO_POSITIONS)),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -1001,11 +1028,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // beside a NULL the ones that held there too.
     let nothing = false;
     for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
-    // Those refusals held beside the probe's types without a class, among which is no array of
-    // DateTimes, of UUIDs or of Dates: beside an array the pass has no class for, they may not
-    // hold (`has(array(timestamp), now())`, `has(array(event_id), event_id)` are taken), and only
-    // the variant's own refusals and pairs below judge the call.
-    const besideArray = types.some((t, i) => t.cls === null && (t.variant >= 0 ? ARRAY_VARIANT_AT[t.variant]! : isArrayCall(args[i]!)));
+    const dependent = facts.elementDependent[args.length]!;
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;
       if (t.cls === null) {
@@ -1013,7 +1036,12 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
         if (t.variant >= 0) refuseVariantAt(name, args, t.variant, i, (nothing ? rules.variantsBesideNull : rules.variants)[form]?.[i], position);
         continue;
       }
-      if (besideArray) continue;
+      // Where what this position takes depends on the elements of an array at another (`has(a,
+      // x)`), a refusal probed beside classes only (the Nullable ones) does not hold beside an
+      // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
+      // a robust one beside an array of arrays or of states, which the probe never tried
+      // (`has(array(tags.key), tags.key)`).
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? other.variant < 0 || ARRAY_VARIANT_AT[other.variant]! : arrayOfUntried(typing, args[k]!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
