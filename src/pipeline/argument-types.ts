@@ -1039,9 +1039,9 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       // Where what this position takes depends on the elements of an array at another (`has(a,
       // x)`), a refusal probed beside classes only (the Nullable ones) does not hold beside an
       // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
-      // a robust one beside an array of arrays or of states, which the probe never tried
-      // (`has(array(tags.key), tags.key)`).
-      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? other.variant < 0 || ARRAY_VARIANT_AT[other.variant]! : arrayOfUntried(typing, args[k]!)))) continue;
+      // the robust refusal of an array or a state beside an array of arrays or of states, which
+      // the probe never tried (`has(array(tags.key), tags.key)`).
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? (other.variant >= 0 && ARRAY_VARIANT_AT[other.variant]!) || isArrayCall(args[k]!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
