@@ -356,6 +356,18 @@ interface FunctionFacts {
   readonly elementDependent: readonly ReadonlySet<number>[];
 }
 
+/** An array (an array variant or an `array(...)` call) whose elements may be of the class `cls` (unknown elements may). */
+function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
+  let element: Typed | null;
+  if (t.variant >= 0) {
+    if (!ARRAY_VARIANT_AT[t.variant]!) return false;
+    element = ARRAY_VARIANT_ELEMENT[t.variant] ?? null;
+  } else if (isArrayCall(node)) {
+    element = (node as { args: readonly Expression[] }).args.length > 0 ? typing.visit((node as { args: readonly Expression[] }).args[0]!) : null;
+  } else return false;
+  return element === null || element.cls === null || element.cls === cls;
+}
+
 /** `array(a, ...)` whose elements are arrays or aggregate states: no sample of the probe's is such an array. */
 function arrayOfUntried(typing: ArgumentTyping, node: Expression): boolean {
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
@@ -1041,7 +1053,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
       // the robust refusal of an array or a state beside an array of arrays or of states, which
       // the probe never tried (`has(array(tags.key), tags.key)`).
-      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? (other.variant >= 0 && ARRAY_VARIANT_AT[other.variant]!) || isArrayCall(args[k]!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!)))) continue;
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
