@@ -363,7 +363,7 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
     if (!ARRAY_VARIANT_AT[t.variant]!) return false;
     element = ARRAY_VARIANT_ELEMENT[t.variant] ?? null;
   } else if (isArrayCall(node)) {
-    element = (node as { args: readonly Expression[] }).args.length > 0 ? typing.visit((node as { args: readonly Expression[] }).args[0]!) : null;
+    element = node.args.length > 0 ? typing.visit(node.args[0]!) : null;
   } else return false;
   return element === null || element.cls === null || element.cls === cls;
 }
@@ -780,7 +780,7 @@ function isTupleCall(node: Expression): node is Extract<Expression, { kind: "fun
   return node.kind === "function" && node.name === "tuple";
 }
 
-function isArrayCall(node: Expression): boolean {
+function isArrayCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
   return node.kind === "function" && node.name === "array";
 }
 
@@ -842,14 +842,14 @@ function elementOf(t: Typed): Typed {
   return element === null ? t : typed(element, false);
 }
 
+/** A result variant's Nullable form, where the pass has one. */
+const NULLABLE_VARIANT_OF: Readonly<Record<string, string>> = { date: "nullableDate" };
+
 /**
  * A call's result: its class fixed for the function or following its arguments' (ResultRule),
  * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
  * when it saw a Nullable argument leave it so (plainResults).
  */
-/** A result variant's Nullable form, where the pass has one. */
-const NULLABLE_VARIANT_OF: Readonly<Record<string, string>> = { date: "nullableDate" };
-
 function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
   const signature = facts.signature;
   if (!signature) return typed(null, constant);
