@@ -548,7 +548,7 @@ class ArgumentTyping {
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
           const array = [node.args[1]!, node.args[0]!];
           const arrayTypes = [args[1]!, args[0]!];
-          this.judgeAs(`${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
+          this.judgeAs(() => `${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
             judge(this, "has", functionFacts("has"), array, arrayTypes, node.position, false),
           );
         }
@@ -620,7 +620,7 @@ class ArgumentTyping {
       }
       for (let k = 0; k < leftTuple.args.length; k++) {
         const pair = [leftTuple.args[k]!, rightTuple.args[k]!];
-        this.judgeAs(elementBy(name, k, position), () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
+        this.judgeAs(() => elementBy(name, k, position), () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
       }
       return;
     }
@@ -632,17 +632,17 @@ class ArgumentTyping {
     tuple.args.forEach((element, k) => {
       const elementType = this.visit(element);
       const pair = tuple === left ? [element, other] : [other, element];
-      this.judgeAs(elementBy(name, k, position), () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
+      this.judgeAs(() => elementBy(name, k, position), () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
     });
   }
 
-  /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for. */
-  private judgeAs(prefix: string, judgeIt: () => void): void {
+  /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for (built only then). */
+  private judgeAs(prefix: () => string, judgeIt: () => void): void {
     try {
       judgeIt();
     } catch (error) {
       if (!(error instanceof QueryServiceError)) throw error;
-      throw invalidQuery(`${prefix} ${error.message}`, error.position);
+      throw invalidQuery(`${prefix()} ${error.message}`, error.position);
     }
   }
 
