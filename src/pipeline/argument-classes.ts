@@ -166,6 +166,23 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<
       { constant: "array(toUUID('00000000-0000-0000-0000-000000000001'), 'a')", column: "s_mixed_string_uuid", type: "Array(Variant(String, UUID))" },
     ],
   },
+  // An `if` or `multiIf` whose branches have no common type (`if(c, now(), 3)`, `if(c, tags.key,
+  // 'a')`): the engine makes a Variant of them, which aggregates such as `max` and `argMin`'s key
+  // refuse outright. Each sample holds a NULL: the engine applies most functions to each
+  // alternative the rows hold, so a value would add refusals that only rows of that alternative
+  // make; with none, only what the engine refuses on the type alone is learnt.
+  mixed: {
+    what: "a value of mixed types (a Variant: its branches have no common type)",
+    prefix: "Variant(",
+    samples: [
+      { constant: "CAST(NULL AS Variant(String, UInt8))", column: "s_variant_string_number", type: "Variant(String, UInt8)" },
+      { constant: "CAST(NULL AS Variant(DateTime('UTC'), UInt8))", column: "s_variant_datetime_number", type: "Variant(DateTime('UTC'), UInt8)" },
+      { constant: "CAST(NULL AS Variant(DateTime('UTC'), String))", column: "s_variant_datetime_string", type: "Variant(DateTime('UTC'), String)" },
+      { constant: "CAST(NULL AS Variant(String, UUID))", column: "s_variant_string_uuid", type: "Variant(String, UUID)" },
+      { constant: "CAST(NULL AS Variant(Array(UInt8), DateTime('UTC')))", column: "s_variant_array_datetime", type: "Variant(Array(UInt8), DateTime('UTC'))" },
+      { constant: "CAST(NULL AS Variant(Array(String), Array(UInt8)))", column: "s_variant_arrays", type: "Variant(Array(String), Array(UInt8))" },
+    ],
+  },
 };
 
 /**

@@ -160,6 +160,8 @@ interface Typed {
   readonly nullable: boolean;
   /** A type without a class that has its own probed refusals (index in VARIANTS, -1 for none): an array variant, a tuple, a map, ... */
   readonly variant: number;
+  /** A Variant made by `if` or `multiIf` (the mixed variant): each branch's class, plain, as the engine applies a function to it. */
+  readonly alternatives?: readonly Typed[];
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -187,10 +189,13 @@ const NULLABLE_STRINGS_VARIANT = VARIANT_INDEX.get("nullableStrings")!;
 const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
+const MIXED_VARIANT = VARIANT_INDEX.get("mixed")!;
 /** Per variant index: whether it is an array, whose elements have no class. */
 const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
 /** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
 const ARRAY_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { string: "string", uuid: "uuid", datetime: "datetime", uint8: "number", int64: "number", float64: "number", uint32: "number", bool: "number" };
+/** The class families an `if`'s branches find no common type across: those of `array(...)`, arrays of each, and aggregate states. */
+const BRANCH_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { ...ARRAY_FAMILIES, arrayString: "array of strings", arrayNumber: "array of numbers", aggregateState: "aggregate state" };
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
   return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
@@ -200,6 +205,44 @@ function variantTyped(variant: number, constant: boolean | null): Typed {
 function variantColumn(typeName: string): Typed | undefined {
   const variant = variantOfTypeName(typeName);
   return variant === null ? undefined : variantTyped(VARIANT_INDEX.get(variant)!, false);
+}
+
+/**
+ * An `if` or `multiIf` whose branches are of two families with no common type (strings, numbers,
+ * DateTimes, UUIDs, arrays of strings or of numbers, aggregate states; Nullable or not; a NULL
+ * branch aside): ClickHouse makes their common type a Variant (`if(c, now(), 3)` is a
+ * Variant(DateTime, UInt8)), the mixed variant, with each family's class as an alternative. A
+ * branch of unknown type says nothing: null. `ifNull` and `coalesce` are left alone: of a column
+ * that is not Nullable they are that column.
+ */
+function mixedBranches(args: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (args.length < 3 || args.length % 2 === 0) return null;
+  // Per family, its alternative: an alternative is a column of its own when the Variant is one,
+  // else either; two classes of one family (`multiIf(c, 1, d, 1.5, 'a')`) have a common type the
+  // pass does not know (of no class).
+  const alternativeConstant = constant === false ? false : null;
+  const byFamily = new Map<string, Typed>();
+  // multiIf(c1, a1, c2, a2, else): the branches are at odd positions, and the last.
+  for (let i = 1; i < args.length; i += i === args.length - 2 ? 1 : 2) {
+    if (isNullLiteral(args[i]!)) continue;
+    const t = types[i]!;
+    const family = t.cls !== null && t.variant < 0 ? BRANCH_FAMILIES[t.cls] : undefined;
+    if (family === undefined) return null;
+    const known = byFamily.get(family);
+    byFamily.set(family, known === undefined || known.cls === t.cls ? typed(t.cls, alternativeConstant) : typed(null, alternativeConstant));
+  }
+  return byFamily.size > 1 ? { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] } : null;
+}
+
+/** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
+function mixedArgument(types: readonly Typed[]): number {
+  let found = -1;
+  for (let i = 0; i < types.length; i++) {
+    if (types[i]!.alternatives === undefined) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
 }
 
 /**
@@ -553,6 +596,11 @@ class ArgumentTyping {
           );
         }
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
+        // A Variant from `if` (`like(if(c, 0.95, now()), 'x')`): the engine applies the function to
+        // each alternative, and refuses the call when it takes none of them. Aggregates take or
+        // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
+        const mixedAt = facts.aggregate ? -1 : mixedArgument(args);
+        if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
@@ -574,7 +622,14 @@ class ArgumentTyping {
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
-        if (node.name === "array") return arrayOf(args, constant);
+        if (node.name === "array") return arrayOf(args, constant, node.args.map((arg) => this.isBareNull(arg)));
+        if (node.name === "if" || node.name === "multiIf") {
+          const mixed = mixedBranches(node.args, args, constant);
+          if (mixed !== null) return mixed;
+        }
+        // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
+        // of a Variant(String, UInt8) is a Nullable(UInt8)): no class.
+        if (mixedAt >= 0) return typed(null, constant);
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(isNullLiteral)) return commonTypeBesideNull(facts, args.filter((_, i) => !isNullLiteral(node.args[i]!)), constant);
         return resultTyped(facts, args, constant);
       }
@@ -636,6 +691,33 @@ class ArgumentTyping {
     });
   }
 
+  /**
+   * A call with a Variant argument (the mixed variant of an `if`), judged as the engine runs it:
+   * once per alternative, each in the Variant's place. Refused only when every alternative is:
+   * one that is taken answers for the rows that hold it (ClickHouse refuses the others as it
+   * computes them, which depends on the data, not on the types).
+   */
+  private judgeAlternatives(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], mixedAt: number, position: TextPosition | undefined): void {
+    const alternatives = types[mixedAt]!.alternatives!;
+    let first: QueryServiceError | undefined;
+    for (const alternative of alternatives) {
+      const each = types.slice();
+      each[mixedAt] = alternative;
+      try {
+        judge(this, name, facts, args, each, position, false);
+        return;
+      } catch (error) {
+        if (!(error instanceof QueryServiceError)) throw error;
+        first ??= error;
+      }
+    }
+    const mixed = args[mixedAt]!;
+    throw invalidQuery(
+      `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them (ClickHouse calls it once per alternative). As ${typeName(alternatives[0]!)}: ${first!.message}`,
+      first!.position ?? position,
+    );
+  }
+
   /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for (built only then). */
   private judgeAs(prefix: () => string, judgeIt: () => void): void {
     try {
@@ -666,7 +748,7 @@ class ArgumentTyping {
     this.inCondition = false;
     const definition = this.visit(this.aliases.get(name)!);
     this.inCondition = inCondition;
-    const result = definition.variant >= 0 ? variantTyped(definition.variant, null) : typed(definition.cls, null, definition.nullable);
+    const result = definition.alternatives ? { ...definition, constant: null } : definition.variant >= 0 ? variantTyped(definition.variant, null) : typed(definition.cls, null, definition.nullable);
     this.aliasTypes.set(name, result);
     return result;
   }
@@ -793,7 +875,11 @@ function isArrayCall(node: Expression): node is Extract<Expression, { kind: "fun
  * two families with no common type (strings, numbers, DateTimes, UUIDs) make an
  * Array(Variant(...)), the mixed-array variant.
  */
-function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
+function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readonly boolean[]): Typed {
+  // A NULL element (a NULL, or a column the storage computes as one) makes the others Nullable:
+  // `array(title, NULL)` is an Array(Nullable(String)), `array(title, NULL, 1)` a mixed array.
+  const args = nullAt.includes(true) ? all.filter((_, i) => !nullAt[i]) : all;
+  const withNull = args.length < all.length;
   const first = args[0];
   if (first === undefined || first.cls === null) return typed(null, constant);
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`), Nullable or not: an
@@ -809,9 +895,9 @@ function arrayOf(args: readonly Typed[], constant: boolean | null): Typed {
   }
   if (families.size > 1) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
-  if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && args.some((arg) => arg.nullable)) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
+  if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
-  if (first.nullable) return typed(null, constant);
+  if (first.nullable || withNull) return typed(null, constant);
   if (first.cls === "string") return typed("arrayString", constant);
   if (first.cls === "uuid") return variantTyped(UUIDS_VARIANT, constant);
   return typed(null, constant);
@@ -1352,7 +1438,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
         expression.position,
       );
     }
-    if (t.cls === null) refuseVariantKey(query, expression, t, typing, aliases);
+    if (t.cls === null) refuseVariantKey(query, expression, t);
   }
 }
 
@@ -1361,42 +1447,16 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
  * branches of mixed types (a Variant) as a key of ORDER BY or BY, directly or through its alias:
  * ClickHouse refuses Variant types in sorting and grouping keys (code 44). LIMIT BY takes them.
  */
-function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed, typing: ArgumentTyping, aliases: ReadonlyMap<string, Expression>): void {
+function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed): void {
+  // An alias has its definition's variant (aliasType).
+  if (t.variant !== MIXED_ARRAY_VARIANT && t.variant !== MIXED_VARIANT) return;
   const clause = query.orderBy.some((item) => item.expression === expression) ? "ORDER BY" : query.groupBy.includes(expression) ? "BY (GROUP BY)" : null;
   if (clause === null) return;
-  // An alias is typed by its class alone (aliasType): its definition says whether it is a mixed array.
-  const definition = expression.kind === "column" && expression.entityAlias === undefined ? aliases.get(expression.name) : undefined;
-  const variant = definition === undefined ? t.variant : typing.visit(definition).variant;
-  const what =
-    variant === MIXED_ARRAY_VARIANT ? variantWhat(VARIANTS[MIXED_ARRAY_VARIANT]!) : mixedBranches(definition ?? expression, typing) ? "a value of mixed types (a Variant: its branches have no common type)" : null;
-  if (what === null) return;
+  const what = variantWhat(VARIANTS[t.variant]!);
   throw invalidQuery(
     `${describe(expression)}${at(expression.position)} is ${what}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
     expression.position,
   );
-}
-
-/**
- * Whether an `if` or `multiIf` picks between branches of two families with no common type
- * (strings, numbers, DateTimes, UUIDs; Nullable or not; a NULL branch aside): ClickHouse makes
- * their common type a Variant (`if(c, now(), 3)` is a Variant(DateTime, UInt8)). A branch of
- * unknown type says nothing. `ifNull` and `coalesce` are left alone: of a column that is not
- * Nullable they are that column.
- */
-function mixedBranches(node: Expression, typing: ArgumentTyping): boolean {
-  if (node.kind !== "function" || (node.name !== "if" && node.name !== "multiIf") || node.args.length < 3 || node.args.length % 2 === 0) return false;
-  const families = new Set<string>();
-  for (let i = 1; i < node.args.length; i += 2) {
-    // multiIf(c1, a1, c2, a2, else): the branches are at odd positions, and the last.
-    for (const branch of i === node.args.length - 2 ? [node.args[i]!, node.args[i + 1]!] : [node.args[i]!]) {
-      if (branch.kind === "literal" && branch.value === null) continue;
-      const t = typing.visit(branch);
-      const family = t.cls !== null && t.variant < 0 ? ARRAY_FAMILIES[t.cls] : undefined;
-      if (family === undefined) return false;
-      families.add(family);
-    }
-  }
-  return families.size > 1;
 }
 
 /**

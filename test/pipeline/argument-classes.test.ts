@@ -67,6 +67,7 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(Tuple(key String, value String))", "nested"],
     ["Array(Tuple(key UInt64, indexed_value UInt64, raw_value String))", "nested"],
     ["Array(Variant(String, UInt8))", "mixedArray"],
+    ["Variant(DateTime('UTC'), Float64)", "mixed"],
     ["Map(String, UInt8)", null],
     ["IPv4", null],
     ["String", null],

@@ -673,10 +673,36 @@ describe("probed function signatures", () => {
           yield call("in", [column(value.column), array]);
           yield call("notIn", [column(value.column), array]);
           yield call("has", [array, column(value.column)]);
+          // a NULL element makes the others Nullable (an Array(Nullable(String)) of strings)
+          const withNull = call("array", [column(element.column), { kind: "literal", value: null }]);
+          yield call("has", [withNull, column(value.column)]);
+          yield call("in", [column(value.column), withNull]);
         }
     }
     await expectEngineRefusesWhatPassRefuses(expressions(), 100);
   }, 60_000);
+
+  it("a call given an if of two families (a Variant) is refused by the engine where the pass refuses it", async () => {
+    // One column per family as the if's branches; the pass refuses a call of their Variant when
+    // it takes none of its alternatives, or (an aggregate) on the mixed variant's own refusals.
+    const branches = (["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    function* expressions(): Generator<Expression> {
+      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+        if (signature.lambda) continue;
+        for (let count = 1; count <= 3; count++) {
+          if (signature.counts[count] !== "probed") continue;
+          const partners = partnerColumns(signature, count);
+          for (let position = 0; position < count; position++)
+            for (let a = 0; a < branches.length; a++)
+              for (let b = a + 1; b < branches.length; b++) {
+                const variant = call("if", [column(CLASS_SAMPLES.uint8.column), branches[a]!, branches[b]!]);
+                yield call(name, partners.map((partner, i) => (i === position ? variant : column(partner))));
+              }
+        }
+      }
+    }
+    await expectEngineRefusesWhatPassRefuses(expressions(), 1000, (message) => message.includes("Variant"));
+  }, 300_000);
 
   it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
     const plurals = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => name.startsWith("quantiles") && PROBED_FUNCTION_SIGNATURES.has(`quantile${name.slice(9)}`));

@@ -114,6 +114,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // array(...) of elements with no common type is an Array(Variant(...)) in the embedded engine (found by the fuzz: codes 43 and 386 in ClickHouse)
   [`MATCH (events) SELECT count() AS c, array(release, 10, 0.95) * count() AS level WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 37 is an array of mixed types (an Array(Variant(...))), and multiply (*) does not take", 1, 37],
   [`MATCH (events) SELECT has(array(title, 1), 'a') AS h WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 27 is an array of mixed types (an Array(Variant(...))), and has does not take", 1, 27],
+  [`MATCH (events) SELECT array(title, NULL, 1) * 2 AS a WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 23 is an array of mixed types (an Array(Variant(...))), and multiply (*) does not take", 1, 23],
   // a value computed per row on the right of IN is compared as = compares; a one-element tuple is a tuple (found by the fuzz: codes 386 and 43 in ClickHouse)
   [`MATCH (events) SELECT toHour(timestamp) NOT IN tags[server_name] AS a WHERE ${R} AND project_id = 1`, "toHour(…) at line 1, column 23 is a small integer (UInt8) and tags[server_name] at line 1, column 48 is a string: notIn (NOT IN) does not take them together", 1, 48],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(toHour(timestamp)) >= now()`, "tuple(…) at line 1, column 162 is a tuple and now(…) at line 1, column 190 is a datetime: greaterOrEquals (>=) does not take them together", 1, 190],
@@ -166,6 +167,13 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
   [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(title = 'a', timestamp, 3) ASC`, "if(…) at line 1, column 165 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 165],
   [`MATCH (events) SELECT multiIf(level = 'a', title, level = 'b', 2, NULL) AS m WHERE ${R} AND project_id = 1 ORDER BY m ASC`, "column m at line 1, column 209 is a value of mixed types (a Variant", 1, 209],
+  [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(title = 'a', tags.key, 'x') ASC`, "if(…) at line 1, column 165 is a value of mixed types (a Variant", 1, 165],
+  // a function of such a Variant is applied to each alternative, and refused when it takes none (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT like(if(title = 'a', 0.95, timestamp), 'x%') AS l WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 28 is a Variant of a float or a datetime (its branches have no common type), and like (LIKE) at line 1, column 23 takes none of them (ClickHouse calls it once per alternative). As a float: if(…) at line 1, column 28 is a float, and like (LIKE) does not take a float as argument 1 of 2", 1, 28],
+  [`MATCH (events) SELECT upper(multiIf(level = 'a', 1, level = 'b', timestamp, tags.key)) AS u WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 29 is a Variant of a small integer (UInt8), a datetime or an array of strings (its branches have no common type), and upper at line 1, column 23 takes none of them", 1, 29],
+  // aggregates refuse a Variant as a whole (the probe's mixed variant)
+  [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
+  [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
   [`MATCH (sessions) SELECT sessions WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 AND sessions > 1`, "Aggregate function found in WHERE clause of query: column sessions at line 1, column 171 is the aggregate sumMerge(sessions_state); use HAVING", 1, 171],
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
@@ -245,6 +253,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT minus(level, NULL) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // a Variant of if's branches, given to a function that takes one of its alternatives, or to an aggregate that takes any
+  `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT lower(if(title = 'a', title, timestamp)) AS s WHERE ${R} AND project_id = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
   // strings that read as the value they are compared with
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) = '2024-01-01 00:00:00'`,
