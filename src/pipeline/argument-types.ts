@@ -207,31 +207,49 @@ function variantColumn(typeName: string): Typed | undefined {
   return variant === null ? undefined : variantTyped(VARIANT_INDEX.get(variant)!, false);
 }
 
+/** Whether argument i of an `if` or `multiIf` of `count` arguments is a branch (a value it may return): `multiIf(c1, a1, c2, a2, else)`. */
+function isBranch(i: number, count: number): boolean {
+  return i > 0 && (i % 2 === 1 || i === count - 1);
+}
+
 /**
- * An `if` or `multiIf` whose branches are of two families with no common type (strings, numbers,
- * DateTimes, UUIDs, arrays of strings or of numbers, aggregate states; Nullable or not; a NULL
- * branch aside): ClickHouse makes their common type a Variant (`if(c, now(), 3)` is a
- * Variant(DateTime, UInt8)), the mixed variant, with each family's class as an alternative. A
- * branch of unknown type says nothing: null. `ifNull` and `coalesce` are left alone: of a column
+ * The type of an `if` or `multiIf` from its branches (a NULL branch aside), where the probe's
+ * rule (`if`'s two branches agreeing) does not say it; else null.
+ * - Branches of two families with no common type (strings, numbers, DateTimes, UUIDs, arrays of
+ *   strings or of numbers, aggregate states; Nullable or not): ClickHouse makes their common
+ *   type a Variant (`if(c, now(), 3)` is a Variant(DateTime, UInt8)), the mixed variant, with
+ *   each family's class as an alternative.
+ * - Branches of one scalar class beside a NULL branch: that class, Nullable (`if(c, NULL, 'a')`
+ *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
+ * A branch of unknown type says nothing. `ifNull` and `coalesce` are left alone: of a column
  * that is not Nullable they are that column.
  */
-function mixedBranches(args: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
+function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
   // Per family, its alternative: an alternative is a column of its own when the Variant is one,
   // else either; two classes of one family (`multiIf(c, 1, d, 1.5, 'a')`) have a common type the
   // pass does not know (of no class).
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
-  // multiIf(c1, a1, c2, a2, else): the branches are at odd positions, and the last.
-  for (let i = 1; i < args.length; i += i === args.length - 2 ? 1 : 2) {
-    if (isNullLiteral(args[i]!)) continue;
+  let nulls = 0;
+  let nullable = false;
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length)) continue;
+    if (isNullLiteral(args[i]!)) {
+      nulls++;
+      continue;
+    }
     const t = types[i]!;
     const family = t.cls !== null && t.variant < 0 ? BRANCH_FAMILIES[t.cls] : undefined;
     if (family === undefined) return null;
+    if (t.nullable) nullable = true;
     const known = byFamily.get(family);
     byFamily.set(family, known === undefined || known.cls === t.cls ? typed(t.cls, alternativeConstant) : typed(null, alternativeConstant));
   }
-  return byFamily.size > 1 ? { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] } : null;
+  if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
+  const [only] = byFamily.values();
+  if (only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
+  return typed(only.cls, constant, nullable || nulls > 0);
 }
 
 /** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
@@ -624,8 +642,8 @@ class ArgumentTyping {
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant, node.args.map((arg) => this.isBareNull(arg)));
         if (node.name === "if" || node.name === "multiIf") {
-          const mixed = mixedBranches(node.args, args, constant);
-          if (mixed !== null) return mixed;
+          const branches = branchesType(node.args, args, constant);
+          if (branches !== null) return branches;
         }
         // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class.
@@ -773,6 +791,10 @@ class ArgumentTyping {
         if (keepsPlainResult(functionFacts(node.name).signature, node.args.length)) return false;
         // A tuple or an array holds its NULLs: `tuple(NULL, 1)` is a Tuple(Nullable(Nothing), UInt8).
         if (node.name === "tuple" || node.name === "array") return false;
+        // Of the common type of its values: Nothing only when each value may be
+        // (`greatest(NULL, NULL, 'info')` and `if(c, NULL, 'a')` are Nullable(String)s).
+        if (node.name === "if" || node.name === "multiIf") return node.args.every((arg, i) => !isBranch(i, node.args.length) || this.mayBeNothing(arg, depth));
+        if (COMMON_TYPE_FUNCTIONS.has(node.name) || node.name === "coalesce" || node.name === "ifNull") return node.args.every((arg) => this.mayBeNothing(arg, depth));
         return node.args.some((arg) => this.mayBeNothing(arg, depth));
       case "curried":
         return node.args.some((arg) => this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));

@@ -704,6 +704,47 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions(), 1000, (message) => message.includes("Variant"));
   }, 300_000);
 
+  it("an if or multiIf beside a NULL branch, and the common-type functions beside NULLs, have the pass's type and are Nothing only where the pass says they may be", async () => {
+    const NULL: Expression = { kind: "literal", value: null };
+    const condition = column(CLASS_SAMPLES.uint8.column);
+    function* expressions(): Generator<Expression> {
+      for (const sample of CLASS_COLUMNS) {
+        const x = column(sample.column);
+        yield call("if", [condition, NULL, x]);
+        yield call("if", [condition, x, NULL]);
+        yield call("if", [condition, NULL, NULL]);
+        yield call("multiIf", [condition, x, condition, NULL, x]);
+        yield call("multiIf", [condition, x, condition, x, x]);
+        yield call("multiIf", [condition, NULL, condition, NULL, NULL]);
+        for (const name of ["greatest", "least", "coalesce", "ifNull"]) yield call(name, [NULL, x]);
+        yield call("greatest", [NULL, NULL, x]);
+      }
+    }
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const expression of expressions()) {
+      let known: ReturnType<typeof expressionTyping>;
+      try {
+        known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+      } catch {
+        continue;
+      }
+      const sql = sqlOf(expression);
+      const type = await store.client
+        .query({ query: `SELECT ${sql} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+        .then((r) => r.json<{ meta: { type: string }[] }>())
+        .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+      if (type === "refused") continue;
+      typedCalls += 1;
+      if (!known.mayBeNothing && type === "Nullable(Nothing)") wrong.push(`${sql}: ${type}, the pass says it is not Nothing`);
+      if (known.cls === null) continue;
+      const engineClass = classOfTypeName(type) ?? nullableClassOfTypeName(type);
+      if (engineClass !== known.cls || (classOfTypeName(type) === null) !== known.nullable) wrong.push(`${sql}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
+    }
+    expect(typedCalls).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
     const plurals = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => name.startsWith("quantiles") && PROBED_FUNCTION_SIGNATURES.has(`quantile${name.slice(9)}`));
     expect(plurals).toContain("quantiles");
