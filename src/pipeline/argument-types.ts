@@ -649,6 +649,8 @@ class ArgumentTyping {
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class.
         if (mixedAt >= 0) return typed(null, constant);
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(isNullLiteral)) return commonTypeBesideNull(facts, args.filter((_, i) => !isNullLiteral(node.args[i]!)), constant);
+        // `ifNull(NULL, x)` and `coalesce(NULL, x)` are x, as it is (`coalesce(NULL, 'a')` is a String).
+        if ((node.name === "ifNull" || node.name === "coalesce") && node.args.length === 2 && isNullLiteral(node.args[0]!)) return args[1]!;
         return resultTyped(facts, args, constant);
       }
       case "curried": {
