@@ -223,6 +223,16 @@ export function variantOfTypeName(typeName: string): string | null {
   return arrayVariantOfTypeName(type) ?? SCALAR_VARIANT_OF_TYPE.get(type) ?? null;
 }
 
+/**
+ * Whether a call whose result is its argument's type (a `from` result rule: `any(x)`,
+ * `arrayReverse(x)`) returns this variant when given it. Not a type holding NULLs, which some
+ * such functions strip (`assumeNotNull`, `coalesce`, `arrayDistinct`), nor a Variant, whose
+ * alternatives the engine applies them to one by one. An engine test holds the rest.
+ */
+export function variantKeptByResult(variant: string): boolean {
+  return variantSamples(variant).every((sample) => !sample.type.includes("Nullable(") && !sample.type.startsWith("Variant("));
+}
+
 /** The classes a Nullable type can wrap (arrays and aggregate states cannot be Nullable). */
 export const NULLABLE_CLASSES: readonly ArgumentClass[] = ["string", "uint8", "int64", "float64", "datetime", "uuid", "uint32", "bool"];
 

@@ -17,7 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -190,6 +190,8 @@ const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
 const MIXED_VARIANT = VARIANT_INDEX.get("mixed")!;
+/** Per variant index: whether a result of an argument's type keeps it. */
+const VARIANT_KEPT_BY_RESULT: readonly boolean[] = VARIANTS.map(variantKeptByResult);
 /** Per variant index: whether it is an array, whose elements have no class. */
 const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
 /** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
@@ -986,6 +988,12 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (a === undefined || b === undefined || a.cls === null || a.cls !== b.cls || a.variant >= 0 || b.variant >= 0) return typed(null, constant);
     if (!a.nullable && !b.nullable) return typed(a.cls, constant);
     return NULLABLE_CLASSES.includes(a.cls) ? typed(a.cls, constant, true) : typed(null, constant);
+  }
+  // `any(exception_frames.function)`, `arrayReverse(spans.exclusive_time_32)`: a result of an
+  // argument's type keeps that argument's variant, where it may (variantKeptByResult).
+  if (rule !== undefined && "from" in rule) {
+    const from = args[rule.from];
+    if (from !== undefined && from.variant >= 0 && VARIANT_KEPT_BY_RESULT[from.variant]) return variantTyped(from.variant, constant);
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   let nullables = 0;

@@ -25,6 +25,7 @@ import {
   nullableClassOfTypeName,
   nullableSample,
   VARIANTS,
+  variantKeptByResult,
   variantOfTypeName,
   variantSamples,
   type ArgumentClass,
@@ -838,6 +839,28 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(3);
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it("where the result is an argument's type, a variant there is the result's variant too", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, rule] of Object.entries(signature.results)) {
+        if (!rule || !("from" in rule) || signature.result !== null) continue;
+        const count = Number(countText);
+        const partners = partnerColumns(signature, count);
+        for (const variant of VARIANTS.filter(variantKeptByResult))
+          for (const sample of variantSamples(variant)) {
+            const columns = partners.map((partner, i) => (i === rule.from ? sample.column : partner));
+            const type = await resultType(name, columns);
+            if (type === "refused") continue;
+            typedCalls += 1;
+            if (variantOfTypeName(type) !== variant) wrong.push(`${name}(${columns.join(", ")}): ${type}, not ${variant}`);
+          }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
 
   it("where a Nullable argument makes the result Nullable, it still does", async () => {
     const wrong: string[] = [];
