@@ -228,6 +228,8 @@ function isBranch(i: number, count: number): boolean {
  */
 function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
+  // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
+  if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
   // Per family, its alternative: an alternative is a column of its own when the Variant is one,
   // else either; two classes of one family (`multiIf(c, 1, d, 1.5, 'a')`) have a common type the
   // pass does not know (of no class).
