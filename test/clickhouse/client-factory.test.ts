@@ -92,7 +92,9 @@ describe("embedded engine configuration", () => {
       return (await tracked()) - before;
     };
     await distinctAggregations(0, 500); // warm: what the first aggregations allocate once
-    const kept = await distinctAggregations(1000, 2000);
+    // MemoryTracking is the whole engine's: an allocation of its own (a merge, a buffer) can land
+    // in one window. Statistics kept per plan would grow both windows alike, so the smaller counts.
+    const kept = Math.min(await distinctAggregations(1000, 2000), await distinctAggregations(3000, 2000));
     // ClickHouse's default keeps ~0.15 KB per distinct plan, ~300 KB for 2,000.
     const collected = await distinctAggregations(5000, 2000, "SETTINGS collect_hash_table_stats_during_aggregation = 1");
     expect(collected).toBeGreaterThan(150_000);
