@@ -13,7 +13,7 @@
  */
 import type { TextPosition } from "../errors/query-service-error.js";
 import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
-import type { EntityDefinition } from "../datasets/definition-types.js";
+import type { EntityDefinition, FunctionMapper } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
@@ -226,7 +226,7 @@ function isBranch(i: number, count: number): boolean {
  * A branch of unknown type says nothing. `ifNull` and `coalesce` are left alone: of a column
  * that is not Nullable they are that column.
  */
-function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
+function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
   // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
   if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
@@ -239,7 +239,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   let nullable = false;
   for (let i = 1; i < args.length; i++) {
     if (!isBranch(i, args.length)) continue;
-    if (isNullLiteral(args[i]!)) {
+    if (nullAt(args[i]!)) {
       nulls++;
       continue;
     }
@@ -599,7 +599,9 @@ class ArgumentTyping {
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
         }
-        if (this.mapped(node.name, node.args)) {
+        const mapper = this.mapperOf(node.name, node.args);
+        if (mapper !== undefined) {
+          judgeMappedCount(node.name, mapper, node.args, node.position);
           if (facts.signature && node.name.endsWith("If")) judgeMappedCondition(node.name, facts, node.args, args, node.position);
           return UNKNOWN;
         }
@@ -644,17 +646,24 @@ class ArgumentTyping {
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
-        if (node.name === "array") return arrayOf(args, constant, node.args.map((arg) => this.isBareNull(arg)));
+        if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing));
         if (node.name === "if" || node.name === "multiIf") {
-          const branches = branchesType(node.args, args, constant);
+          const branches = branchesType(node.args, args, constant, this.nothing);
           if (branches !== null) return branches;
         }
         // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class.
         if (mixedAt >= 0) return typed(null, constant);
-        if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(isNullLiteral)) return commonTypeBesideNull(facts, args.filter((_, i) => !isNullLiteral(node.args[i]!)), constant);
+        // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
+        // on transactions), or a comparison of one (isNothing).
+        if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
+        if ((node.name === "divide" || node.name === "multiply") && args.length === 2) {
+          const product = arrayArithmeticType(node.name, node.args, args, constant);
+          if (product !== null) return product;
+        }
+        if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         // `ifNull(NULL, x)` and `coalesce(NULL, x)` are x, as it is (`coalesce(NULL, 'a')` is a String).
-        if ((node.name === "ifNull" || node.name === "coalesce") && node.args.length === 2 && isNullLiteral(node.args[0]!)) return args[1]!;
+        if ((node.name === "ifNull" || node.name === "coalesce") && node.args.length === 2 && this.isNothing(node.args[0]!)) return args[1]!;
         return resultTyped(facts, args, constant);
       }
       case "curried": {
@@ -662,7 +671,9 @@ class ArgumentTyping {
         const facts = curriedArgumentFacts(node.name);
         const args: Typed[] = [];
         for (const arg of node.args) args.push(this.visit(arg));
-        if (facts.signature && !this.mapped(node.name, node.args)) {
+        const mapper = this.mapperOf(node.name, node.args);
+        if (mapper !== undefined) judgeMappedCount(node.name, mapper, node.args, node.position);
+        if (facts.signature && mapper === undefined) {
           // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count.
           if (!node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
           judge(this, node.name, facts, node.args, args, node.position, true);
@@ -825,6 +836,19 @@ class ArgumentTyping {
     return this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`);
   }
 
+  /** isNothing, bound: a predicate to hand on. */
+  private readonly nothing = (node: Expression): boolean => this.isNothing(node);
+
+  /**
+   * Certainly a Nullable(Nothing): a bare NULL, or a comparison, arithmetic or negation of one
+   * (`location = 'x'` where the storage computes `location` as NULL), which the engine makes a
+   * Nothing whatever the other argument. An engine test holds NOTHING_OF_NULL to that.
+   */
+  isNothing(node: Expression, depth = 0): boolean {
+    if (this.isBareNull(node)) return true;
+    return node.kind === "function" && depth < 8 && NOTHING_OF_NULL.has(node.name) && node.args.some((arg) => this.isNothing(arg, depth + 1));
+  }
+
   /** A NULL literal, or a column the storage computes as a bare NULL (an alias of either is left alone). */
   isBareNull(node: Expression): boolean {
     if (node.kind === "literal") return node.value === null;
@@ -833,13 +857,13 @@ class ArgumentTyping {
   }
 
   /** An aggregate the entity rewrites to another call (`sum(value)` -> `sumMerge(...)` on metrics). */
-  private mapped(name: string, args: readonly Expression[]): boolean {
+  private mapperOf(name: string, args: readonly Expression[]): FunctionMapper | undefined {
     const first = args[0];
-    if (first?.kind !== "column") return false;
+    if (first?.kind !== "column") return undefined;
     const mappers = this.factsOf(first.entityAlias)?.functionMappers;
-    if (mappers === undefined) return false;
-    for (const mapper of mappers) if (mapper.from === name && mapper.argument === first.name) return true;
-    return false;
+    if (mappers === undefined) return undefined;
+    for (const mapper of mappers) if (mapper.from === name && mapper.argument === first.name) return mapper;
+    return undefined;
   }
 }
 
@@ -1229,8 +1253,45 @@ function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: reado
   if (pair !== null) refuseTogether(name, args, types, pair[0], pair[1], position);
 }
 
-function isNullLiteral(node: Expression): boolean {
-  return node.kind === "literal" && node.value === null;
+const FLOAT64S_VARIANT = VARIANT_INDEX.get("float64s")!;
+const FLOAT32S_VARIANT = VARIANT_INDEX.get("float32s")!;
+
+/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32). */
+function isNumberArray(t: Typed): boolean {
+  return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
+}
+
+/**
+ * `2 / measurements.value`, `tags.key * 0.95`: a number and an array of numbers are divided or
+ * multiplied element by element, into an array. Typed where its elements are certainly Float64s:
+ * a division (always a Float64), or a product with a float literal (a Float64, wider than any
+ * element). Elsewhere the element type depends on the exact types (`[1, 2] * 1` is an
+ * Array(UInt16)): no type. An engine test holds both to the engine's result types.
+ */
+function arrayArithmeticType(name: string, nodes: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
+  const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
+  if (arrayAt < 0) return null;
+  const other = types[1 - arrayAt]!;
+  if (other.variant >= 0 || other.nullable || other.cls === null || ARRAY_FAMILIES[other.cls] !== "number") return null;
+  const otherNode = nodes[1 - arrayAt]!;
+  const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
+  return name === "divide" || floatLiteral ? variantTyped(FLOAT64S_VARIANT, constant) : null;
+}
+
+const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
+
+/** Functions the engine makes a Nullable(Nothing) of when an argument is one, whatever the others (isNothing). */
+export const NOTHING_OF_NULL: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "plus", "minus", "multiply", "divide", "not"]);
+
+/**
+ * `and(NULL, x)`, `or(a, NULL, b)`: a Nullable(UInt8) where the other values are numbers (or
+ * NULLs too), whatever the NULL would make of most functions. A Bool among them may make it a
+ * Bool (`and(NULL, TRUE)` is a Nullable(Bool)): no class then, nor beside a value of unknown type.
+ * An engine test holds it to the engine's result types.
+ */
+function logicalBesideNull(others: readonly Typed[], constant: boolean | null): Typed {
+  for (const t of others) if (t.variant >= 0 || t.cls === null || t.cls === "bool" || ARRAY_FAMILIES[t.cls] !== "number") return typed(null, constant);
+  return typed("uint8", constant, true);
 }
 
 /**
@@ -1355,6 +1416,18 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
  * judged on what the unmapped function refuses there beside any type (the states are no class
  * the probe gave it), or with it Nullable.
  */
+/**
+ * `countIf(value)` on a metrics entity is `sumMergeIf(count)`: a -Merge call takes its state
+ * alone, a -MergeIf call the state and one condition. Another count is refused by the engine
+ * (codes 42 and 43: a lone state is taken for the condition).
+ */
+function judgeMappedCount(name: string, mapper: FunctionMapper, args: readonly Expression[], position: TextPosition | undefined): void {
+  const takes = mapper.to.endsWith("If") ? 2 : 1;
+  if (args.length === takes) return;
+  const what = takes === 2 ? `the value and a condition: 2 arguments` : `the value alone: 1 argument`;
+  throw invalidQuery(`${name}(…)${at(position)} is ${mapper.to}(${mapper.column}${takes === 2 ? ", condition" : ""}) on this entity, and takes ${what}, not ${args.length}`, position);
+}
+
 function judgeMappedCondition(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const rules = facts.counts[args.length];
   const last = args.length - 1;

@@ -35,7 +35,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
@@ -719,6 +719,17 @@ describe("probed function signatures", () => {
         yield call("multiIf", [condition, NULL, condition, NULL, NULL]);
         for (const name of ["greatest", "least", "coalesce", "ifNull"]) yield call(name, [NULL, x]);
         yield call("greatest", [NULL, NULL, x]);
+        // A comparison of a NULL is one too (`location = 'x'` where the storage computes location as NULL).
+        const comparedNull = call("equals", [NULL, x]);
+        for (const name of ["and", "or"]) {
+          yield call(name, [NULL, x]);
+          yield call(name, [x, comparedNull]);
+          yield call(name, [NULL, x, condition]);
+          yield call(name, [NULL, NULL]);
+        }
+        yield call("greatest", [comparedNull, x]);
+        yield call("if", [condition, comparedNull, x]);
+        yield call("array", [comparedNull, x]);
       }
     }
     const wrong: string[] = [];
@@ -743,6 +754,59 @@ describe("probed function signatures", () => {
       if (engineClass !== known.cls || (classOfTypeName(type) === null) !== known.nullable) wrong.push(`${sql}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
     }
     expect(typedCalls).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("each function the pass makes a Nothing of a NULL argument is one in the engine, whatever the other argument", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of NOTHING_OF_NULL) {
+      const shapes = name === "not" ? [["NULL"]] : [null, ...ARGUMENT_CLASSES].flatMap((cls) => {
+        const other = cls === null ? "NULL" : CLASS_SAMPLES[cls].column;
+        return [["NULL", other], [other, "NULL"]];
+      });
+      for (const shape of shapes) {
+        const type = await resultType(name, shape);
+        if (type === "refused") continue;
+        typedCalls += 1;
+        if (type !== "Nullable(Nothing)") wrong.push(`${name}(${shape.join(", ")}): ${type}`);
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("a number divided by or multiplied with an array of numbers is an Array(Float64) wherever the pass says so", async () => {
+    const arrays = [CLASS_SAMPLES.arrayNumber, ...["float64s", "float32s", "nullableUInt8"].map((variant) => variantSamples(variant)[0]!)].map((sample) => ({ name: sample.column, type: sample.type }));
+    const entity = columnsEntity("probe", [...CLASS_COLUMNS.map((sample) => ({ name: sample.column, type: sample.type })), ...arrays.slice(1)]);
+    const numbers: Expression[] = [...CLASS_COLUMNS.map((sample) => column(sample.column)), ...[0.95, 2.5, 3, 300].map((value): Expression => ({ kind: "literal", value }))];
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    let untyped = 0;
+    for (const name of ["divide", "multiply"])
+      for (const array of arrays)
+        for (const number of numbers)
+          for (const args of [[column(array.name), number], [number, column(array.name)]]) {
+            const expression = call(name, args);
+            let variant: string | null;
+            try {
+              variant = expressionTyping(expression, entity).variant;
+            } catch {
+              continue;
+            }
+            if (variant === null) {
+              untyped += 1;
+              continue;
+            }
+            const type = await store.client
+              .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+              .then((r) => r.json<{ meta: { type: string }[] }>())
+              .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+            typedCalls += 1;
+            if (variantSamples(variant)[0]!.type !== type) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${variant}`);
+          }
+    expect(typedCalls).toBeGreaterThan(40);
+    expect(untyped).toBeGreaterThan(20); // products of integers, Nullable numbers and arrays of Nullable elements are left untyped
     expect(wrong).toEqual([]);
   }, 60_000);
 

@@ -151,6 +151,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT multiIf(spans.exclusive_time_32, sdk_version, logger) AS m WHERE ${TX} AND project_id = 1`, "column spans.exclusive_time_32 at line 1, column 46 is an Array(Float32), and multiIf does not take an Array(Float32) as argument 1 of 3", 1, 46],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
+  // a call an entity maps to a -Merge or -MergeIf call takes its argument count (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (generic_metrics_gauges) SELECT countIf(value) AS c WHERE ${METRICS}`, "countIf(…) at line 1, column 39 is sumMergeIf(count, condition) on this entity, and takes the value and a condition: 2 arguments, not 1", 1, 39],
+  [`MATCH (generic_metrics_distributions) SELECT quantiles(0.5)(value, 1) AS q WHERE ${METRICS}`, "quantiles(…) at line 1, column 46 is quantilesMerge(percentiles) on this entity, and takes the value alone: 1 argument, not 2", 1, 46],
   [`MATCH (generic_metrics_distributions) SELECT plus(percentiles, 1) AS a WHERE ${METRICS}`, "column percentiles at line 1, column 51 is an aggregate state (AggregateFunction) and 1 at line 1, column 64 is a small integer (UInt8): plus (+) does not take them together as arguments 1 and 2", 1, 64],
   [`MATCH (events) SELECT array((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS a WHERE ${R} AND project_id = 1`, "array at line 1, column 23 does not take a lambda (the one at line 1, column 29); functions that do: arrayAll", 1, 29],
   [`MATCH (events) SELECT multiIf((\`x\`) -> equals(\`x\`, 'a'), 1, 2) AS a WHERE ${R} AND project_id = 1`, "multiIf at line 1, column 23 does not take a lambda (the one at line 1, column 31)", 1, 31],
@@ -172,6 +175,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT max(timestamp) - greatest(NULL, NULL, 'info') AS d WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 40 is a string (Nullable), and minus (-) does not take", 1, 40],
   [`MATCH (events) SELECT timestamp - multiIf(title = 'a', NULL, title = 'b', title, 'x') AS d WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 35 is a string (Nullable), and minus (-) does not take", 1, 35],
   [`MATCH (events) SELECT ifNull(NULL, title) * 2 AS d WHERE ${R} AND project_id = 1`, "ifNull(…) at line 1, column 23 is a string, and multiply (*) does not take", 1, 23],
+  // a column the storage computes as NULL is such a NULL, and so is a comparison of one; and/or of a NULL and numbers is a Nullable(UInt8) (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (discover_transactions) SELECT 10 + greatest(exception_main_thread, transaction_name) AS d WHERE ${TX} AND project_id = 1`, "greatest(…) at line 1, column 43 is a string (Nullable), and plus (+) does not take", 1, 43],
+  [`MATCH (events) SELECT upper(title = NULL AND project_id + 1) AS u WHERE ${R} AND project_id = 1`, "and(…) at line 1, column 42 is a small integer (UInt8) (Nullable), and upper does not take", 1, 42],
+  // a number divided by an array of numbers, or multiplied with it by a float literal, is an Array(Float64) (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (transactions) SELECT 2 / measurements.value - 1 AS d WHERE ${TX} AND project_id = 1`, "divide(…) at line 1, column 31 is an Array(Float64), and minus (-) does not take an Array(Float64) as argument 1 of 2", 1, 31],
+  [`MATCH (transactions) SELECT countIf(duration, measurements.value * 0.5) AS d WHERE ${TX} AND project_id = 1`, "multiply(…) at line 1, column 66 is an Array(Float64), and countIf does not take an Array(Float64) as argument 2 of 2", 1, 66],
   // a result of an argument's type keeps its variant (any of an Array(Float64) is one)
   [`MATCH (transactions) SELECT lower(any(measurements.value)) AS l WHERE ${TX} AND project_id = 1`, "any(…) at line 1, column 35 is an Array(Float64), and lower does not take", 1, 35],
   // a function of such a Variant is applied to each alternative, and refused when it takes none (found by the fuzz: code 43 in ClickHouse)
