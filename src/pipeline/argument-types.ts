@@ -191,7 +191,6 @@ const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
 const MIXED_VARIANT = VARIANT_INDEX.get("mixed")!;
 /** Per variant index: whether a result of an argument's type keeps it. */
-const VARIANT_KEPT_BY_RESULT: readonly boolean[] = VARIANTS.map(variantKeptByResult);
 /** Per variant index: whether it is an array, whose elements have no class. */
 const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
 /** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
@@ -419,6 +418,8 @@ interface FunctionFacts {
    * at i (the probe refused an array class at i together with a class j takes: `has(a, x)`).
    */
   readonly elementDependent: readonly ReadonlySet<number>[];
+  /** Per variant index: a result of an argument's type (a `from` rule) is that variant when the argument is (variantKeptByResult). */
+  readonly keepsVariant: readonly boolean[];
 }
 
 /** An array (an array variant or an `array(...)` call) whose elements may be of the class `cls` (unknown elements may). */
@@ -520,6 +521,7 @@ function functionFacts(name: string): FunctionFacts {
       aggregate: AGGREGATE_FUNCTIONS.has(name),
       classResults: signature ? classResultsOf(signature) : [],
       elementDependent: [0, 1, 2, 3, 4].map((count) => (signature ? elementDependentPositions(signature, count) : NO_POSITIONS)),
+      keepsVariant: VARIANTS.map((variant) => variantKeptByResult(name, variant)),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -646,7 +648,7 @@ class ArgumentTyping {
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
-        if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing));
+        if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing), node.args);
         if (node.name === "if" || node.name === "multiIf") {
           const branches = branchesType(node.args, args, constant, this.nothing);
           if (branches !== null) return branches;
@@ -927,7 +929,7 @@ function isArrayCall(node: Expression): node is Extract<Expression, { kind: "fun
  * two families with no common type (strings, numbers, DateTimes, UUIDs) make an
  * Array(Variant(...)), the mixed-array variant.
  */
-function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readonly boolean[]): Typed {
+function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readonly boolean[], nodes: readonly Expression[]): Typed {
   // A NULL element (a NULL, or a column the storage computes as one) makes the others Nullable:
   // `array(title, NULL)` is an Array(Nullable(String)), `array(title, NULL, 1)` a mixed array.
   const args = nullAt.includes(true) ? all.filter((_, i) => !nullAt[i]) : all;
@@ -948,11 +950,25 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   if (families.size > 1) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
+  // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).
+  if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every((t, i) => widensToFloat64(nodes[i]!, t))) return variantTyped(FLOAT64S_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
   if (first.nullable || withNull) return typed(null, constant);
   if (first.cls === "string") return typed("arrayString", constant);
   if (first.cls === "uuid") return variantTyped(UUIDS_VARIANT, constant);
   return typed(null, constant);
+}
+
+/**
+ * Whether a Float64 is the common type of this value and a Float64: a float, a UInt8, UInt32 or
+ * Bool, an integer literal of at most 32 bits. Not an Int64 or UInt64, which a Float64 cannot
+ * hold exactly: the engine makes a Variant of the two. The int64 class may be either, so only
+ * its literals are known to be narrower.
+ */
+function widensToFloat64(node: Expression, t: Typed): boolean {
+  if (t.variant >= 0 || t.nullable) return false;
+  if (t.cls === "float64" || t.cls === "uint8" || t.cls === "uint32" || t.cls === "bool") return true;
+  return t.cls === "int64" && node.kind === "literal" && typeof node.value === "number" && Math.abs(node.value) < 2 ** 31;
 }
 
 /**
@@ -1019,7 +1035,7 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // argument's type keeps that argument's variant, where it may (variantKeptByResult).
   if (rule !== undefined && "from" in rule) {
     const from = args[rule.from];
-    if (from !== undefined && from.variant >= 0 && VARIANT_KEPT_BY_RESULT[from.variant]) return variantTyped(from.variant, constant);
+    if (from !== undefined && from.variant >= 0 && facts.keepsVariant[from.variant]) return variantTyped(from.variant, constant);
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   let nullables = 0;

@@ -810,6 +810,27 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("an array of numbers with a float literal among them is an Array(Float64) wherever the pass says so", async () => {
+    const float: Expression = { kind: "literal", value: 0.5 };
+    const elements: Expression[] = [...CLASS_COLUMNS.map((sample) => column(sample.column)), ...[3, 300, 70_000, -5, -3_000_000_000, 2 ** 40, true, 2.5, null].map((value): Expression => ({ kind: "literal", value }))];
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const element of elements)
+      for (const args of [[float, element], [element, float], [element, float, element]]) {
+        const expression = call("array", args);
+        const known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+        if (known.variant === null) continue;
+        const type = await store.client
+          .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+          .then((r) => r.json<{ meta: { type: string }[] }>())
+          .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+        typedCalls += 1;
+        if (variantOfTypeName(type) !== known.variant) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.variant}`);
+      }
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
     const plurals = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => name.startsWith("quantiles") && PROBED_FUNCTION_SIGNATURES.has(`quantile${name.slice(9)}`));
     expect(plurals).toContain("quantiles");
@@ -912,7 +933,7 @@ describe("probed function signatures", () => {
         if (!rule || !("from" in rule) || signature.result !== null) continue;
         const count = Number(countText);
         const partners = partnerColumns(signature, count);
-        for (const variant of VARIANTS.filter(variantKeptByResult))
+        for (const variant of VARIANTS.filter((variant) => variantKeptByResult(name, variant)))
           for (const sample of variantSamples(variant)) {
             const columns = partners.map((partner, i) => (i === rule.from ? sample.column : partner));
             const type = await resultType(name, columns);
