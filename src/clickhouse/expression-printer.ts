@@ -64,6 +64,9 @@ interface ColumnSource {
   readonly qualifier: string;
 }
 
+/** The granularity at which a time-bucket column (`time`) is a Date (`toDate(...)`); a DateTime at any other. */
+export const DATE_BUCKET_GRANULARITY = 86400;
+
 export class ExpressionPrinter {
   /** The column source of each entity alias ("" for a single entity), made once per printer. */
   private readonly sources = new Map<string, ColumnSource>();
@@ -207,7 +210,7 @@ export class ExpressionPrinter {
         return `toStartOfMinute(${column}, 'Universal')`;
       case 3600:
         return `toStartOfHour(${column}, 'Universal')`;
-      case 86400:
+      case DATE_BUCKET_GRANULARITY:
         return `toDate(${column}, 'Universal')`;
       default:
         return `toDateTime(multiply(intDiv(toUInt32(${column}), ${this.granularity}), ${this.granularity}), 'Universal')`;

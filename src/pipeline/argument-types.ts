@@ -23,6 +23,7 @@ import { comparedByElements, comparesElements } from "./snql-array-conditions.js
 import { STRING_READ_AS } from "./literal-texts.js";
 import { nullColumns } from "./null-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
+import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
 
 type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
 
@@ -190,6 +191,7 @@ const UUIDS_VARIANT = VARIANT_INDEX.get("uuids")!;
 const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
 const MIXED_VARIANT = VARIANT_INDEX.get("mixed")!;
+const DATE_VARIANT = VARIANT_INDEX.get("date")!;
 /** Per variant index: whether a result of an argument's type keeps it. */
 /** Per variant index: whether it is an array, whose elements have no class. */
 const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
@@ -555,6 +557,8 @@ class ArgumentTyping {
     private readonly aliases: ReadonlyMap<string, Expression>,
     /** Columns the query ARRAY JOINs (`alias.name`): one element per row, wherever they appear. */
     private readonly arrayJoined: ReadonlySet<string> = NO_NAMES,
+    /** The query buckets time by day: a time-bucket column (`time`) is a Date, not its declared DateTime. */
+    private readonly dayBuckets = false,
   ) {}
 
   private factsOf(entityAlias: string | undefined): EntityFacts | undefined {
@@ -581,6 +585,8 @@ class ArgumentTyping {
       case "column":
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
         if (this.inWhere) this.refuseAggregateColumn(node);
+        // `time` at GRANULARITY 86400 is `toDate(received)` (expression-printer.ts).
+        if (this.dayBuckets && this.entityOf(node.entityAlias)?.timeBucketColumns[node.name] !== undefined) return variantTyped(DATE_VARIANT, false);
         if (this.isArrayJoined(node)) {
           const column = this.factsOf(node.entityAlias)?.columns.get(node.name);
           return column && elementClass(column.cls) !== null ? elementOf(column) : UNKNOWN_COLUMN;
@@ -1549,7 +1555,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
   if (query.arrayJoin && query.arrayJoin.length > 0) {
     arrayJoined = new Set(query.arrayJoin.flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   }
-  const typing = new ArgumentTyping(entityOf, aliases, arrayJoined);
+  const typing = new ArgumentTyping(entityOf, aliases, arrayJoined, query.granularity === DATE_BUCKET_GRANULARITY);
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;
     typing.inWhere = expression === query.where;
@@ -1595,8 +1601,9 @@ export function checkExpressionArgumentTypes(expression: Expression, entity: Ent
 export function expressionTyping(
   expression: Expression,
   entity: EntityDefinition,
+  granularity: number | null = null,
 ): { cls: ArgumentClass | null; nullable: boolean; constant: boolean | null; mayBeNothing: boolean; variant: string | null } {
-  const typing = new ArgumentTyping(() => entity, new Map());
+  const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
   return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null };
 }

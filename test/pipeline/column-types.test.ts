@@ -124,6 +124,29 @@ describe("column types the typing pass knows", () => {
     expect(mismatches).toEqual([]);
   }, 120_000);
 
+  it("types a time-bucket column (`time`) as the engine types its bucket at each granularity: a Date by the day, else a DateTime", async () => {
+    const mismatches: string[] = [];
+    let typed = 0;
+    for (const entity of registry.entities()) {
+      const table = registry.storage(entity.readableStorage)!.table;
+      for (const name of Object.keys(entity.timeBucketColumns))
+        for (const granularity of [60, 3600, 86400, 120]) {
+          const expression: Expression = { kind: "column", name };
+          const sql = new ExpressionPrinter({ kind: "entity", entity }, new Set(), granularity).expression(expression);
+          const result = await engine.client.query({ query: `DESCRIBE (SELECT ${sql} AS c FROM ${table})`, format: "JSONEachRow" });
+          const engineType = ((await result.json()) as { type: string }[])[0]!.type;
+          const known = expressionTyping(expression, entity, granularity);
+          const expected = classOfEngineType(engineType);
+          typed += 1;
+          if (known.cls !== expected.cls || known.variant !== (expected.cls === null ? variantOfTypeName(engineType) : null)) {
+            mismatches.push(`${entity.name}.${name} at ${granularity}: the pass has ${known.cls ?? known.variant ?? "nothing"}, the engine ${engineType}`);
+          }
+        }
+    }
+    expect(typed).toBeGreaterThan(20);
+    expect(mismatches).toEqual([]);
+  });
+
   it("types a column mapped to a literal as that literal, a constant", () => {
     const discover = registry.entity("discover")!;
     expect(discover.columnMappers["group_id"]).toEqual({ kind: "literal", value: 0 });
