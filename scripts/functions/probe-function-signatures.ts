@@ -25,6 +25,7 @@ import { Session } from "chdb";
 import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import {
   ARGUMENT_CLASSES,
+  ARRAY_VARIANTS,
   CLASS_SAMPLES as SAMPLES,
   OTHER_TYPE_SAMPLES,
   SCALAR_VARIANT_SAMPLES,
@@ -54,6 +55,11 @@ const MAX_PROBED_ARGUMENTS = 3;
 const SCALAR_VARIANTS: readonly string[] = Object.keys(SCALAR_VARIANT_SAMPLES);
 
 /** An array of a scalar variant's sample (`[tuple(1, 2)]`): what `has` and `IN` take a tuple beside. */
+/** A type with its DateTimes' time zones left out: `groupUniqArray` of a DateTime('UTC') is an Array(DateTime). */
+function withoutTimeZone(type: string): string {
+  return type.replace(/DateTime\('[^']*'\)/g, "DateTime");
+}
+
 function arrayOfSample(sample: { readonly constant: string; readonly column: string; readonly type: string }): { constant: string; column: string; type: string } {
   return { constant: `[${sample.constant}]`, column: `a_${sample.column}`, type: `Array(${sample.type})` };
 }
@@ -210,6 +216,8 @@ function main(): void {
       const resultFollows = new Array<boolean>(count).fill(true);
       // Positions whose array's element class every accepted call returned (`arrayElement(a, i)`).
       const resultIsElement = new Array<boolean>(count).fill(true);
+      // Positions an array of whose type every accepted call returned (`groupArray(x)`).
+      const resultIsArrayOf = new Array<boolean>(count).fill(true);
       // Position pairs whose shared class the result had whenever they agreed (`if(c, a, b)`).
       const agreeing = new Map<string, { seen: boolean; holds: boolean }>();
       for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) agreeing.set(`${i} ${j}`, { seen: false, holds: true });
@@ -246,6 +254,7 @@ function main(): void {
             args.forEach((c, i) => {
               if (resultClass !== c) resultFollows[i] = false;
               if (resultClass === null || resultClass !== elementClass(c)) resultIsElement[i] = false;
+              if (withoutTimeZone(outcome.resultType ?? "") !== withoutTimeZone(`Array(${SAMPLES[c].type})`)) resultIsArrayOf[i] = false;
             });
             for (const [key, rule] of agreeing) {
               const [i, j] = key.split(" ").map(Number) as [number, number];
@@ -440,6 +449,7 @@ function main(): void {
       if (follows >= 0) resultRules[count] = { from: follows };
       else if (element >= 0) resultRules[count] = { elementOf: element };
       else if (agreed !== undefined) resultRules[count] = { agreeing: agreed.split(" ").map(Number) as [number, number] };
+      else if (resultIsArrayOf.includes(true)) resultRules[count] = { arrayOf: resultIsArrayOf.indexOf(true) };
       // Without a rule, the result's class per tuple of argument classes, where every form gave
       // the same one (`divide` of two numbers is a Float64, of an array an Array(Float64)); up
       // to two arguments, which keeps the table small.
@@ -492,15 +502,24 @@ function main(): void {
       // Where the other of the two can be Nullable, it is tried Nullable too ("i j first second
       // n", n its position): `ip_address_v6 > exception_main_thread`, a Nullable(IPv6) and a
       // Nullable(UInt8).
-      recordPairs(variantPairs, (form, key, i, j, a, b) =>
-        ([[i, a, j, b], [j, b, i, a]] as const).flatMap(([position, cls, other, otherCls]) =>
+      // A pair of two array classes is tried with an array variant in place of each as well
+      // ("i j first second", both variants' names): `spans.exclusive_time / measurements.value`,
+      // an Array(Float32) and an Array(Float64).
+      recordPairs(variantPairs, (form, key, i, j, a, b) => {
+        const arrayVariantsAt = (cls: ArgumentClass) => (elementClass(cls) === null ? [] : ARRAY_VARIANTS);
+        const bothVariants = arrayVariantsAt(a).flatMap((first) =>
+          arrayVariantsAt(b)
+            .filter((second) => variantCallSamples(first).every((x) => variantCallSamples(second).every((y) => refusedWith(form, key, i, x, [j, y]))))
+            .map((second) => `${i} ${j} ${first} ${second}`),
+        );
+        return ([[i, a, j, b], [j, b, i, a]] as const).flatMap(([position, cls, other, otherCls]) =>
           VARIANTS.filter((variant) => (SCALAR_VARIANTS.includes(variant) || elementClass(cls) !== null) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample))).flatMap((variant) => {
             const pair = position === i ? `${i} ${j} ${variant} ${b}` : `${i} ${j} ${a} ${variant}`;
             const withNullable = NULLABLE_CLASSES.includes(otherCls) && variantCallSamples(variant).every((sample) => refusedWith(form, key, position, sample, [other, `nullable:${otherCls}`]));
             return withNullable ? [pair, `${pair} ${other}`] : [pair];
           }),
-        ),
-      );
+        ).concat(bothVariants);
+      });
       // From three arguments, each refused pair again with every other position taking, in
       // turn, each type without a class and a NULL: `greatest('x', 1, c)` finds no common type
       // whatever c is, so the pair is refused beside an argument the pass cannot type.

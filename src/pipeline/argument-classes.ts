@@ -87,6 +87,10 @@ export const ARRAY_VARIANT_SAMPLES: Readonly<Record<string, { readonly constant:
   float64s: { constant: "CAST([1.5] AS Array(Float64))", column: "v_float64s", type: "Array(Float64)" },
   float32s: { constant: "CAST([1.5] AS Array(Float32))", column: "v_float32s", type: "Array(Float32)" },
   uuids: { constant: "CAST(['00000000-0000-0000-0000-000000000001'] AS Array(UUID))", column: "v_uuids", type: "Array(UUID)" },
+  // Not stored by any entity, but what `array(...)` of small integers and `groupArray` of
+  // UInt8s and DateTimes return (`array(startsWith(a, b))`, `groupUniqArray(timestamp)`).
+  uint8s: { constant: "CAST([1] AS Array(UInt8))", column: "v_uint8s", type: "Array(UInt8)" },
+  datetimes: { constant: "CAST([toDateTime('2024-01-01 00:00:00', 'UTC')] AS Array(DateTime('UTC')))", column: "v_datetimes", type: "Array(DateTime('UTC'))" },
 };
 
 export type ArrayVariant = keyof typeof ARRAY_VARIANT_SAMPLES;
@@ -96,9 +100,10 @@ export const ARRAY_VARIANTS: readonly ArrayVariant[] = Object.keys(ARRAY_VARIANT
 
 const VARIANT_OF_TYPE: ReadonlyMap<string, ArrayVariant> = new Map(Object.entries(ARRAY_VARIANT_SAMPLES).map(([variant, sample]) => [sample.type, variant]));
 
-/** The array variant a type is (as `formatClickHouseType` writes it), else null. */
+/** The array variant a type is (as `formatClickHouseType` writes it; an Array(DateTime) in any time zone), else null. */
 export function arrayVariantOfTypeName(typeName: string): ArrayVariant | null {
-  return VARIANT_OF_TYPE.get(typeName.trim()) ?? null;
+  const type = typeName.trim();
+  return VARIANT_OF_TYPE.get(type) ?? (/^Array\(DateTime(?:\('[^']*'\))?\)$/.test(type) ? "datetimes" : null);
 }
 
 /**
@@ -200,7 +205,8 @@ export function variantSamples(variant: string): readonly { readonly constant: s
 /** How a message names a variant's type: "an Array(Float64)", "a tuple". */
 export function variantWhat(variant: string): string {
   const array = ARRAY_VARIANT_SAMPLES[variant];
-  return array ? `an ${array.type}` : SCALAR_VARIANT_SAMPLES[variant]!.what;
+  // An Array(DateTime) in any time zone (the sample's is UTC).
+  return array ? `an ${array.type.replace(/DateTime\('[^']*'\)/, "DateTime")}` : SCALAR_VARIANT_SAMPLES[variant]!.what;
 }
 
 const SCALAR_VARIANT_OF_TYPE: ReadonlyMap<string, string> = new Map(
@@ -285,9 +291,10 @@ export type ArgumentCount = "refused" | "probed" | "unknown";
  * How a call's result class follows its arguments', as every accepted probe call showed:
  * - `from`: the class of that argument (`any(x)`);
  * - `elementOf`: the class of that array argument's elements (`arrayElement(a, i)`);
- * - `agreeing`: the class of those two arguments when they have the same one (`if(c, a, b)`).
+ * - `agreeing`: the class of those two arguments when they have the same one (`if(c, a, b)`);
+ * - `arrayOf`: an array of that argument's type (`groupArray(x)`, `topK(x)`).
  */
-export type ResultRule = { readonly from: number } | { readonly elementOf: number } | { readonly agreeing: readonly [number, number] };
+export type ResultRule = { readonly from: number } | { readonly elementOf: number } | { readonly agreeing: readonly [number, number] } | { readonly arrayOf: number };
 
 /** Per allowed function, what the engine refused when probed (see the probe script). */
 export interface ProbedSignature {

@@ -161,7 +161,11 @@ interface Typed {
   readonly nullable: boolean;
   /** A type without a class that has its own probed refusals (index in VARIANTS, -1 for none): an array variant, a tuple, a map, ... */
   readonly variant: number;
-  /** A Variant made by `if` or `multiIf` (the mixed variant): each branch's class, plain, as the engine applies a function to it. */
+  /**
+   * A Variant made by `if` or `multiIf` (the mixed variant): each branch's class, plain, as the
+   * engine applies a function to it. Without a variant: the classes the value may be, one of
+   * which it is (numbersWithBool). Either way a call is refused only where none is taken.
+   */
   readonly alternatives?: readonly Typed[];
 }
 
@@ -478,8 +482,8 @@ function classResultsOf(signature: ProbedSignature): (ReadonlyMap<number, Argume
 
 /** A class's index, or a variant's after every class's: what pair keys number. */
 const TYPE_INDEX: ReadonlyMap<string, number> = new Map([...CLASS_INDEX, ...VARIANTS.map((variant, i) => [variant, ARGUMENT_CLASSES.length + i] as const)]);
-// pairKey packs a type's index in 5 bits.
-if (TYPE_INDEX.size > 32) throw new Error(`${TYPE_INDEX.size} classes and variants: pairKey holds 32`);
+// pairKey packs a type's index in 6 bits.
+if (TYPE_INDEX.size > 64) throw new Error(`${TYPE_INDEX.size} classes and variants: pairKey holds 64`);
 
 function typeIndex(t: Typed): number {
   return t.variant >= 0 ? ARGUMENT_CLASSES.length + t.variant : t.index;
@@ -490,10 +494,10 @@ const BOTH_NULLABLE = 8;
 
 /**
  * The number a refused pair is stored under: positions i < j below 8, the two types' indexes
- * (TYPE_INDEX, fewer than 32), and which of the two is Nullable (-1: neither, BOTH_NULLABLE: both).
+ * (TYPE_INDEX, fewer than 64), and which of the two is Nullable (-1: neither, BOTH_NULLABLE: both).
  */
 function pairKey(i: number, j: number, first: number, second: number, nullableAt = -1): number {
-  return ((((i * 8 + j) * 32 + first) * 32 + second) * 10) + nullableAt + 1;
+  return ((((i * 8 + j) * 64 + first) * 64 + second) * 10) + nullableAt + 1;
 }
 
 /** Keys of pairs as the probe writes them: "i j first second", and the Nullable position if any. */
@@ -669,6 +673,7 @@ class ArgumentTyping {
           const product = arrayArithmeticType(node.name, node.args, args, constant);
           if (product !== null) return product;
         }
+        if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         // `ifNull(NULL, x)` and `coalesce(NULL, x)` are x, as it is (`coalesce(NULL, 'a')` is a String).
         if ((node.name === "ifNull" || node.name === "coalesce") && node.args.length === 2 && this.isNothing(node.args[0]!)) return args[1]!;
@@ -755,10 +760,11 @@ class ArgumentTyping {
       }
     }
     const mixed = args[mixedAt]!;
-    throw invalidQuery(
-      `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them (ClickHouse calls it once per alternative). As ${typeName(alternatives[0]!)}: ${first!.message}`,
-      first!.position ?? position,
-    );
+    const what =
+      types[mixedAt]!.variant === MIXED_VARIANT
+        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them (ClickHouse calls it once per alternative)`
+        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types), and ${nameOf(name)}${at(position)} takes none of them`;
+    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}. As ${typeName(alternatives[0]!)}: ${first!.message}`, first!.position ?? position);
   }
 
   /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for (built only then). */
@@ -929,9 +935,10 @@ function isArrayCall(node: Expression): node is Extract<Expression, { kind: "fun
 /**
  * `array(a, b, ...)`: an Array of its elements' common type. Typed only where every element
  * has the same class and nullability, and the class is one whose common type is itself: strings
- * make an Array(String), strings of which any is Nullable an Array(Nullable(String)), UUIDs an Array(UUID). The
- * numbers' common type depends on the exact element types: Array(UInt8), Array(Float32), and
- * for a signed and an unsigned 64-bit integer an Array(Variant(Int64, UInt64)). Elements of
+ * make an Array(String), strings of which any is Nullable an Array(Nullable(String)), UUIDs an
+ * Array(UUID), UInt8s an Array(UInt8), DateTimes an Array(DateTime). Other numbers' common type
+ * depends on the exact element types: Array(Float32), and for a signed and an unsigned 64-bit
+ * integer an Array(Variant(Int64, UInt64)); with a float literal it is a Float64. Elements of
  * two families with no common type (strings, numbers, DateTimes, UUIDs) make an
  * Array(Variant(...)), the mixed-array variant.
  */
@@ -959,10 +966,21 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).
   if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every((t, i) => widensToFloat64(nodes[i]!, t))) return variantTyped(FLOAT64S_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
-  if (first.nullable || withNull) return typed(null, constant);
-  if (first.cls === "string") return typed("arrayString", constant);
-  if (first.cls === "uuid") return variantTyped(UUIDS_VARIANT, constant);
-  return typed(null, constant);
+  // Integers of the int64 class may be an Int64 and a UInt64, whose common type is a Variant.
+  if (first.nullable || withNull || first.cls === "int64") return typed(null, constant);
+  return arrayOfClass(first.cls, constant);
+}
+
+/**
+ * An array of values of one class, where the pass names its type: of strings, of 64-bit (or
+ * 16-bit) integers, of UInt8s, DateTimes or UUIDs. Not of floats (Float32 and Float64 share a
+ * class, their arrays do not), of Bools or UInt32s (no variant), of arrays or states.
+ */
+function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
+  if (cls === "string") return typed("arrayString", constant);
+  if (cls === "int64") return typed("arrayNumber", constant);
+  const variant = ARRAY_OF_VARIANT[cls];
+  return variant === undefined ? typed(null, constant) : variantTyped(variant, constant);
 }
 
 /**
@@ -1036,6 +1054,11 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (a === undefined || b === undefined || a.cls === null || a.cls !== b.cls || a.variant >= 0 || b.variant >= 0) return typed(null, constant);
     if (!a.nullable && !b.nullable) return typed(a.cls, constant);
     return NULLABLE_CLASSES.includes(a.cls) ? typed(a.cls, constant, true) : typed(null, constant);
+  }
+  // `groupUniqArray(timestamp)` is an Array(DateTime): an array of the argument's type, where the pass names one.
+  if (rule !== undefined && "arrayOf" in rule) {
+    const of = args[rule.arrayOf];
+    return of === undefined || of.nullable || of.variant >= 0 || of.cls === null ? typed(null, constant) : arrayOfClass(of.cls, constant);
   }
   // `any(exception_frames.function)`, `arrayReverse(spans.exclusive_time_32)`: a result of an
   // argument's type keeps that argument's variant, where it may (variantKeptByResult).
@@ -1236,6 +1259,13 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       const variantAt = types.findIndex((t) => t.variant >= 0);
       if (variantAt >= 0) refuseVariantPairs(name, args, types, rules.variantPairs[form], position, variantAt, nullables === 1 ? types.findIndex((t) => t.nullable) : -1);
     }
+    // Two array variants beside arguments of known classes: the pairs probed with both
+    // (`spans.exclusive_time / measurements.value`, an Array(Float32) and an Array(Float64)).
+    if (unknown === 2 && nullables === 0 && !nothing) {
+      const i = types.findIndex((t) => t.variant >= 0);
+      const j = types.findIndex((t, k) => k > i && t.variant >= 0);
+      if (i >= 0 && j > i && rules.variantPairs[form]?.has(pairKey(i, j, typeIndex(types[i]!), typeIndex(types[j]!)))) refuseTogether(name, args, types, i, j, position);
+    }
     return;
   }
   const refused = rules.refused[form];
@@ -1276,6 +1306,7 @@ function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: reado
 }
 
 const FLOAT64S_VARIANT = VARIANT_INDEX.get("float64s")!;
+const ARRAY_OF_VARIANT: Readonly<Partial<Record<ArgumentClass, number>>> = { uint8: VARIANT_INDEX.get("uint8s")!, datetime: VARIANT_INDEX.get("datetimes")!, uuid: UUIDS_VARIANT };
 const FLOAT32S_VARIANT = VARIANT_INDEX.get("float32s")!;
 
 /** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32). */
@@ -1298,6 +1329,23 @@ function arrayArithmeticType(name: string, nodes: readonly Expression[], types: 
   const otherNode = nodes[1 - arrayAt]!;
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
   return name === "divide" || floatLiteral ? variantTyped(FLOAT64S_VARIANT, constant) : null;
+}
+
+/** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */
+const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number").map((cls) => typed(cls, null));
+const NULLABLE_NUMBER_CLASSES: readonly Typed[] = NUMBER_CLASSES.map((t) => typed(t.cls, null, true));
+
+/**
+ * `greatest(click_is_rage, TRUE, 2 + x)`: numbers with a Boolean among them are a number, but
+ * which one the engine's rules for Bool decide (`greatest(TRUE, 1)` is a UInt8, `greatest(TRUE,
+ * 1, 2)` a Bool, with a UInt16 a UInt16): one of the number classes, each judged in turn where
+ * it is used, refused only where none is taken (`greatest(TRUE, 1) >= event_id`); Nullable
+ * ones where any argument is Nullable. With a value of another type among them, no type. An
+ * engine test holds the engine's result to one of them.
+ */
+function numbersWithBool(args: readonly Typed[], constant: boolean | null): Typed {
+  for (const t of args) if (t.variant >= 0 || t.cls === null || ARRAY_FAMILIES[t.cls] !== "number") return typed(null, constant);
+  return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: args.some((t) => t.nullable) ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES };
 }
 
 const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
@@ -1602,8 +1650,16 @@ export function expressionTyping(
   expression: Expression,
   entity: EntityDefinition,
   granularity: number | null = null,
-): { cls: ArgumentClass | null; nullable: boolean; constant: boolean | null; mayBeNothing: boolean; variant: string | null } {
+): {
+  cls: ArgumentClass | null;
+  nullable: boolean;
+  constant: boolean | null;
+  mayBeNothing: boolean;
+  variant: string | null;
+  alternatives: { cls: ArgumentClass | null; nullable: boolean }[] | null;
+} {
   const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
-  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null };
+  const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable })) ?? null;
+  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives };
 }

@@ -49,6 +49,10 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(Nullable(UInt8))", "nullableUInt8"],
     ["Array(Float64)", "float64s"],
     ["Array(UUID)", "uuids"],
+    ["Array(UInt8)", "uint8s"],
+    ["Array(DateTime)", "datetimes"],
+    ["Array(DateTime('UTC'))", "datetimes"],
+    ["Array(DateTime64(3))", null],
     ["Array(String)", null],
     ["Nullable(String)", null],
     ["Array(Array(Float64))", null],
@@ -88,7 +92,7 @@ describe("argument classes of ClickHouse types", () => {
   });
 
   it("knows which variants are arrays (their elements have no class)", () => {
-    expect(VARIANTS.filter(isArrayVariant)).toEqual(["nullableStrings", "nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uuids", "nested", "mixedArray"]);
+    expect(VARIANTS.filter(isArrayVariant)).toEqual(["nullableStrings", "nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uuids", "uint8s", "datetimes", "nested", "mixedArray"]);
   });
 
   // The probe's table names classes and variants in the same pair strings ("0 1 float64 string"):

@@ -381,6 +381,20 @@ describe("probed function signatures", () => {
     await expectRefused(calls, 50);
   }, 120_000);
 
+  it("each pair refused with two array variants is still refused, with every sample of each", async () => {
+    const calls = [...firstPairs((signature) => signature.variantPairs, (parts) => parts.length === 4 && VARIANTS.includes(parts[2]!) && VARIANTS.includes(parts[3]!))].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
+      samplesOf(first!).flatMap((a) =>
+        samplesOf(second!).map((b) => {
+          const args = [...partners];
+          args[Number(i)] = a;
+          args[Number(j)] = b;
+          return { name, form, args };
+        }),
+      ),
+    );
+    await expectRefused(calls, 20);
+  }, 120_000);
+
   it("each pair refused beside any type is still refused with a type without a class or a NULL at each other position", async () => {
     const beside = [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), "null"];
     const calls = [...firstPairs((signature) => signature.robustPairs)].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
@@ -612,18 +626,21 @@ describe("probed function signatures", () => {
 
   // Each class, plain and Nullable, as a column of a columns-only entity named as in the probe
   // table: the pass judges an expression over it, the engine the same call over the probe table.
+  const NUMBER_CLASSES_OF_TEST = ["uint8", "int64", "float64", "uint32", "bool"] as const;
   const CLASS_COLUMNS = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
   const CLASS_COLUMNS_ENTITY = columnsEntity("probe", CLASS_COLUMNS.map((sample) => ({ name: sample.column, type: sample.type })));
   const column = (name: string): Expression => ({ kind: "column", name });
   const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
-  /** The SQL of an expression of calls, curried calls, columns and number literals. */
+  /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
   const sqlOf = (node: Expression): string =>
     node.kind === "function"
       ? `${node.name}(${node.args.map(sqlOf).join(", ")})`
       : node.kind === "curried"
         ? `${node.name}(${node.params.map(sqlOf).join(", ")})(${node.args.map(sqlOf).join(", ")})`
         : node.kind === "literal"
-          ? String(node.value)
+          ? typeof node.value === "string"
+            ? `'${node.value}'`
+            : String(node.value)
           : (node as { name: string }).name;
 
   /** Each expression the pass refuses (the refusals `counted` keeps) is refused by the engine, computed on the probe's row; at least `atLeast` are. */
@@ -703,6 +720,40 @@ describe("probed function signatures", () => {
       }
     }
     await expectEngineRefusesWhatPassRefuses(expressions(), 1000, (message) => message.includes("Variant"));
+  }, 300_000);
+
+  it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
+    const numbers = NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column]);
+    const shapes = numbers.flatMap((x) => [[CLASS_SAMPLES.bool.column, x], [x, "true"], ["true", x, "1"], [x, CLASS_SAMPLES.bool.column, x], ["true", "1", x]]);
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of ["greatest", "least"])
+      for (const shape of shapes) {
+        const expression = call(name, shape.map((arg) => (arg === "true" ? { kind: "literal", value: true } : arg === "1" ? { kind: "literal", value: 1 } : column(arg))));
+        const known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+        const type = await resultType(name, shape);
+        if (type === "refused" || known.alternatives === null) continue;
+        typedCalls += 1;
+        const nullable = classOfTypeName(type) === null;
+        const cls = classOfTypeName(type) ?? nullableClassOfTypeName(type);
+        if (!known.alternatives.some((alternative) => alternative.cls === cls && alternative.nullable === nullable)) wrong.push(`${name}(${shape.join(", ")}): ${type}, not one of the pass's`);
+      }
+    expect(typedCalls).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+    // Each of them in turn at each position of every probed function of one or two arguments.
+    const ofBool = [call("greatest", [column(CLASS_SAMPLES.bool.column), column(CLASS_SAMPLES.uint8.column)]), call("least", [{ kind: "literal", value: true }, column(nullableSample("int64")!.column)])];
+    function* expressions(): Generator<Expression> {
+      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+        if (signature.lambda) continue;
+        for (let count = 1; count <= 2; count++) {
+          if (signature.counts[count] !== "probed") continue;
+          const partners = partnerColumns(signature, count);
+          for (let position = 0; position < count; position++)
+            for (const value of ofBool) for (const partner of [null, CLASS_SAMPLES.uuid.column, CLASS_SAMPLES.string.column]) yield call(name, partners.map((p, i) => (i === position ? value : column(partner ?? p))));
+        }
+      }
+    }
+    await expectEngineRefusesWhatPassRefuses(expressions(), 300, (message) => message.includes("which one depends"));
   }, 300_000);
 
   it("an if or multiIf beside a NULL branch, and the common-type functions beside NULLs, have the pass's type and are Nothing only where the pass says they may be", async () => {
@@ -830,6 +881,44 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it("an array of an argument's type (groupArray(x), array(x, y) of one class) has the pass's type, where it has one", async () => {
+    function* expressions(): Generator<Expression> {
+      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES)
+        for (const [countText, rule] of Object.entries(signature.results)) {
+          if (!rule || !("arrayOf" in rule)) continue;
+          const partners = partnerColumns(signature, Number(countText));
+          for (const sample of CLASS_COLUMNS) yield call(name, partners.map((partner, i) => column(i === rule.arrayOf ? sample.column : partner)));
+        }
+      const literals = [1, 300, -5, 2.5, "a", true].map((value): Expression => ({ kind: "literal", value }));
+      for (const element of [...CLASS_COLUMNS.map((sample) => column(sample.column)), ...literals]) {
+        yield call("array", [element]);
+        yield call("array", [element, element]);
+        for (const other of literals) yield call("array", [element, other]);
+      }
+    }
+    const wrong: string[] = [];
+    const typedAs = new Set<string>();
+    for (const expression of expressions()) {
+      let known: ReturnType<typeof expressionTyping>;
+      try {
+        known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+      } catch {
+        continue;
+      }
+      if (known.cls === null && known.variant === null) continue;
+      const type = await store.client
+        .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+        .then((r) => r.json<{ meta: { type: string }[] }>())
+        .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+      if (type === "refused") continue;
+      const pass = known.cls ?? known.variant!;
+      typedAs.add(pass);
+      if ((classOfTypeName(type) ?? variantOfTypeName(type)) !== pass || known.nullable) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${pass}`);
+    }
+    for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s"]) expect(typedAs).toContain(expected);
+    expect(wrong).toEqual([]);
+  }, 120_000);
 
   it("the plural quantiles, curried with their levels, refuse what their singular refuses", async () => {
     const plurals = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => name.startsWith("quantiles") && PROBED_FUNCTION_SIGNATURES.has(`quantile${name.slice(9)}`));

@@ -1,7 +1,8 @@
 /**
  * The reliability suite's CI smoke (the long run is `npm run reliability`; docs/reliability.md):
  * 20,000 fuzz inputs and a 10-second 100-client soak against a real `quarry serve` process. Every
- * answer is typed and none is a 5xx, /health stays ok throughout, every query leaves a query-log
+ * answer is typed and none is a 5xx, none is ClickHouse refusing a call's argument types or count
+ * (the typing pass catches each first), /health stays ok throughout, every query leaves a query-log
  * row (written, or dropped with a reason), and SIGTERM with 100 clients sending stops the server
  * within its deadline, answering the requests in flight. Resident memory is reported, not
  * asserted: ten seconds of load say little about it (the long run checks it).
@@ -29,6 +30,9 @@ describe("reliability smoke", () => {
 
     expect(report.fuzz.requests).toBe(20_000);
     expect(report.fuzz.reachedClickHouse, "a good share of the fuzz reaches ClickHouse").toBeGreaterThan(2_000);
+    // No input reaches ClickHouse with a type or argument-count error (codes 43, 42, 34, 35, 386):
+    // the typing pass refuses each first, with a position (docs/snql.md, "Function argument types").
+    expect(report.fuzz.engineTypeErrors, `inputs ClickHouse refused for a type or count (replay each with --replay):\n${report.fuzz.engineErrorShapes.join("\n")}`).toBe(0);
     expect(report.soak.requests).toBeGreaterThan(500);
     const byName = (prefix: string) => checks.find((check) => check.bench.startsWith(prefix))!;
     for (const prefix of ["Fuzz: 5xx", "Fuzz: untyped", "Soak: 5xx", "Soak: untyped"]) expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}\n${replay}`).toBe(true);
