@@ -366,9 +366,10 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("each pair refused with a variant is still refused, with every sample", async () => {
+  /** Each function's first variant pair (of those `keep` keeps) as calls, with every sample of each variant in it (a class stands for itself). */
+  function variantPairCalls(keep?: (parts: readonly string[]) => boolean) {
     const samples = (type: string) => (VARIANTS.includes(type) ? samplesOf(type) : [type]);
-    const calls = [...firstPairs((signature) => signature.variantPairs)].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
+    return [...firstPairs((signature) => signature.variantPairs, keep)].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
       samples(first!).flatMap((a) =>
         samples(second!).map((b) => {
           const args = [...partners];
@@ -378,21 +379,14 @@ describe("probed function signatures", () => {
         }),
       ),
     );
-    await expectRefused(calls, 50);
+  }
+
+  it("each pair refused with a variant is still refused, with every sample", async () => {
+    await expectRefused(variantPairCalls(), 50);
   }, 120_000);
 
   it("each pair refused with two array variants is still refused, with every sample of each", async () => {
-    const calls = [...firstPairs((signature) => signature.variantPairs, (parts) => parts.length === 4 && VARIANTS.includes(parts[2]!) && VARIANTS.includes(parts[3]!))].flatMap(({ name, form, parts: [i, j, first, second], partners }) =>
-      samplesOf(first!).flatMap((a) =>
-        samplesOf(second!).map((b) => {
-          const args = [...partners];
-          args[Number(i)] = a;
-          args[Number(j)] = b;
-          return { name, form, args };
-        }),
-      ),
-    );
-    await expectRefused(calls, 20);
+    await expectRefused(variantPairCalls((parts) => parts.length === 4 && VARIANTS.includes(parts[2]!) && VARIANTS.includes(parts[3]!)), 20);
   }, 120_000);
 
   it("each pair refused beside any type is still refused with a type without a class or a NULL at each other position", async () => {
@@ -643,6 +637,23 @@ describe("probed function signatures", () => {
             : String(node.value)
           : (node as { name: string }).name;
 
+  /** The pass's typing of an expression over the probe's columns, or null where it refuses it. */
+  const passTypingOf = (expression: Expression): ReturnType<typeof expressionTyping> | null => {
+    try {
+      return expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+    } catch (error) {
+      if (error instanceof QueryServiceError) return null;
+      throw error;
+    }
+  };
+
+  /** The engine's type of an expression over the probe's columns, or "refused". */
+  const engineTypeOf = (expression: Expression): Promise<string> =>
+    store.client
+      .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+      .then((r) => r.json<{ meta: { type: string }[] }>())
+      .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+
   /** Each expression the pass refuses (the refusals `counted` keeps) is refused by the engine, computed on the probe's row; at least `atLeast` are. */
   async function expectEngineRefusesWhatPassRefuses(expressions: Iterable<Expression>, atLeast: number, counted: (message: string) => boolean = () => true): Promise<void> {
     const wrong: string[] = [];
@@ -700,26 +711,28 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions(), 100);
   }, 60_000);
 
+  /**
+   * Every probed function (lambdas aside) of 1 to `maxCount` arguments, called with each value at
+   * each position and its partners' columns elsewhere, or each of `others` in their place.
+   */
+  function* callsWith(values: readonly Expression[], maxCount: number, others: readonly (string | null)[] = [null]): Generator<Expression> {
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.lambda) continue;
+      for (let count = 1; count <= maxCount; count++) {
+        if (signature.counts[count] !== "probed") continue;
+        const partners = partnerColumns(signature, count);
+        for (let position = 0; position < count; position++)
+          for (const value of values) for (const other of others) yield call(name, partners.map((partner, i) => (i === position ? value : column(other ?? partner))));
+      }
+    }
+  }
+
   it("a call given an if of two families (a Variant) is refused by the engine where the pass refuses it", async () => {
     // One column per family as the if's branches; the pass refuses a call of their Variant when
     // it takes none of its alternatives, or (an aggregate) on the mixed variant's own refusals.
     const branches = (["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
-    function* expressions(): Generator<Expression> {
-      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-        if (signature.lambda) continue;
-        for (let count = 1; count <= 3; count++) {
-          if (signature.counts[count] !== "probed") continue;
-          const partners = partnerColumns(signature, count);
-          for (let position = 0; position < count; position++)
-            for (let a = 0; a < branches.length; a++)
-              for (let b = a + 1; b < branches.length; b++) {
-                const variant = call("if", [column(CLASS_SAMPLES.uint8.column), branches[a]!, branches[b]!]);
-                yield call(name, partners.map((partner, i) => (i === position ? variant : column(partner))));
-              }
-        }
-      }
-    }
-    await expectEngineRefusesWhatPassRefuses(expressions(), 1000, (message) => message.includes("Variant"));
+    const variants = branches.flatMap((a, k) => branches.slice(k + 1).map((b) => call("if", [column(CLASS_SAMPLES.uint8.column), a, b])));
+    await expectEngineRefusesWhatPassRefuses(callsWith(variants, 3), 1000, (message) => message.includes("Variant"));
   }, 300_000);
 
   it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
@@ -742,18 +755,7 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
     // Each of them in turn at each position of every probed function of one or two arguments.
     const ofBool = [call("greatest", [column(CLASS_SAMPLES.bool.column), column(CLASS_SAMPLES.uint8.column)]), call("least", [{ kind: "literal", value: true }, column(nullableSample("int64")!.column)])];
-    function* expressions(): Generator<Expression> {
-      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-        if (signature.lambda) continue;
-        for (let count = 1; count <= 2; count++) {
-          if (signature.counts[count] !== "probed") continue;
-          const partners = partnerColumns(signature, count);
-          for (let position = 0; position < count; position++)
-            for (const value of ofBool) for (const partner of [null, CLASS_SAMPLES.uuid.column, CLASS_SAMPLES.string.column]) yield call(name, partners.map((p, i) => (i === position ? value : column(partner ?? p))));
-        }
-      }
-    }
-    await expectEngineRefusesWhatPassRefuses(expressions(), 300, (message) => message.includes("which one depends"));
+    await expectEngineRefusesWhatPassRefuses(callsWith(ofBool, 2, [null, CLASS_SAMPLES.uuid.column, CLASS_SAMPLES.string.column]), 300, (message) => message.includes("which one depends"));
   }, 300_000);
 
   it("an if or multiIf beside a NULL branch, and the common-type functions beside NULLs, have the pass's type and are Nothing only where the pass says they may be", async () => {
@@ -786,17 +788,10 @@ describe("probed function signatures", () => {
     const wrong: string[] = [];
     let typedCalls = 0;
     for (const expression of expressions()) {
-      let known: ReturnType<typeof expressionTyping>;
-      try {
-        known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
-      } catch {
-        continue;
-      }
+      const known = passTypingOf(expression);
+      if (known === null) continue;
       const sql = sqlOf(expression);
-      const type = await store.client
-        .query({ query: `SELECT ${sql} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
-        .then((r) => r.json<{ meta: { type: string }[] }>())
-        .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+      const type = await engineTypeOf(expression);
       if (type === "refused") continue;
       typedCalls += 1;
       if (!known.mayBeNothing && type === "Nullable(Nothing)") wrong.push(`${sql}: ${type}, the pass says it is not Nothing`);
@@ -871,10 +866,7 @@ describe("probed function signatures", () => {
         const expression = call("array", args);
         const known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
         if (known.variant === null) continue;
-        const type = await store.client
-          .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
-          .then((r) => r.json<{ meta: { type: string }[] }>())
-          .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+        const type = await engineTypeOf(expression);
         typedCalls += 1;
         if (variantOfTypeName(type) !== known.variant) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.variant}`);
       }
@@ -900,17 +892,10 @@ describe("probed function signatures", () => {
     const wrong: string[] = [];
     const typedAs = new Set<string>();
     for (const expression of expressions()) {
-      let known: ReturnType<typeof expressionTyping>;
-      try {
-        known = expressionTyping(expression, CLASS_COLUMNS_ENTITY);
-      } catch {
-        continue;
-      }
+      const known = passTypingOf(expression);
+      if (known === null) continue;
       if (known.cls === null && known.variant === null) continue;
-      const type = await store.client
-        .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
-        .then((r) => r.json<{ meta: { type: string }[] }>())
-        .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+      const type = await engineTypeOf(expression);
       if (type === "refused") continue;
       const pass = known.cls ?? known.variant!;
       typedAs.add(pass);
