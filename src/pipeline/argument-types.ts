@@ -258,6 +258,10 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
   const [only] = byFamily.values();
   if (only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
+  // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
+  // NULL): its type is still the Nullable, but no row holds a value of it, so the refusals the
+  // engine makes only on a row's value (`level = x` where x holds a float) would not happen.
+  if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) return null;
   return typed(only.cls, constant, nullable || nulls > 0);
 }
 
@@ -1056,9 +1060,12 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     return NULLABLE_CLASSES.includes(a.cls) ? typed(a.cls, constant, true) : typed(null, constant);
   }
   // `groupUniqArray(timestamp)` is an Array(DateTime): an array of the argument's type, where the pass names one.
+  // Of a Nullable argument, where the probe saw the result stay the plain call's (`groupArray`
+  // skips NULLs): the same array.
   if (rule !== undefined && "arrayOf" in rule) {
     const of = args[rule.arrayOf];
-    return of === undefined || of.nullable || of.variant >= 0 || of.cls === null ? typed(null, constant) : arrayOfClass(of.cls, constant);
+    if (of === undefined || of.variant >= 0 || of.cls === null || (of.nullable && !signature.plainResults.includes(args.length))) return typed(null, constant);
+    return arrayOfClass(of.cls, constant);
   }
   // `any(exception_frames.function)`, `arrayReverse(spans.exclusive_time_32)`: a result of an
   // argument's type keeps that argument's variant, where it may (variantKeptByResult).

@@ -154,6 +154,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // greatest of numbers with a Boolean among them is one of the number classes, refused where none is taken (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT greatest(TRUE, project_id) >= event_id AS g WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 23 is one of a small integer (UInt8), an integer, a float, an integer (UInt32) or a boolean (Bool) (which one depends on its arguments' exact types), and greaterOrEquals (>=) at line 1, column 50 takes none of them", 1, 53],
   // arrays of an argument's type (groupUniqArray(x)) and array(...) of UInt8s are typed; two array variants are judged together (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT groupUniqArray(level) + 1 AS g WHERE ${R} AND project_id = 1`, "groupUniqArray(…) at line 1, column 23 is an array of strings, and plus (+) does not take", 1, 23],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING groupUniqArray(timestamp) >= 3`, "groupUniqArray(…) at line 1, column 165 is an Array(DateTime) and 3 at line 1, column 194 is a small integer (UInt8): greaterOrEquals (>=) does not take them together", 1, 194],
   [`MATCH (events) SELECT array(title) < array(startsWith(title, 'a')) AS l WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 23 is an array of strings and array(…) at line 1, column 38 is an Array(UInt8): less (<) does not take them together", 1, 38],
   [`MATCH (transactions) SELECT spans.exclusive_time / measurements.value AS d WHERE ${TX} AND project_id = 1`, "column spans.exclusive_time at line 1, column 29 is an Array(Float32) and column measurements.value at line 1, column 52 is an Array(Float64): divide (/) does not take them together", 1, 52],
@@ -341,6 +342,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT tuple(NULL, 1) AS t, tuple(NULL, 1) * 2 AS m, length(array(NULL, title)) AS n, array(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   // Nullable pairs the engine takes; lambdas that return what their function takes, or a column
   `MATCH (discover_events) SELECT arrayCount((\`x\`) -> isNull(\`x\`), tags.value) AS b, arrayMap((\`x\`) -> now(), tags.value) AS m, arrayFilter((\`x\`) -> equals(\`x\`, 'a'), tags.value) AS f WHERE ${R} AND project_id = 1 AND trace_sampled = trace_sampled AND trace_id = trace_id AND exception_main_thread < trace_sampled`,
+  // an if of a constant condition with a NULL branch: no row holds a value of its other branch (found by the census: a false refusal)
+  `MATCH (discover) SELECT equals(geo_country_code, multiIf(100, version, measurements[cls])) AS e, equals(geo_country_code, if(1 = 1, NULL, measurements[cls])) AS f WHERE ${R} AND project_id = 1`,
   // greatest and least beside a NULL where the engine takes them
   `MATCH (events) SELECT greatest(project_id, 3, NULL) + 1 AS g, least(NULL, title, 'a') AS l, greatest(TRUE, 1, NULL) AS b WHERE ${R} AND project_id = 1 AND greatest(project_id, NULL) > 5`,
   // folded results where the engine takes them
