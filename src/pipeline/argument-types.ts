@@ -673,6 +673,8 @@ class ArgumentTyping {
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
+        // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
+        if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
         if ((node.name === "divide" || node.name === "multiply") && args.length === 2) {
           const product = arrayArithmeticType(node.name, node.args, args, constant);
           if (product !== null) return product;
@@ -824,6 +826,8 @@ class ArgumentTyping {
       case "function":
         // `count(NULL)` is a UInt64: a NULL does not reach past a call whose result stays plain.
         if (keepsPlainResult(functionFacts(node.name).signature, node.args.length)) return false;
+        // Nor past an -If aggregate's condition: `sumIf(x, NULL)` is a UInt64.
+        if (isIfAggregate(node.name, functionFacts(node.name), node.args.length)) return node.args.slice(0, -1).some((arg) => this.mayBeNothing(arg, depth));
         // A tuple or an array holds its NULLs: `tuple(NULL, 1)` is a Tuple(Nullable(Nothing), UInt8).
         if (node.name === "tuple" || node.name === "array") return false;
         // Of the common type of its values: Nothing only when each value may be
@@ -1354,6 +1358,14 @@ function numbersWithBool(args: readonly Typed[], constant: boolean | null): Type
   for (const t of args) if (t.variant >= 0 || t.cls === null || ARRAY_FAMILIES[t.cls] !== "number") return typed(null, constant);
   return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: args.some((t) => t.nullable) ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES };
 }
+
+/** An aggregate with the -If combinator (`sumIf(x, c)`), called with a value and its condition. */
+function isIfAggregate(name: string, facts: FunctionFacts, count: number): boolean {
+  return facts.aggregate && count >= 2 && name.endsWith("If");
+}
+
+/** What an -If aggregate's NULL condition counts as for the call's type: a UInt8 column (an engine test holds the types alike). */
+const CONDITION = typed("uint8", false);
 
 const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
 

@@ -37,6 +37,7 @@ import {
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
 
@@ -902,6 +903,33 @@ describe("probed function signatures", () => {
       if ((classOfTypeName(type) ?? variantOfTypeName(type)) !== pass || known.nullable) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${pass}`);
     }
     for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s"]) expect(typedAs).toContain(expected);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("an -If aggregate with a NULL condition has the pass's type, and is no NULL where the pass says it is not", async () => {
+    const NULL: Expression = { kind: "literal", value: null };
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (!AGGREGATE_FUNCTIONS.has(name) || !name.endsWith("If")) continue;
+      for (let count = 2; count <= 3; count++) {
+        if (signature.counts[count] !== "probed") continue;
+        const partners = partnerColumns(signature, count);
+        for (const sample of CLASS_COLUMNS) {
+          const expression = call(name, partners.map((partner, i) => (i === count - 1 ? NULL : column(i === 0 ? sample.column : partner))));
+          const known = passTypingOf(expression);
+          if (known === null) continue;
+          const type = await engineTypeOf(expression);
+          if (type === "refused") continue;
+          typedCalls += 1;
+          if (!known.mayBeNothing && type === "Nullable(Nothing)") wrong.push(`${sqlOf(expression)}: ${type}, the pass says it is not Nothing`);
+          if (known.cls === null && known.variant === null) continue;
+          const engine = classOfTypeName(type) ?? nullableClassOfTypeName(type) ?? variantOfTypeName(type);
+          if (engine !== (known.cls ?? known.variant) || (known.cls !== null && (classOfTypeName(type) === null) !== known.nullable)) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.cls ?? known.variant}${known.nullable ? " (Nullable)" : ""}`);
+        }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
   }, 120_000);
 
