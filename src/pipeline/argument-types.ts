@@ -825,9 +825,10 @@ class ArgumentTyping {
         return this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? true;
       case "function":
         // `count(NULL)` is a UInt64: a NULL does not reach past a call whose result stays plain.
-        if (keepsPlainResult(functionFacts(node.name).signature, node.args.length)) return false;
+        const facts = functionFacts(node.name);
+        if (keepsPlainResult(facts.signature, node.args.length)) return false;
         // Nor past an -If aggregate's condition: `sumIf(x, NULL)` is a UInt64.
-        if (isIfAggregate(node.name, functionFacts(node.name), node.args.length)) return node.args.slice(0, -1).some((arg) => this.mayBeNothing(arg, depth));
+        if (isIfAggregate(node.name, facts, node.args.length)) return node.args.slice(0, -1).some((arg) => this.mayBeNothing(arg, depth));
         // A tuple or an array holds its NULLs: `tuple(NULL, 1)` is a Tuple(Nullable(Nothing), UInt8).
         if (node.name === "tuple" || node.name === "array") return false;
         // Of the common type of its values: Nothing only when each value may be
@@ -1320,6 +1321,11 @@ const FLOAT64S_VARIANT = VARIANT_INDEX.get("float64s")!;
 const ARRAY_OF_VARIANT: Readonly<Partial<Record<ArgumentClass, number>>> = { uint8: VARIANT_INDEX.get("uint8s")!, datetime: VARIANT_INDEX.get("datetimes")!, uuid: UUIDS_VARIANT };
 const FLOAT32S_VARIANT = VARIANT_INDEX.get("float32s")!;
 
+/** A number of a known class (Nullable or not), not a variant. */
+function isPlainNumber(t: Typed): boolean {
+  return t.variant < 0 && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
+}
+
 /** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32). */
 function isNumberArray(t: Typed): boolean {
   return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
@@ -1336,7 +1342,7 @@ function arrayArithmeticType(name: string, nodes: readonly Expression[], types: 
   const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
   if (arrayAt < 0) return null;
   const other = types[1 - arrayAt]!;
-  if (other.variant >= 0 || other.nullable || other.cls === null || ARRAY_FAMILIES[other.cls] !== "number") return null;
+  if (!isPlainNumber(other) || other.nullable) return null;
   const otherNode = nodes[1 - arrayAt]!;
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
   return name === "divide" || floatLiteral ? variantTyped(FLOAT64S_VARIANT, constant) : null;
@@ -1355,7 +1361,7 @@ const NULLABLE_NUMBER_CLASSES: readonly Typed[] = NUMBER_CLASSES.map((t) => type
  * engine test holds the engine's result to one of them.
  */
 function numbersWithBool(args: readonly Typed[], constant: boolean | null): Typed {
-  for (const t of args) if (t.variant >= 0 || t.cls === null || ARRAY_FAMILIES[t.cls] !== "number") return typed(null, constant);
+  if (!args.every(isPlainNumber)) return typed(null, constant);
   return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: args.some((t) => t.nullable) ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES };
 }
 
@@ -1379,7 +1385,7 @@ export const NOTHING_OF_NULL: ReadonlySet<string> = new Set(["equals", "notEqual
  * An engine test holds it to the engine's result types.
  */
 function logicalBesideNull(others: readonly Typed[], constant: boolean | null): Typed {
-  for (const t of others) if (t.variant >= 0 || t.cls === null || t.cls === "bool" || ARRAY_FAMILIES[t.cls] !== "number") return typed(null, constant);
+  for (const t of others) if (!isPlainNumber(t) || t.cls === "bool") return typed(null, constant);
   return typed("uint8", constant, true);
 }
 
