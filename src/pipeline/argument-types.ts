@@ -17,7 +17,7 @@ import type { EntityDefinition, FunctionMapper } from "../datasets/definition-ty
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
@@ -1222,7 +1222,10 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       throw invalidQuery(`${what} ${nameOf(name)} does not take a NULL as argument ${i + 1} of ${args.length}: ClickHouse refuses it there whatever the other arguments`, argPosition);
     }
   }
-  if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) refuseWithoutCommonType(name, facts, args, types, position);
+  if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) {
+    refuseNullBesideContainer(typing, name, args, types, position);
+    refuseWithoutCommonType(name, facts, args, types, position);
+  }
   const rules = facts.counts[args.length];
   if (rules === undefined) return;
   let unknown = 0;
@@ -1422,6 +1425,35 @@ function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [
     }
   }
   return null;
+}
+
+/** The map variants: with the arrays, what has no common type with a NULL. */
+const MAP_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant) => variantSamples(variant).every((sample) => sample.type.startsWith("Map(")));
+
+/** An array, a map or an aggregate state, of a class or a variant: no Nullable of it exists. */
+function isContainer(t: Typed): boolean {
+  return t.variant >= 0 ? ARRAY_VARIANT_AT[t.variant]! || MAP_VARIANT_AT[t.variant]! : t.cls !== null && (elementClass(t.cls) !== null || t.cls === "aggregateState");
+}
+
+/**
+ * greatest and least compare in the common type of all their arguments, and a NULL has none with
+ * an array, a map or an aggregate state (no Nullable of one exists): `greatest(NULL, array(title,
+ * type), NULL)` is code 386 whatever the rest (43 for a state). A NULL beside other types is the
+ * Nullable of theirs. An engine test holds the rule to every class and variant.
+ */
+function refuseNullBesideContainer(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const nullAt = args.findIndex((arg) => typing.isNothing(arg));
+  if (nullAt < 0) return;
+  const containerAt = types.findIndex(isContainer);
+  if (containerAt < 0) return;
+  const [nullArg, container] = [args[nullAt]!, args[containerAt]!];
+  const nullPosition = nullArg.position ?? position;
+  const containerPosition = container.position ?? position;
+  const what = nullArg.kind === "literal" ? `NULL${at(nullPosition)}` : `${describe(nullArg)}${at(nullPosition)}, always NULL here,`;
+  throw invalidQuery(
+    `${what} and ${describe(container)}${at(containerPosition)}, ${typeName(types[containerAt]!)}: ${nameOf(name)} compares its arguments in one common type, and a NULL has none with an array, a map or an aggregate state`,
+    nullAt > containerAt ? nullPosition : containerPosition,
+  );
 }
 
 /** The arguments the common-type rule refuses together in a call of `name` over columns of these classes (Nullable where said), or null: for the engine test. */

@@ -37,6 +37,7 @@ import {
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
@@ -1005,6 +1006,41 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("greatest and least of a NULL and a column are refused by the pass exactly where the engine refuses them (an array or a map)", async () => {
+    // Entity columns of the types an entity can declare (a Variant cannot be one).
+    const declarable = (type: string) => {
+      try {
+        parseClickHouseType(type);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const samples = [...CLASS_COLUMNS, ...VARIANTS.flatMap((variant) => variantSamples(variant))].filter((sample) => declarable(sample.type));
+    const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+    const nullLiteral: Expression = { kind: "literal", value: null };
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of ["greatest", "least"])
+      for (const sample of samples)
+        for (const args of [[nullLiteral, column(sample.column)], [column(sample.column), nullLiteral], [nullLiteral, column(sample.column), nullLiteral]]) {
+          const expression = call(name, args);
+          let passRefuses = false;
+          try {
+            checkExpressionArgumentTypes(expression, entity);
+          } catch (error) {
+            if (!(error instanceof QueryServiceError)) throw error;
+            passRefuses = true;
+          }
+          const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+          const engineRefuses = code !== null && TYPE_OR_COUNT_ERRORS.has(code);
+          if (passRefuses) refused += 1;
+          if (passRefuses !== engineRefuses) wrong.push(`${sqlOf(expression)} (${sample.type}): engine ${code ?? "answered"}, pass ${passRefuses ? "refuses" : "takes"}`);
+        }
+    expect(refused).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 
   it("each result variant recorded is still the type of the engine's result, at each probed count", async () => {
     const wrong: string[] = [];
