@@ -13,7 +13,8 @@
  * depends on a partner argument the probe could not pick. An argument count is refused only
  * when every call with it failed with a wrong-count error (42, 34, 35).
  *
- *   npx tsx scripts/functions/probe-function-signatures.ts        # rewrites the table (a few minutes)
+ *   npx tsx scripts/functions/probe-function-signatures.ts        # rewrites the table (about twenty minutes)
+ *   npx tsx scripts/functions/probe-function-signatures.ts has in # probes these again, keeps the other entries
  *
  * Run it again after changing the allow-list or upgrading chDB; a test checks that the table
  * covers the allow-list and that a sample of its refusals still holds.
@@ -23,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "chdb";
 import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
+import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import {
   ARGUMENT_CLASSES,
   ARRAY_VARIANTS,
@@ -169,8 +171,10 @@ function main(): void {
     callText(fn, args.map((sample, i) => sampleText(sample, form, i)).join(", "), form === "constant" ? "" : " FROM probe");
   const table: Record<string, ProbedSignature> = {};
   const curriedSamples = [...ARGUMENT_CLASSES.map((c) => SAMPLES[c].column), ...Object.values(OTHER_TYPE_SAMPLES).map((sample) => sample.column)];
+  // Named functions are probed again and replace their entries; the others keep theirs.
   const only = process.argv.slice(2);
-  const names = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name) && (only.length === 0 || only.includes(name))).sort();
+  const allNames = [...ALLOWED_FUNCTIONS].filter((name) => !UNPROBED_FUNCTIONS.has(name)).sort();
+  const names = allNames.filter((name) => only.length === 0 || only.includes(name));
   const started = Date.now();
   let calls = 0;
   const wrongCount = (o: Outcome) => o.code !== null && WRONG_COUNT.has(o.code);
@@ -520,6 +524,58 @@ function main(): void {
           }),
         ).concat(bothVariants);
       });
+      // A class refused at a position beside every class but not beside every type without one
+      // is no robust refusal (`has(a, now())` takes a DateTime beside an Array(DateTime)), so the
+      // pass cannot apply it beside a variant. Each such refusal is tried again with each variant
+      // at each other position, the rest as in an accepted call, and kept as a variant pair
+      // where every sample refused it (`has(array(NULL, platform), now())`: an
+      // Array(Nullable(String)) and a DateTime); with the class Nullable too, where it can be.
+      if (count >= 2) {
+        for (const form of forms) {
+          const base = byForm[form].accepted;
+          if (!base) continue;
+          const robustAt = (i: number): readonly ArgumentClass[] =>
+            form === "constant" || form === "column" ? (robust[count]![form][i] ?? []) : (robust[count]!.constant[i] ?? []).filter((cls) => robust[count]!.column[i]?.includes(cls));
+          const found: string[] = [];
+          for (let p = 0; p < count; p++) {
+            for (const cls of refused[count]![form]![p]!) {
+              if (robustAt(p).includes(cls)) continue;
+              for (let k = 0; k < count; k++) {
+                if (k === p) continue;
+                for (const variant of VARIANTS) {
+                  const refusedBeside = (written: string) =>
+                    variantCallSamples(variant).every((sample) => {
+                      const args: string[] = [...base];
+                      args[p] = written;
+                      args[k] = sample;
+                      return refusedCall(args, form);
+                    });
+                  if (!refusedBeside(cls)) continue;
+                  const pair = k < p ? `${k} ${p} ${variant} ${cls}` : `${p} ${k} ${cls} ${variant}`;
+                  found.push(pair);
+                  if (NULLABLE_CLASSES.includes(cls) && refusedBeside(`nullable:${cls}`)) found.push(`${pair} ${p}`);
+                }
+              }
+            }
+          }
+          // Two variants together, where the function refuses some pair of classes (comparisons,
+          // arithmetic, has, concat, ...): a pair of variants neither of which is recorded as
+          // refused alone there, refused with every sample of each (`ip_address_v6 / spans.exclusive_time`, a
+          // Nullable(IPv6) and an Array(Float32); `tuple(a) <= array(x, 'y')`).
+          if (count === 2 && pairsByForm.some(([, pairsFound]) => pairsFound.length > 0)) {
+            // Not a variant recorded as refused there alone: the pass refuses it beside anything.
+            const refusedAlone = (position: number): readonly string[] => (form === "constant" || form === "column" ? (variants[count]?.[form][position] ?? []) : []);
+            const first = VARIANTS.filter((variant) => !refusedAlone(0).includes(variant));
+            const second = VARIANTS.filter((variant) => !refusedAlone(1).includes(variant));
+            for (const a of first)
+              for (const b of second)
+                if (variantCallSamples(a).every((x) => variantCallSamples(b).every((y) => refusedCall([x, y], form)))) found.push(`0 1 ${a} ${b}`);
+          }
+          if (found.length === 0) continue;
+          const byFormPairs = (variantPairs[count] ??= Object.fromEntries(forms.map((f) => [f, []])) as unknown as ByForm<string[]>) as Record<CallForm, string[] | undefined>;
+          byFormPairs[form] = [...new Set([...(byFormPairs[form] ?? []), ...found])];
+        }
+      }
       // From three arguments, each refused pair again with every other position taking, in
       // turn, each type without a class and a NULL: `greatest('x', 1, c)` finds no common type
       // whatever c is, so the pair is refused beside an argument the pass cannot type.
@@ -614,8 +670,9 @@ function main(): void {
 
   const classes = (list: readonly ArgumentClass[]) => `[${list.map((c) => `"${c}"`).join(", ")}]`;
   const positions = (list: readonly (readonly ArgumentClass[])[]) => `[${list.map(classes).join(", ")}]`;
-  const lines = names.map((name) => {
-    const entry = table[name]!;
+  const lines = allNames.map((name) => {
+    // `Object.hasOwn`: a name such as `toString` is also an Object method.
+    const entry = Object.hasOwn(table, name) ? table[name]! : PROBED_FUNCTION_SIGNATURES.get(name)!;
     const counts = Object.entries(entry.counts)
       .map(([n, state]) => `${n}: "${state}"`)
       .join(", ");

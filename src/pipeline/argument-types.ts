@@ -958,11 +958,12 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   const withNull = args.length < all.length;
   const first = args[0];
   if (first === undefined || first.cls === null) return typed(null, constant);
-  // Elements of two families (`array(level, 10)`, `array(now(), 'a')`), Nullable or not: an
-  // array of a Variant of them.
+  // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
+  // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
+  // Variant of them.
   const families = new Set<string>();
   for (const arg of args) {
-    const family = arg.cls !== null && arg.variant < 0 ? ARRAY_FAMILIES[arg.cls] : undefined;
+    const family = arg.cls !== null && arg.variant < 0 ? BRANCH_FAMILIES[arg.cls] : undefined;
     if (family === undefined) {
       families.clear();
       break;
@@ -1274,8 +1275,9 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       const variantAt = types.findIndex((t) => t.variant >= 0);
       if (variantAt >= 0) refuseVariantPairs(name, args, types, rules.variantPairs[form], position, variantAt, nullables === 1 ? types.findIndex((t) => t.nullable) : -1);
     }
-    // Two array variants beside arguments of known classes: the pairs probed with both
-    // (`spans.exclusive_time / measurements.value`, an Array(Float32) and an Array(Float64)).
+    // Two variants beside arguments of known classes: the pairs probed with both
+    // (`spans.exclusive_time / measurements.value`, an Array(Float32) and an Array(Float64);
+    // `ip_address_v6 / spans.exclusive_time`, a Nullable(IPv6) and an Array(Float32)).
     if (unknown === 2 && nullables === 0 && !nothing) {
       const i = types.findIndex((t) => t.variant >= 0);
       const j = types.findIndex((t, k) => k > i && t.variant >= 0);

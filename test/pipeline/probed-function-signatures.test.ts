@@ -387,7 +387,37 @@ describe("probed function signatures", () => {
     await expectRefused(variantPairCalls(), 50);
   }, 120_000);
 
-  it("each pair refused with two array variants is still refused, with every sample of each", async () => {
+  it("a class refused at its position but not beside every type is still refused beside each variant paired with it, with every sample (has(Array(Nullable(String)), DateTime))", async () => {
+    const singleRefusal = (name: string, form: CallForm, position: number, cls: string) => {
+      const signature = PROBED_FUNCTION_SIGNATURES.get(name)!;
+      return (ARGUMENT_CLASSES as readonly string[]).includes(cls) && [...Object.values(signature.refused)].some((forms) => (forms?.[form]?.[position] as readonly string[] | undefined)?.includes(cls));
+    };
+    const calls: { name: string; form: CallForm; args: string[] }[] = [];
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, forms] of Object.entries(signature.variantPairs)) {
+        const count = Number(countText);
+        for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
+          const refusedAt = signature.refused[count]?.[form] ?? Array.from({ length: count }, () => []);
+          const partners: string[] = refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+          for (const key of keys) {
+            const [i, j, first, second, nullableAt] = key.split(" ") as [string, string, string, string, string | undefined];
+            const [variant, variantAt, cls, classAt] = VARIANTS.includes(first) ? [first, Number(i), second, Number(j)] : [second, Number(j), first, Number(i)];
+            if (!VARIANTS.includes(variant) || !singleRefusal(name, form, classAt, cls)) continue;
+            for (const sample of samplesOf(variant)) {
+              const args = [...partners];
+              args[variantAt] = sample;
+              args[classAt] = nullableAt === undefined ? cls : `nullable:${cls}`;
+              calls.push({ name, form, args });
+            }
+          }
+        }
+      }
+    }
+    expect(calls.some(({ name, args }) => name === "has" && args[0] === "variant:nullableStrings:0" && args[1] === "datetime")).toBe(true);
+    await expectRefused(calls, 100);
+  }, 120_000);
+
+  it("each pair refused with two variants (arrays, tuples, IPs, ...) is still refused, with every sample of each", async () => {
     await expectRefused(variantPairCalls((parts) => parts.length === 4 && VARIANTS.includes(parts[2]!) && VARIANTS.includes(parts[3]!)), 20);
   }, 120_000);
 
@@ -876,7 +906,7 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("an array of an argument's type (groupArray(x), array(x, y) of one class) has the pass's type, where it has one", async () => {
+  it("an array of an argument's type (groupArray(x), array(x, y) of one class, or of two families) has the pass's type, where it has one", async () => {
     function* expressions(): Generator<Expression> {
       for (const [name, signature] of PROBED_FUNCTION_SIGNATURES)
         for (const [countText, rule] of Object.entries(signature.results)) {
@@ -903,7 +933,8 @@ describe("probed function signatures", () => {
       typedAs.add(pass);
       if ((classOfTypeName(type) ?? variantOfTypeName(type)) !== pass || known.nullable) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${pass}`);
     }
-    for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s"]) expect(typedAs).toContain(expected);
+    // an array or a state beside a literal of another family (array(c_array_string, 'a')) is a mixed array
+    for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s", "mixedArray"]) expect(typedAs).toContain(expected);
     expect(wrong).toEqual([]);
   }, 120_000);
 
