@@ -146,7 +146,7 @@ export const SCALAR_VARIANT_SAMPLES: Readonly<
   // above, in the shapes the entities have (string pairs, a float value, the metrics' three
   // fields, Nullable fields); its elements have no class.
   nested: {
-    what: "a Nested column read whole (an array of tuples)",
+    what: "an array of tuples (as a Nested column read whole is)",
     prefix: "Array(Tuple(",
     array: true,
     samples: [

@@ -957,6 +957,9 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   const args = nullAt.includes(true) ? all.filter((_, i) => !nullAt[i]) : all;
   const withNull = args.length < all.length;
   const first = args[0];
+  // Tuples (`array(tuple(offset, x))`) make an array of tuples, as a Nested column read whole is;
+  // beside a NULL an array of Nullable tuples, which has no variant.
+  if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
   if (first === undefined || first.cls === null) return typed(null, constant);
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a

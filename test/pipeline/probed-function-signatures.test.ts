@@ -919,6 +919,9 @@ describe("probed function signatures", () => {
         yield call("array", [element]);
         yield call("array", [element, element]);
         for (const other of literals) yield call("array", [element, other]);
+        // tuples make an array of tuples (the Nested variant), with a NULL among them too
+        yield call("array", [call("tuple", [element, literals[4]!])]);
+        yield call("array", [call("tuple", [element]), call("tuple", [element]), { kind: "literal", value: null }]);
       }
     }
     const wrong: string[] = [];
@@ -934,7 +937,7 @@ describe("probed function signatures", () => {
       if ((classOfTypeName(type) ?? variantOfTypeName(type)) !== pass || known.nullable) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${pass}`);
     }
     // an array or a state beside a literal of another family (array(c_array_string, 'a')) is a mixed array
-    for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s", "mixedArray"]) expect(typedAs).toContain(expected);
+    for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s", "mixedArray", "nested"]) expect(typedAs).toContain(expected);
     expect(wrong).toEqual([]);
   }, 120_000);
 

@@ -72,7 +72,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND exception_frames.module = rtime`, "column exception_frames.module at line 1, column 162 is a string (Nullable) and column rtime at line 1, column 188 is a datetime: equals (=) does not take them together", 1, 188],
   [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND spans.exclusive_time_32 != tags[sentry:user]`, "column spans.exclusive_time_32 at line 1, column 168 is a float and tags[sentry:user] at line 1, column 195 is a string: notEquals (!=)", 1, 195],
   // a Nested column read whole is compared as one value in a condition, not by its elements (the rewrite leaves it)
-  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tags = event_id`, "column tags at line 1, column 164 is a Nested column read whole (an array of tuples) and column event_id at line 1, column 171 is a UUID: equals (=) does not take them together", 1, 171],
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tags = event_id`, "column tags at line 1, column 164 is an array of tuples (as a Nested column read whole is) and column event_id at line 1, column 171 is a UUID: equals (=) does not take them together", 1, 171],
   // a float beside a string, and the Array(Float64) variant beside one: pairs of the class and the variant named apart
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 0.5 > contexts[trace.trace_id]`, "0.5 at line 1, column 162 is a float and contexts[trace.trace_id] at line 1, column 168 is a string: greater (>) does not take them together as arguments 1 and 2", 1, 168],
   [`MATCH (transactions) SELECT has(measurements.value, 'x') AS h WHERE ${TX} AND project_id = 1`, "column measurements.value at line 1, column 33 is an Array(Float64) and 'x' at line 1, column 53 is a string: has does not take them together as arguments 1 and 2", 1, 53],
@@ -106,9 +106,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT sumIf(duration, environment) AS n WHERE ${R} AND project_id = 1`, "column environment at line 1, column 48 is a string (Nullable), and sumIf does not take a string (Nullable) as argument 2 of 2", 1, 48],
   [`MATCH (discover_events) SELECT if(http_method, 1, duration) AS n WHERE ${R} AND project_id = 1`, "column http_method at line 1, column 35 is a string (Nullable), and if does not take a string (Nullable) as argument 1 of 3", 1, 35],
   // a Nested column read whole is an array of tuples (found by the fuzz: code 43 in ClickHouse)
-  [`MATCH (events) SELECT countIf(tags) AS c WHERE ${R} AND project_id = 1`, "column tags at line 1, column 31 is a Nested column read whole (an array of tuples), and countIf does not take", 1, 31],
-  [`MATCH (transactions) SELECT measurements + 1 AS c WHERE ${TX} AND project_id = 1`, "column measurements at line 1, column 29 is a Nested column read whole (an array of tuples), and plus (+) does not take", 1, 29],
-  [`MATCH (generic_metrics_distributions) SELECT countIf(tags) AS c WHERE ${METRICS}`, "column tags at line 1, column 54 is a Nested column read whole", 1, 54],
+  [`MATCH (events) SELECT countIf(tags) AS c WHERE ${R} AND project_id = 1`, "column tags at line 1, column 31 is an array of tuples (as a Nested column read whole is), and countIf does not take", 1, 31],
+  [`MATCH (transactions) SELECT measurements + 1 AS c WHERE ${TX} AND project_id = 1`, "column measurements at line 1, column 29 is an array of tuples (as a Nested column read whole is), and plus (+) does not take", 1, 29],
+  [`MATCH (generic_metrics_distributions) SELECT countIf(tags) AS c WHERE ${METRICS}`, "column tags at line 1, column 54 is an array of tuples", 1, 54],
   // the condition of an -If aggregate an entity maps onto its states (uniqIf -> uniqCombined64MergeIf) (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (metrics_sets) SELECT uniqIf(value, timestamp) AS u WHERE ${METRICS}`, "column timestamp at line 1, column 43 is a datetime, and uniqIf does not take a datetime as argument 2 of 2", 1, 43],
   // array(...) of elements with no common type is an Array(Variant(...)) in the embedded engine (found by the fuzz: codes 43 and 386 in ClickHouse)
@@ -166,6 +166,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a class refused beside every class is tried beside each variant; two variants are tried together (found by the fuzz: codes 386 and 43 in ClickHouse)
   [`MATCH (discover_transactions) SELECT now() NOT IN array(logger, platform, culprit) AS n WHERE ${TX} AND project_id = 1`, "array(…) at line 1, column 51 is an Array(Nullable(String)) and now(…) at line 1, column 38 is a datetime: has does not take them together", 1, 38],
   [`MATCH (transactions) SELECT ip_address_v6 / spans.exclusive_time AS d WHERE ${TX} AND project_id = 1`, "column ip_address_v6 at line 1, column 29 is an IPv6 (Nullable) and column spans.exclusive_time at line 1, column 45 is an Array(Float32): divide (/) does not take them together", 1, 45],
+  // array(...) of tuples is an array of tuples (found by the fuzz: code 386 in ClickHouse)
+  [`MATCH (discover_events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(tuple(offset, span_op_breakdowns.key)) = dist`, "array(…) at line 1, column 171 is an array of tuples (as a Nested column read whole is) and column dist at line 1, column 218 is a string (Nullable): equals (=) does not take them together", 1, 218],
   // an -If aggregate with a NULL condition is of the type it has with a condition, not a NULL (found by the fuzz: codes 43 and 386 in ClickHouse)
   [`MATCH (transactions) SELECT sumIf(duration, NULL) - now() AS d WHERE ${TX} AND project_id = 1`, "sumIf(…) at line 1, column 29 is an integer and now(…) at line 1, column 53 is a datetime: minus (-) does not take them together", 1, 53],
   // a time-bucket column is a Date at GRANULARITY 86400 (toDate(received)) (found by the fuzz: code 43 in ClickHouse)
