@@ -268,17 +268,20 @@ describe("probed function signatures", () => {
    * The first pair recorded per function, count and form in a signature's pair field, split
    * ("i j first second ..."), with a class taken at every position as the other arguments.
    */
+  /** Per position, the first class the signature takes there at this count and form: the other arguments of a checked call. */
+  function partnerClasses(signature: ProbedSignature, count: number, form: CallForm): string[] {
+    const refusedAt = signature.refused[count]?.[form] ?? Array.from({ length: count }, () => []);
+    return refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+  }
+
   function* firstPairs(pairsOf: (signature: ProbedSignature) => ProbedSignature["pairs"], keep: (parts: readonly string[]) => boolean = () => true) {
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const [countText, forms] of Object.entries(pairsOf(signature))) {
         const count = Number(countText);
-        const taken = signature.refused[count];
         for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
           const key = keys.find((k) => keep(k.split(" ")));
           if (key === undefined) continue;
-          const refusedAt = taken?.[form] ?? Array.from({ length: count }, () => []);
-          const partners: string[] = refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
-          yield { name, form, parts: key.split(" "), partners };
+          yield { name, form, parts: key.split(" "), partners: partnerClasses(signature, count, form) };
         }
       }
     }
@@ -388,21 +391,18 @@ describe("probed function signatures", () => {
   }, 120_000);
 
   it("a class refused at its position but not beside every type is still refused beside each variant paired with it, with every sample (has(Array(Nullable(String)), DateTime))", async () => {
-    const singleRefusal = (name: string, form: CallForm, position: number, cls: string) => {
-      const signature = PROBED_FUNCTION_SIGNATURES.get(name)!;
-      return (ARGUMENT_CLASSES as readonly string[]).includes(cls) && [...Object.values(signature.refused)].some((forms) => (forms?.[form]?.[position] as readonly string[] | undefined)?.includes(cls));
-    };
     const calls: { name: string; form: CallForm; args: string[] }[] = [];
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const [countText, forms] of Object.entries(signature.variantPairs)) {
         const count = Number(countText);
         for (const [form, keys] of Object.entries(forms!) as [CallForm, readonly string[]][]) {
-          const refusedAt = signature.refused[count]?.[form] ?? Array.from({ length: count }, () => []);
-          const partners: string[] = refusedAt.map((classes) => ARGUMENT_CLASSES.find((c) => !classes.includes(c)) ?? "string");
+          const partners = partnerClasses(signature, count, form);
+          // A class recorded as refused at its position at this count and form.
+          const singleRefusal = (position: number, cls: string) => (signature.refused[count]?.[form]?.[position] as readonly string[] | undefined)?.includes(cls) === true;
           for (const key of keys) {
             const [i, j, first, second, nullableAt] = key.split(" ") as [string, string, string, string, string | undefined];
             const [variant, variantAt, cls, classAt] = VARIANTS.includes(first) ? [first, Number(i), second, Number(j)] : [second, Number(j), first, Number(i)];
-            if (!VARIANTS.includes(variant) || !singleRefusal(name, form, classAt, cls)) continue;
+            if (!VARIANTS.includes(variant) || !singleRefusal(classAt, cls)) continue;
             for (const sample of samplesOf(variant)) {
               const args = [...partners];
               args[variantAt] = sample;
@@ -1041,7 +1041,7 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("greatest and least of a NULL and a column are refused by the pass exactly where the engine refuses them (an array or a map)", async () => {
+  it("greatest and least of a NULL and a column are refused by the pass exactly where the engine refuses them (an array, a map or a state)", async () => {
     // Entity columns of the types an entity can declare (a Variant cannot be one).
     const declarable = (type: string) => {
       try {
