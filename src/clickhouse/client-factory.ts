@@ -20,12 +20,20 @@ export interface ColumnstoreClient {
   close(): Promise<void>;
 }
 
-/** Settings every query gets, so both engines answer in the same JSON shapes. */
+/**
+ * Settings every query gets, so both engines answer in the same JSON shapes and read the SQL
+ * Quarry prints the same way. Positional references are off: in SnQL a number in ORDER BY or BY
+ * is that number, as everywhere else in the query, and a column an entity maps to a constant
+ * (`group_id` on discover_transactions is `0`) is that constant; ClickHouse's default reads a
+ * constant there as "the N-th selected column", which sorted by another column or failed
+ * (`ORDER BY 100`, code 36).
+ */
 export const BASE_CLICKHOUSE_SETTINGS = {
   output_format_json_quote_64bit_integers: 0,
   output_format_json_quote_denormals: 1,
   output_format_json_named_tuples_as_objects: 0,
   date_time_output_format: "iso",
+  enable_positional_arguments: 0,
 } as const;
 
 /**

@@ -21,6 +21,7 @@ import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUM
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
 import { STRING_READ_AS } from "./literal-texts.js";
+import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
@@ -649,7 +650,7 @@ class ArgumentTyping {
         if (membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!)) {
           judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         }
-        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args);
+        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!));
         const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
         // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
         // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
@@ -686,7 +687,13 @@ class ArgumentTyping {
         return resultTyped(facts, args, constant);
       }
       case "curried": {
-        for (const param of node.params) this.visit(param);
+        node.params.forEach((param, i) => {
+          const problem = parameterProblem(node.name, i, param, this.visit(param).constant);
+          if (problem !== null) {
+            const position = param.position ?? node.position;
+            throw invalidQuery(`parameter ${i + 1} of ${node.name}(…)${at(position)}, ${param.kind === "lambda" ? "a lambda" : describe(param)}, ${problem}`, position);
+          }
+        });
         const facts = curriedArgumentFacts(node.name);
         const args: Typed[] = [];
         for (const arg of node.args) args.push(this.visit(arg));
@@ -1517,30 +1524,39 @@ const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEq
 
 /**
  * `project_id = 'abc'`, `count() > 'x'`, `toStartOfHour(timestamp) IN ('yesterday')`: a string
- * compared with a value of a plain (not Nullable) class is converted to that class while the query
- * is planned, and one that does not read as such fails the query whatever the data (ClickHouse's
- * codes 53, 72, 41, 376). A Nullable value is left alone: the engine then converts row by row.
+ * compared with a value of a class is converted to that class, and one that does not read as such
+ * fails the query (ClickHouse's codes 53, 72, 41, 376). With a plain value it fails whatever the
+ * data, while the query is planned; with a Nullable one (`duration` on discover, the elements of
+ * `exception_frames.lineno`) on the first row that holds a value: the query works only on rows
+ * that are all NULL, where the comparison matches nothing anyway, so it is refused as well.
+ * An aggregate state takes no value at all on the left of IN (`value IN ('x')` on
+ * generic_metrics_counters, `min IN (3)`: code 53); `=` and `<` with one are refused as calls.
  */
-function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
   const membership = name === "in" || name === "notIn";
-  // `x IN set` converts the set to x's type, never x to the set's: `'x' IN 1` is taken.
-  for (let side = membership ? 1 : 0; side < 2; side++) {
+  // `x IN set` converts the set to x's type, never x to the set's: `'x' IN 1` is taken. A value
+  // computed per row there (`'x' IN abs(org_id)`) is compared as `=` compares, both ways.
+  for (let side = membership && !computedSet ? 1 : 0; side < 2; side++) {
     const other = types[1 - side]!;
-    if (other.cls === null || other.nullable) continue;
-    const rule = STRING_READ_AS.get(other.cls);
+    if (other.cls === null) continue;
+    const state = membership && side === 1 && other.cls === "aggregateState";
+    const rule = state ? ANY_VALUE_REFUSED : STRING_READ_AS.get(other.cls);
     if (!rule) continue;
     const arg = args[side]!;
-    const listed = membership && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
+    const listed = membership && side === 1 && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
-      if (value.kind !== "literal" || typeof value.value !== "string" || rule.text.test(value.value)) continue;
+      if (value.kind !== "literal" || value.value === null || (!state && typeof value.value !== "string") || rule.text.test(String(value.value))) continue;
       const compared = args[1 - side]!;
       throw invalidQuery(
-        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${CLASS_NAMES[other.cls]}: ClickHouse cannot read it as one`,
+        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
         value.position,
       );
     }
   }
 }
+
+/** No literal reads as an aggregate state: a state is compared only with another state. */
+const ANY_VALUE_REFUSED = { text: /(?!)/, what: "an aggregate state" } as const;
 
 /**
  * A call an entity maps onto its stored states (`uniqIf(value, c)` on metrics_sets reads

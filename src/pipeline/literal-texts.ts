@@ -31,6 +31,7 @@ export const FLOAT_TEXT = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|inf|infini
  */
 export const STRING_READ_AS: ReadonlyMap<ArgumentClass, { readonly text: RegExp; readonly what: string }> = new Map([
   ["uint8", { text: UNSIGNED_TEXT, what: "an unsigned integer" }],
+  ["uint32", { text: UNSIGNED_TEXT, what: "an unsigned integer" }],
   ["int64", { text: INTEGER_TEXT, what: "an integer" }],
   ["float64", { text: FLOAT_TEXT, what: "a number" }],
   // A DateTime takes a datetime text, and in `=` some numbers (seconds): a text without a digit, never.

@@ -10,8 +10,6 @@ import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { nullColumns } from "./null-columns.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
-
-
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
 const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
 
@@ -20,7 +18,6 @@ export function comparesElements(operator: string): boolean {
   return ANY_ELEMENT.has(operator) || EVERY_ELEMENT.has(operator);
 }
 const ELEMENT = "x";
-const EMPTY_ARRAY: Expression = { kind: "function", name: "array", args: [] };
 
 /** The entity's Array columns and the sub-columns of its Nested columns. */
 const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
@@ -68,16 +65,25 @@ function applyArrayColumnConditions(
       if (!entity || !arrayColumns(entity).has(column.name)) return node;
       changed = true;
       // A column this entity lacks is a bare NULL in its SQL (discover's `exception_stacks.*` on
-      // transactions): it has no elements, so it is tested as an empty array, as ClickHouse's
-      // arrayExists and arrayAll refuse a NULL (code 43).
-      const elements: Expression = nullColumns(entity).has(column.name) ? EMPTY_ARRAY : column;
+      // transactions): it has no elements, so no element matches and every element does, which
+      // is the answer. Not a test over an empty array: `array()` is an Array(Nothing), and the
+      // engine cannot convert the compared value to Nothing (`NOT IN ('error')`, code 48).
+      const position = node.position ? { position: node.position } : {};
+      if (nullColumns(entity).has(column.name)) return { kind: "literal", value: every, ...position };
+      // Compared with NULL (`exception_frames.lineno >= NULL`), each element's test is NULL, which
+      // no element passes: none matches, and every element does only in an empty array. Written
+      // as the per-element test, the engine refuses it once the array has an element (a NULL of
+      // type Nothing, code 44).
+      if (rest.length === 1 && rest[0]!.kind === "literal" && rest[0]!.value === null) {
+        return every ? { kind: "function", name: "empty", args: [column], ...position } : { kind: "literal", value: false, ...position };
+      }
       const element: Expression = { kind: "argument", name: ELEMENT };
       const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ ...node, args: [element, ...rest] }] };
       return {
         kind: "function",
         name: every ? "arrayAll" : "arrayExists",
-        args: [{ kind: "lambda", params: [ELEMENT], body: test }, elements],
-        ...(node.position ? { position: node.position } : {}),
+        args: [{ kind: "lambda", params: [ELEMENT], body: test }, column],
+        ...position,
       };
     });
   const where = query.where ? rewrite(query.where) : null;

@@ -1,10 +1,13 @@
 /**
  * The typing pass refuses a string compared with a value it cannot be read as (`project_id =
  * 'abc'`), by the patterns of literal-texts.ts. This holds them to the embedded engine, for every
- * ClickHouse type of each class and each way a comparison is written: a string the pass refuses
- * fails in ClickHouse, on an empty table as on one with a row (the conversion happens while the
- * query is planned). The reverse is not required: the patterns may let a string through that the
- * engine then refuses (`'00012'` as an integer), never the other way round.
+ * ClickHouse type of each class and each way a comparison is written (including a value computed
+ * per row on the right of IN, which is compared as `=` compares): a string the pass refuses fails
+ * in ClickHouse, on an empty table as on one with a row (the conversion happens while the query
+ * is planned), and beside a Nullable of the type on a row that holds a value (the engine converts
+ * it there, row by row). The reverse is not required: the patterns may let a string through that
+ * the engine then refuses (`'00012'` as an integer), never the other way round. An aggregate
+ * state on the left of IN takes no value at all.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +24,7 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
   float64: ["Float32", "Float64"],
   datetime: ["DateTime", "DateTime('UTC')"],
   uuid: ["UUID"],
+  uint32: ["UInt32"],
 };
 
 /** Strings a caller writes: numbers in every shape, dates, UUIDs, words, blanks. */
@@ -36,6 +40,8 @@ const quote = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(
 let dir: string;
 let store: ColumnstoreClient;
 const columns = Object.values(TYPES).flat().map((type, i) => ({ name: `c${i}`, type }));
+/** The same types, Nullable, in a table whose one row holds a value in each. */
+const nullableColumns = columns.map((c, i) => ({ name: `n${i}`, type: `Nullable(${c.type})`, plain: c.type }));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "quarry-compared-strings-"));
@@ -45,6 +51,12 @@ beforeAll(async () => {
   await store.client.command({ query: `CREATE TABLE one_row (${definition}) ENGINE = Memory` });
   // One row of default values (0, 1970-01-01, the zero UUID).
   await store.client.command({ query: "INSERT INTO one_row (c0) VALUES (1)" });
+  await store.client.command({ query: `CREATE TABLE nullable_row (${nullableColumns.map((c) => `${c.name} ${c.type}`).join(", ")}) ENGINE = Memory` });
+  // Each column's default value, not NULL: a NULL is never converted.
+  const values = nullableColumns.map((c) => `defaultValueOfTypeName('${c.plain.replace(/'/g, "\\'")}')`).join(", ");
+  await store.client.command({ query: `INSERT INTO nullable_row SELECT ${values}` });
+  await store.client.command({ query: "CREATE TABLE states (s AggregateFunction(sum, Float64)) ENGINE = Memory" });
+  await store.client.command({ query: "INSERT INTO states SELECT initializeAggregation('sumState', 1.5)" });
 });
 
 afterAll(async () => {
@@ -61,6 +73,11 @@ async function accepted(query: string): Promise<boolean> {
   }
 }
 
+/** Each way a query compares a string with a value: `=`, `<` with the string first, an IN set, IN a value computed per row. */
+function comparisons(column: string, text: string): string[] {
+  return [`${column} = ${text}`, `${text} < ${column}`, `${column} IN (${text}, ${text})`, `${text} IN greatest(${column})`];
+}
+
 describe("strings compared with a value of a class", () => {
   it("covers every class the pass judges, with the types that class stands for", () => {
     expect(Object.keys(TYPES).sort()).toEqual([...STRING_READ_AS.keys()].sort());
@@ -75,10 +92,15 @@ describe("strings compared with a value of a class", () => {
         if (rule.text.test(text)) continue;
         refusedSomething = true;
         for (const column of columns.filter((c) => classOfTypeName(c.type) === cls)) {
-          for (const condition of [`${column.name} = ${quote(text)}`, `${quote(text)} < ${column.name}`, `${column.name} IN (${quote(text)}, ${quote(text)})`]) {
+          for (const condition of comparisons(column.name, quote(text))) {
             for (const table of ["empty_values", "one_row"]) {
               if (await accepted(`SELECT count() FROM ${table} WHERE ${condition}`)) wrongly.push(`${table}: ${condition} (${column.type})`);
             }
+          }
+        }
+        for (const column of nullableColumns.filter((c) => classOfTypeName(c.plain) === cls)) {
+          for (const condition of comparisons(column.name, quote(text))) {
+            if (await accepted(`SELECT count() FROM nullable_row WHERE ${condition}`)) wrongly.push(`nullable_row: ${condition} (${column.type})`);
           }
         }
       }
@@ -86,4 +108,14 @@ describe("strings compared with a value of a class", () => {
       expect(wrongly).toEqual([]);
     });
   }
+
+  it("an aggregate state on the left of IN takes no value: the engine refuses every literal in the set", async () => {
+    for (const value of ["'x'", "''", "'1.5'", "3", "1.5", "true"]) {
+      for (const set of [`(${value})`, `(${value}, ${value})`, `tuple(${value})`]) {
+        expect(await accepted(`SELECT count() FROM states WHERE s IN ${set}`), `s IN ${set}`).toBe(false);
+      }
+    }
+    // NULL in the set is taken, and the pass lets it through.
+    expect(await accepted("SELECT count() FROM states WHERE s IN (NULL)")).toBe(true);
+  });
 });

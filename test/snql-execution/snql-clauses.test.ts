@@ -143,6 +143,35 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(await count("exception_stacks.type = 'ValueError'")).toEqual([{ c: 0 }]);
     expect(await count("exception_stacks.type != 'ValueError'")).toEqual([{ c: 2 }]);
     expect(await count("sdk_integrations IS NOT NULL")).toEqual([{ c: 2 }]);
+    // Tested over `array()`, an Array(Nothing), the engine could not convert the set to Nothing (code 48).
+    expect(await count("exception_stacks.type NOT IN tuple('error')")).toEqual([{ c: 2 }]);
+    expect(await count("exception_frames.colno IN tuple(3, 4)")).toEqual([{ c: 0 }]);
+  });
+
+  it("an array condition compared with NULL: no element matches, every element only of an empty array", async () => {
+    // Per element, the test was a NULL of type Nothing, which the engine refuses once an array has an element (code 44).
+    const count = async (condition: string) => (await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND ${condition}`)).data;
+    expect(await count("tags.key = NULL")).toEqual([{ c: 0 }]);
+    expect(await count("tags.key >= NULL")).toEqual([{ c: 0 }]);
+    expect(await count("tags.key != NULL")).toEqual(await count("empty(tags.key) = 1"));
+    expect(await count("tags.key != NULL")).toEqual([{ c: 0 }]);
+  });
+
+  it("a number in ORDER BY or BY is that number, not a selected column's position", async () => {
+    // ClickHouse's positional references would read `ORDER BY 100` as the 100th column (code 36)
+    // and `ORDER BY 2` as the second.
+    const byNumber = await rows(`MATCH (events) SELECT user WHERE ${RANGE} AND project_id = 1 ORDER BY 100 ASC, 2 DESC, timestamp ASC`);
+    const byTime = await rows(`MATCH (events) SELECT user WHERE ${RANGE} AND project_id = 1 ORDER BY timestamp ASC`);
+    expect(byTime.data).toHaveLength(3);
+    expect(byNumber.data).toEqual(byTime.data);
+    const grouped = await rows(`MATCH (events) SELECT count() AS c BY 1 WHERE ${RANGE} AND project_id = 1`);
+    expect(grouped.data).toEqual([{ c: 3, 1: 1 }]);
+    // A column discover_transactions maps to a constant (`group_id` is 0), sorted by through its alias.
+    const TX_RANGE = `finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`;
+    const { status, json } = await post("/discover/snql", { query: `MATCH (discover_transactions) SELECT group_id AS c, count() AS n BY group_id WHERE ${TX_RANGE} AND project_id = 1 ORDER BY c DESC` });
+    expect(json.error, JSON.stringify(json.error)).toBeUndefined();
+    expect(status).toBe(200);
+    expect(json.data).toEqual([{ c: 0, n: 2, group_id: 0 }]);
   });
 
   it("LIMIT BY, LIMIT and OFFSET", async () => {
