@@ -650,8 +650,19 @@ class ArgumentTyping {
         if (membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!)) {
           judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         }
+        // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
+        // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
+        if (membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!)) && this.isStorageColumn(node.args[1]!)) {
+          const left = node.args[0]!;
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is ${args[0]!.cls !== null ? CLASS_NAMES[args[0]!.cls] : variantWhat(VARIANTS[args[0]!.variant]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
+            left.position ?? node.position,
+          );
+        }
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!));
-        const constant = constants > 0 && constants === args.length && !facts.aggregate ? true : columns > 0 ? false : null;
+        // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
+        // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
+        const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
         // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
         // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
         if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
@@ -705,7 +716,7 @@ class ArgumentTyping {
           judge(this, node.name, facts, node.args, args, node.position, true);
         }
         // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it.
-        if (facts.signature && SINGLE_LEVEL_QUANTILE.test(node.name)) return resultTyped(facts, args, args.some((t) => t.constant === false) ? false : null);
+        if (facts.signature && SINGLE_LEVEL_QUANTILE.test(node.name)) return resultTyped(facts, args, false);
         return UNKNOWN_COLUMN;
       }
       case "lambda":
@@ -986,8 +997,10 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).
   if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every((t, i) => widensToFloat64(nodes[i]!, t))) return variantTyped(FLOAT64S_VARIANT, constant);
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
-  // Integers of the int64 class may be an Int64 and a UInt64, whose common type is a Variant.
-  if (first.nullable || withNull || first.cls === "int64") return typed(null, constant);
+  // Integers of the int64 class may be an Int64 and a UInt64, whose common type is a Variant;
+  // one alone (`array(project_id)`) is an array of its own type, of the class as classOfTypeName
+  // gives it.
+  if (first.nullable || withNull || (first.cls === "int64" && args.length > 1)) return typed(null, constant);
   return arrayOfClass(first.cls, constant);
 }
 
@@ -1538,17 +1551,20 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
   // computed per row there (`'x' IN abs(org_id)`) is compared as `=` compares, both ways.
   for (let side = membership && !computedSet ? 1 : 0; side < 2; side++) {
     const other = types[1 - side]!;
-    if (other.cls === null) continue;
-    const state = membership && side === 1 && other.cls === "aggregateState";
-    const rule = state ? ANY_VALUE_REFUSED : STRING_READ_AS.get(other.cls);
+    const inSet = membership && side === 1;
+    // Beside a state or an array (outside a condition, where the array's elements are compared),
+    // a set takes no scalar at all (codes 53, 43).
+    const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : other.cls !== null ? STRING_READ_AS.get(other.cls) : undefined;
     if (!rule) continue;
+    const anyScalar = rule === STATE_SET || rule === ARRAY_SET;
     const arg = args[side]!;
-    const listed = membership && side === 1 && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
+    const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
-      if (value.kind !== "literal" || value.value === null || (!state && typeof value.value !== "string") || rule.text.test(String(value.value))) continue;
+      if (value.kind !== "literal" || value.value === null || (!anyScalar && typeof value.value !== "string") || rule.text.test(String(value.value))) continue;
       const compared = args[1 - side]!;
+      const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
       throw invalidQuery(
-        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
+        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${what}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
         value.position,
       );
     }
@@ -1556,7 +1572,13 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */
-const ANY_VALUE_REFUSED = { text: /(?!)/, what: "an aggregate state" } as const;
+const STATE_SET = { text: /(?!)/, what: "an aggregate state" } as const;
+/** Nor as an array: a set looked in for an array holds arrays (`tags.key IN (array('a'))`). */
+const ARRAY_SET = { text: /(?!)/, what: "an array" } as const;
+
+function isArrayTyped(t: Typed): boolean {
+  return t.cls !== null ? elementClass(t.cls) !== null : t.variant >= 0 && isArrayVariant(VARIANTS[t.variant]!);
+}
 
 /**
  * A call an entity maps onto its stored states (`uniqIf(value, c)` on metrics_sets reads

@@ -44,6 +44,14 @@ export function comparedByElements(entity: EntityDefinition, columnName: string)
   return arrayColumns(entity).has(columnName);
 }
 
+/** A NULL literal, or a column its entity lacks (a bare NULL in its SQL). */
+function isNull(node: Expression, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): boolean {
+  if (node.kind === "literal") return node.value === null;
+  if (node.kind !== "column") return false;
+  const entity = entityOf(node.entityAlias);
+  return entity !== undefined && nullColumns(entity).has(node.name);
+}
+
 /**
  * Rewrites the WHERE and HAVING conditions on array columns. `entityOf` names the entity of a
  * column (by its entity alias in a join).
@@ -70,11 +78,12 @@ function applyArrayColumnConditions(
       // engine cannot convert the compared value to Nothing (`NOT IN ('error')`, code 48).
       const position = node.position ? { position: node.position } : {};
       if (nullColumns(entity).has(column.name)) return { kind: "literal", value: every, ...position };
-      // Compared with NULL (`exception_frames.lineno >= NULL`), each element's test is NULL, which
-      // no element passes: none matches, and every element does only in an empty array. Written
-      // as the per-element test, the engine refuses it once the array has an element (a NULL of
-      // type Nothing, code 44).
-      if (rest.length === 1 && rest[0]!.kind === "literal" && rest[0]!.value === null) {
+      // Compared with NULL (`exception_frames.lineno >= NULL`, or a column this entity lacks:
+      // `spans.exclusive_time_32 >= exception_frames.function` on discover_transactions), each
+      // element's test is NULL, which no element passes: none matches, and every element does
+      // only in an empty array. Written as the per-element test, the engine refuses it once the
+      // array has an element (a NULL of type Nothing, code 44).
+      if (rest.length === 1 && isNull(rest[0]!, entityOf)) {
         return every ? { kind: "function", name: "empty", args: [column], ...position } : { kind: "literal", value: false, ...position };
       }
       const element: Expression = { kind: "argument", name: ELEMENT };

@@ -37,6 +37,9 @@ const STRINGS = [
 
 const quote = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
+/** Array types the entities have, each of a class or a variant the pass names. */
+const ARRAY_TYPES = ["Array(String)", "Array(UInt64)", "Array(Nullable(String))", "Array(Float64)", "Array(UUID)"];
+
 let dir: string;
 let store: ColumnstoreClient;
 const columns = Object.values(TYPES).flat().map((type, i) => ({ name: `c${i}`, type }));
@@ -56,6 +59,8 @@ beforeAll(async () => {
   const values = nullableColumns.map((c) => `defaultValueOfTypeName('${c.plain.replace(/'/g, "\\'")}')`).join(", ");
   await store.client.command({ query: `INSERT INTO nullable_row SELECT ${values}` });
   await store.client.command({ query: "CREATE TABLE states (s AggregateFunction(sum, Float64)) ENGINE = Memory" });
+  await store.client.command({ query: `CREATE TABLE arrays (${ARRAY_TYPES.map((type, i) => `a${i} ${type}`).join(", ")}) ENGINE = Memory` });
+  await store.client.command({ query: `INSERT INTO arrays SELECT ${ARRAY_TYPES.map((type) => `defaultValueOfTypeName('${type}')`).join(", ")}` });
   await store.client.command({ query: "INSERT INTO states SELECT initializeAggregation('sumState', 1.5)" });
 });
 
@@ -118,4 +123,30 @@ describe("strings compared with a value of a class", () => {
     // NULL in the set is taken, and the pass lets it through.
     expect(await accepted("SELECT count() FROM states WHERE s IN (NULL)")).toBe(true);
   });
+
+  it("an array on the left of IN takes no scalar in its set, only arrays: the engine refuses every scalar literal", async () => {
+    for (const [i, type] of ARRAY_TYPES.entries()) {
+      for (const value of ["'x'", "''", "3", "1.5", "true"]) {
+        for (const set of [`(${value})`, `(${value}, ${value})`, `tuple(${value})`]) {
+          for (const table of ["arrays", "(SELECT * FROM arrays WHERE 0)"]) {
+            expect(await accepted(`SELECT a${i} IN ${set} FROM ${table}`), `${type} IN ${set}`).toBe(false);
+          }
+        }
+      }
+    }
+    // A set of arrays, or of a NULL, is taken; the pass lets both through.
+    expect(await accepted("SELECT a0 IN (['x'], ['y']) FROM arrays")).toBe(true);
+    expect(await accepted("SELECT a0 IN (NULL) FROM arrays")).toBe(true);
+  });
 });
+
+describe("a tuple on the left of IN with a column on its right", () => {
+  it("is refused by the engine whatever the column's type (it would be read as a Nullable tuple)", async () => {
+    const tables = [...columns.flatMap((c) => [[c, "empty_values"], [c, "one_row"]] as const), ...nullableColumns.map((c) => [c, "nullable_row"] as const)];
+    for (const [column, table] of tables) {
+      expect(await accepted(`SELECT tuple(1, 'a') IN ${column.name} FROM ${table}`), `${table}: tuple IN ${column.type}`).toBe(false);
+    }
+    for (const [i, type] of ARRAY_TYPES.entries()) expect(await accepted(`SELECT tuple(1, 'a') IN a${i} FROM arrays`), `tuple IN ${type}`).toBe(false);
+  });
+});
+

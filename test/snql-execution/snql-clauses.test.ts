@@ -146,6 +146,9 @@ describe("SnQL clauses on the embedded engine", () => {
     // Tested over `array()`, an Array(Nothing), the engine could not convert the set to Nothing (code 48).
     expect(await count("exception_stacks.type NOT IN tuple('error')")).toEqual([{ c: 2 }]);
     expect(await count("exception_frames.colno IN tuple(3, 4)")).toEqual([{ c: 0 }]);
+    // Compared with a column the entity lacks, an array's elements are compared with a NULL (code 44 per element).
+    expect(await count("measurements.value >= exception_frames.function")).toEqual([{ c: 0 }]);
+    expect(await count("measurements.value != exception_frames.function")).toEqual(await count("empty(measurements.value) = 1"));
   });
 
   it("an array condition compared with NULL: no element matches, every element only of an empty array", async () => {
