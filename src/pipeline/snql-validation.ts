@@ -34,6 +34,7 @@ import {
 import { resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
+import { checkColumnsReadWhole } from "./columns-read-whole.js";
 
 export type ValidatedSnql =
   | {
@@ -85,6 +86,7 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
     case "entity": {
       const validated = validateEntityQuery(query, definitions);
       const storage = readableStorage(definitions, validated.entity);
+      checkColumnsReadWhole(validated.query, validated.entity, storage, new Set(validated.aliases.keys()));
       return { kind: "entity", query: validated.query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "storage": {
