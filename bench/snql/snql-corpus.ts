@@ -44,7 +44,7 @@ const TAGS = [
   `MATCH (events) SELECT count() AS c BY tags_key WHERE ${RANGE} AND project_id = 1 ORDER BY c DESC LIMIT 20`,
   `MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE ${RANGE} AND project_id = 1 ORDER BY c DESC LIMIT 20`,
   `MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 3 AND has(tags.key, 'customer') = 1 AND tags[customer] != ''`,
-  `MATCH (events) SELECT arrayExists((\`k\`, \`v\`) -> and(equals(\`k\`, 'browser'), equals(\`v\`, 'Chrome')), tags.key, tags.value) AS chrome, count() AS c BY geo_country_code WHERE ${RANGE} AND project_id = 1`,
+  `MATCH (events) SELECT arrayExists((\`k\`, \`v\`) -> and(equals(\`k\`, 'browser'), equals(\`v\`, 'Chrome')), tags.key, tags.value) AS chrome, count() AS c BY geo_country_code, chrome WHERE ${RANGE} AND project_id = 1`,
   `MATCH (transactions) SELECT count() AS n BY tags[environment], platform WHERE ${TX_RANGE} AND project_id = 3 AND transaction_status = 0 ORDER BY n DESC`,
   `MATCH (transactions) SELECT avg(measurements[lcp]) AS lcp, avg(measurements[fcp]) AS fcp BY transaction WHERE ${TX_RANGE} AND project_id = 1 AND measurements[lcp] IS NOT NULL ORDER BY lcp DESC LIMIT 10`,
   `MATCH (transactions) SELECT count() AS n BY contexts[trace.op] WHERE ${TX_RANGE} AND project_id = 2 AND tags[http.status_code] = '500'`,

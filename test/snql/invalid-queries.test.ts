@@ -308,7 +308,7 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
   // a Variant of if's branches, given to a function that takes one of its alternatives, or to an aggregate that takes any
-  `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a BY title, timestamp WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT lower(if(title = 'a', title, timestamp)) AS s WHERE ${R} AND project_id = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
   // strings that read as the value they are compared with
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
@@ -334,7 +334,7 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT plus(tuple(1, 2), tuple(3, 4)) AS t, tuple(1, 'a') = tuple(2, 'b') AS e, has(array(tuple(1, 2)), tuple(1, 2)) AS h WHERE ${R} AND title IN tuple('a', 'b') AND project_id IN tuple(1, 2)`,
   `MATCH (events) SELECT tuple(1, 2) * 3 AS m, tuple(project_id, 1.5) / 2 AS d, timestamp - tuple(1, 2) AS t, tuple(1, 2) + timestamp AS p, tuple(1, 2) * tuple(project_id, 2) AS dot, modulo(tuple(5, 6), 4) AS r WHERE ${R} AND project_id = 1`,
   // arrays of DateTimes and UUIDs, which the probe's robust refusals never met (has took them)
-  `MATCH (events) SELECT has(groupArray(timestamp), now()) AS g, indexOf(groupArray(event_id), event_id) AS i WHERE ${R} AND project_id = 1`,
+  `MATCH (events) SELECT has(groupArray(timestamp), now()) AS g, indexOf(groupArray(event_id), event_id) AS i BY event_id WHERE ${R} AND project_id = 1`,
   `MATCH (replays) SELECT toDate(replay_start_timestamp) = today() AS t, toDate(replay_start_timestamp) + 1 AS d WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT has(array(timestamp), now()) AS h, has(array(event_id), event_id) AS u, now() IN array(timestamp, received) AS i, has(array(received), timestamp) AS r WHERE ${R} AND project_id = 1`,
   `MATCH (metrics_sets) SELECT (project_id IN use_case_id) + 1 AS i, toString(project_id NOT IN org_id) AS s WHERE ${METRICS}`,

@@ -1,0 +1,233 @@
+/**
+ * The rule of an aggregating query: once a query aggregates (it has a BY, or an aggregate in
+ * SELECT, HAVING, ORDER BY or LIMIT BY), each column it reads there must be a BY key or inside an
+ * aggregate, no BY key may be an aggregate, and no aggregate may hold another. ClickHouse checks this after Quarry has sent the
+ * query (codes 215, NOT_AN_AGGREGATE, and 184, ILLEGAL_AGGREGATION: the fuzz's most frequent
+ * ClickHouse errors); here it is an `invalid_query` at the column.
+ *
+ * Judged on the query as validated (Snuba's custom functions expanded, aliases expanded), as the engine judges the SQL Quarry prints
+ * from it: an expression equal to a BY key is a key (`toStartOfHour(timestamp)` in SELECT and BY),
+ * and so is anything built from keys, aggregates and constants. Where the SQL Quarry prints for
+ * a name holds other columns than the name says (a column the entity computes with an expression,
+ * a time bucket, a subscript of a Nested column), the name is let through whenever a column it
+ * reads is a key: the check never refuses what the engine would take, and the engine still has
+ * the last word on what it lets through.
+ */
+import type { ColumnMapper, EntityDefinition } from "../datasets/definition-types.js";
+import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
+import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import type { Expression, LogicalQuery } from "../query/ast.js";
+
+function at(position: TextPosition | undefined): string {
+  return position ? ` at line ${position.line}, column ${position.column}` : "";
+}
+
+/** The same expression wherever it is written: positions and aliases set aside. */
+function shapeOf(expression: Expression): string {
+  return JSON.stringify(expression, (key, value) => (key === "position" || key === "alias" || key === "insideOwnAlias" ? undefined : value));
+}
+
+/** Whether an entity column is computed by an aggregate (`sessions` on sessions is sumMerge(...)). */
+function isAggregateMapper(mapper: ColumnMapper | undefined): boolean {
+  if (mapper?.kind !== "expression") return false;
+  const outer = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(mapper.sql)?.[1];
+  return outer !== undefined && (AGGREGATE_FUNCTIONS.has(outer) || outer.endsWith("Merge"));
+}
+
+export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefinition, aliases: ReadonlyMap<string, Expression>): void {
+  /** An alias reference stands for its definition (cycles were refused before). */
+  const expand = (node: Expression, seen: ReadonlySet<string> = new Set()): Expression => {
+    switch (node.kind) {
+      case "column": {
+        if (node.entityAlias !== undefined || node.insideOwnAlias || seen.has(node.name)) return node;
+        const definition = aliases.get(node.name);
+        if (definition === undefined) {
+          // A column mapped onto another column or a subscript is that column or subscript
+          // (`spans.exclusive_time` is `spans.exclusive_time_32`, `geo_city` on discover is `contexts[geo.city]`).
+          const mapper = entity.columnMappers[node.name];
+          if (mapper?.kind === "column") return { ...node, name: mapper.column };
+          if (mapper?.kind === "subscript") return { kind: "subscript", column: mapper.subscriptable, key: mapper.key, ...(node.position ? { position: node.position } : {}) };
+          return node;
+        }
+        return expand(definition, new Set([...seen, node.name]));
+      }
+      case "function":
+        return { ...node, args: node.args.map((arg) => expand(arg, seen)) };
+      case "curried":
+        return { ...node, params: node.params.map((param) => expand(param, seen)), args: node.args.map((arg) => expand(arg, seen)) };
+      case "lambda":
+        return { ...node, body: expand(node.body, seen) };
+      default:
+        return node;
+    }
+  };
+  const mappedFunctions = new Set((entity.functionMappers ?? []).map((mapper) => mapper.from));
+  const isAggregate = (node: Expression): boolean =>
+    ((node.kind === "function" || node.kind === "curried") && (AGGREGATE_FUNCTIONS.has(node.name) || mappedFunctions.has(node.name))) ||
+    (node.kind === "column" && node.entityAlias === undefined && isAggregateMapper(entity.columnMappers[node.name]));
+  const containsAggregate = (node: Expression): Expression | null => {
+    if (isAggregate(node)) return node;
+    const children = node.kind === "function" ? node.args : node.kind === "curried" ? [...node.params, ...node.args] : node.kind === "lambda" ? [node.body] : [];
+    for (const child of children) {
+      const found = containsAggregate(child);
+      if (found) return found;
+    }
+    return null;
+  };
+
+  const keys = query.groupBy.map((key) => expand(key));
+  for (const key of keys) {
+    const aggregate = containsAggregate(key);
+    if (aggregate === null) continue;
+    const position = aggregate.position;
+    const what = aggregate.kind === "column" ? `column ${aggregate.name}, an aggregate` : `'${(aggregate as { name: string }).name}'`;
+    throw invalidQuery(`Aggregate function found in BY of query: ${what}${at(position)}; group by columns, and aggregate in SELECT`, position);
+  }
+  const outputs = [
+    ...query.selected.map((item) => item.expression),
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((item) => item.expression),
+    ...(query.limitBy?.columns ?? []),
+  ].map((expression) => expand(expression));
+  // An aggregate of an aggregate (`sum(count())`, `max(sessions)` on sessions): ClickHouse
+  // aggregates once per query level (code 184); a subquery aggregates what its inner query did.
+  const refuseNested = (node: Expression): void => {
+    if (node.kind !== "function" && node.kind !== "curried") {
+      if (node.kind === "lambda") refuseNested(node.body);
+      return;
+    }
+    const children = node.kind === "function" ? node.args : [...node.params, ...node.args];
+    if (isAggregate(node)) {
+      for (const child of children) {
+        const inner = containsAggregate(child);
+        if (inner === null) continue;
+        throw invalidQuery(
+          `Aggregate function found inside another aggregate function: ${describeAggregate(inner)} inside ${describeAggregate(node)}; aggregate once per query, or aggregate the result in an outer query (MATCH { ... })`,
+          inner.position ?? node.position,
+        );
+      }
+      return;
+    }
+    for (const child of children) refuseNested(child);
+  };
+  for (const output of outputs) refuseNested(output);
+  const aggregateAt = outputs.map(containsAggregate).find((found) => found !== null) ?? null;
+  if (keys.length === 0 && aggregateAt === null) return;
+
+  const keyShapes = new Set(keys.map(shapeOf));
+  // Storage columns a key reads, for the names whose SQL reads other columns than their own.
+  const keyColumns = new Set<string>();
+  for (const key of keys) {
+    for (const column of columnsOf(key)) {
+      keyColumns.add(column);
+      const bucketed = entity.timeBucketColumns[column];
+      if (bucketed !== undefined) keyColumns.add(bucketed);
+    }
+  }
+  const reachesKey = (node: Expression): boolean => {
+    if (node.kind === "column") {
+      const mapper = entity.columnMappers[node.name];
+      if (mapper?.kind === "literal" || mapper?.kind === "expression") return true;
+      const bucketed = entity.timeBucketColumns[node.name];
+      if (bucketed !== undefined) return keyColumns.has(bucketed);
+      // A Nested column and its parts (`tags`, `tags.key`): the SQL of one may read the others.
+      // A plain column is a key only as itself (`title` is not one with `BY upper(title)`).
+      const dot = node.name.indexOf(".");
+      if (dot < 0) return false;
+      const nested = node.name.slice(0, dot);
+      return [...keyColumns].some((column) => column === nested || column.startsWith(`${nested}.`));
+    }
+    if (node.kind === "subscript") {
+      // `tags[k]` reads the key and value columns (arrayElement(tags.value, indexOf(tags.key, 'k'))),
+      // a map's subscript its map (or bucket): they are keys when those columns are.
+      const sub = entity.subscriptables[node.column];
+      if (keyColumns.has(node.column)) return true;
+      if (sub?.kind === "nested") return keyColumns.has(sub.keyColumn) && keyColumns.has(sub.valueColumn);
+      return sub === undefined || keyColumns.has(sub.column) || [...keyColumns].some((column) => column.startsWith(`${sub.column}_`));
+    }
+    return false;
+  };
+  const because = keys.length > 0 ? "the query groups BY" : `the query aggregates (${describeAggregate(aggregateAt!)})`;
+  /**
+   * What the engine folds to a constant before it looks for columns, so a column under it is
+   * never read: `isNull(x)` of a value that cannot be NULL, a call given a NULL (`x = NULL`, or a
+   * column the entity lacks), an AND or OR with a constant among its operands (`100 IS NULL AND
+   * x = y`). Taken whenever it may be one (whether x can be NULL is not asked): the check lets
+   * through what the engine may take, never the other way round.
+   */
+  const foldsToConstant = (node: Expression): boolean => {
+    switch (node.kind) {
+      case "literal":
+      case "datetime":
+        return true;
+      case "column":
+        return entity.columnMappers[node.name]?.kind === "literal";
+      case "function":
+        if (node.name === "isNull" || node.name === "isNotNull") return true;
+        if (node.args.some((arg) => (arg.kind === "literal" && arg.value === null) || (arg.kind === "column" && isNullColumn(entity, arg.name)))) return true;
+        if (node.name === "and" || node.name === "or") return node.args.some(foldsToConstant);
+        return node.args.length > 0 && node.args.every(foldsToConstant);
+      default:
+        return false;
+    }
+  };
+  const judge = (node: Expression): void => {
+    if (keyShapes.has(shapeOf(node)) || isAggregate(node) || foldsToConstant(node)) return;
+    switch (node.kind) {
+      case "column":
+      case "subscript": {
+        if (node.kind === "column" && node.entityAlias !== undefined) return;
+        if (reachesKey(node)) return;
+        const name = node.kind === "column" ? node.name : `${node.column}[${node.key}]`;
+        throw invalidQuery(
+          `column ${name}${at(node.position)} is neither a BY key nor inside an aggregate, and ${because}: add it to BY, or aggregate it (any(${name}), ...)`,
+          node.position,
+        );
+      }
+      case "function":
+        for (const arg of node.args) judge(arg);
+        return;
+      case "curried":
+        for (const param of node.params) judge(param);
+        for (const arg of node.args) judge(arg);
+        return;
+      case "lambda":
+        judge(node.body);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const output of outputs) judge(output);
+}
+
+function isNullColumn(entity: EntityDefinition, name: string): boolean {
+  const mapper = entity.columnMappers[name];
+  return mapper?.kind === "literal" && mapper.value === null;
+}
+
+function describeAggregate(node: Expression): string {
+  const name = node.kind === "column" ? `column ${node.name}` : `${(node as { name: string }).name}(…)`;
+  return `${name}${at(node.position)}`;
+}
+
+/** The entity columns an expression reads by name (not through a subscript: `tags[a]` as a key makes no other `tags[b]` one). */
+function columnsOf(expression: Expression, into: string[] = []): string[] {
+  switch (expression.kind) {
+    case "column":
+      if (expression.entityAlias === undefined) into.push(expression.name);
+      break;
+    case "function":
+      for (const arg of expression.args) columnsOf(arg, into);
+      break;
+    case "curried":
+      for (const node of [...expression.params, ...expression.args]) columnsOf(node, into);
+      break;
+    case "lambda":
+      columnsOf(expression.body, into);
+      break;
+    default:
+      break;
+  }
+  return into;
+}

@@ -1,0 +1,106 @@
+/**
+ * The rule of an aggregating query (src/pipeline/aggregation-keys.ts): the queries it refuses
+ * (each one ClickHouse refuses with code 215 or 184, as the fuzz found them) are 400s at the
+ * column, and the ones it takes (keys, expressions of keys, aliases, aggregates, constants, time
+ * buckets, subscripts of key columns) run on the embedded engine: the check refuses nothing the
+ * engine takes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { QueryServiceError } from "../../src/errors/query-service-error.js";
+import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
+
+const registry = defaultRegistry();
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function refusal(query: string): QueryServiceError | null {
+  try {
+    prepareSnqlQuery(registry, query, false);
+    return null;
+  } catch (error) {
+    if (error instanceof QueryServiceError) return error;
+    throw error;
+  }
+}
+
+/** The server's answer to the query, run on the embedded engine. */
+async function answer(query: string): Promise<{ status: number; error?: { type: string; message: string } }> {
+  const response = await fetch(`${server.baseUrl}/events/snql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, tenant_ids: { organization_id: 1, referrer: "test.aggregation-keys" } }),
+  });
+  const body = (await response.json()) as { error?: { type: string; message: string } };
+  return { status: response.status, ...(body.error ? { error: body.error } : {}) };
+}
+
+const EVENTS = (select: string, rest = "") => `MATCH (events) SELECT ${select} WHERE ${RANGE} AND project_id = 1${rest}`;
+
+const REFUSED: readonly (readonly [string, string, string])[] = [
+  [EVENTS("title, count() AS c"), "column title at line 1, column 23 is neither a BY key nor inside an aggregate, and the query aggregates (count(…)", "title"],
+  [EVENTS("title AS t, count() AS c BY project_id"), "column title at line 1, column 23 is neither a BY key nor inside an aggregate, and the query groups BY", "title"],
+  [EVENTS("count() AS c BY project_id", " ORDER BY timestamp ASC"), "column timestamp", "timestamp"],
+  [EVENTS("count() AS c BY project_id", " HAVING title != ''"), "column title", "title"],
+  [EVENTS("title", " ORDER BY count() DESC"), "and the query aggregates (count(…)", "title"],
+  [EVENTS("upper(title) AS u, count() AS c BY upper(title)", " ORDER BY title ASC"), "column title", "title"],
+  [EVENTS("count() AS c BY tags[browser]", " ORDER BY tags[environment] DESC"), "column tags[environment]", "tags[environment]"],
+  [EVENTS("arrayExists((`k`) -> equals(`k`, 'browser'), tags.key) AS b, count() AS c BY project_id"), "column tags.key", "tags.key"],
+];
+
+const TAKEN: readonly string[] = [
+  EVENTS("title, count() AS c BY title"),
+  EVENTS("upper(title) AS u, count() AS c BY upper(title)"),
+  EVENTS("concat(title, '!') AS t, count() AS c BY title", " ORDER BY title ASC"),
+  EVENTS("title AS t, count() AS c BY t", " ORDER BY t ASC"),
+  EVENTS("count() AS c BY project_id", " HAVING c > 1 ORDER BY c DESC"),
+  EVENTS("tags[browser] AS b, count() AS c BY tags.key, tags.value"),
+  EVENTS("arrayExists((`k`) -> equals(`k`, 'browser'), tags.key) AS b, count() AS c BY b"),
+  EVENTS("time, count() AS c BY timestamp", " GRANULARITY 3600"),
+  EVENTS("1 AS one, now() AS n, count() AS c"),
+  EVENTS("title, timestamp", " ORDER BY timestamp ASC"),
+];
+
+describe("columns outside BY and aggregates", () => {
+  it("refuses each at the column's position, as a 400 invalid_query", async () => {
+    for (const [query, words, column] of REFUSED) {
+      const error = refusal(query);
+      expect(error?.type, query).toBe("invalid_query");
+      expect(error?.message, query).toContain(words);
+      expect(error?.position?.column, query).toBe(query.lastIndexOf(column) + 1);
+      expect(await answer(query), query).toMatchObject({ status: 400, error: { type: "invalid_query" } });
+    }
+  });
+
+  it("takes keys, expressions of keys, aliases of keys, aggregates and constants; the engine runs each", async () => {
+    for (const query of TAKEN) {
+      expect(refusal(query), query).toBeNull();
+      expect(await answer(query), query).toEqual({ status: 200 });
+    }
+  });
+
+  it("refuses an aggregate inside an aggregate, also through an alias or a column that stands for one (code 184)", async () => {
+    for (const [query, inner] of [
+      [EVENTS("sum(count()) AS s"), "count(…) at line 1, column 27 inside sum(…) at line 1, column 23"],
+      [EVENTS("count() AS c, max(c) AS m"), "count(…) at line 1, column 23 inside max(…) at line 1, column 37"],
+      [`MATCH (sessions) SELECT max(sessions) AS m WHERE project_id = 1 AND org_id = 1 AND started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00')`, "column sessions at line 1, column 29 inside max(…) at line 1, column 25"],
+    ] as const) {
+      expect(refusal(query)?.message, query).toContain(`Aggregate function found inside another aggregate function: ${inner}`);
+    }
+    expect(await answer(EVENTS("count() AS c, max(timestamp) AS m, uniq(title) AS u"))).toEqual({ status: 200 });
+  });
+
+  it("refuses an aggregate a column stands for in BY (code 184)", () => {
+    const query = `MATCH (sessions) SELECT count() AS c BY sessions WHERE project_id = 1 AND org_id = 1 AND started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00')`;
+    const error = refusal(query);
+    expect(error?.type).toBe("invalid_query");
+    expect(error?.message).toContain("Aggregate function found in BY of query: column sessions, an aggregate at line 1, column 41");
+  });
+});
