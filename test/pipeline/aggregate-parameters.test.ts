@@ -5,18 +5,13 @@
  * pass both. Then the typing pass, end to end: a refused parameter is an `invalid_query` at its
  * position.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
-import { defaultRegistry } from "../../src/datasets/registry.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { parameterProblem } from "../../src/pipeline/aggregate-parameters.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import type { Expression, LiteralValue } from "../../src/query/ast.js";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { snqlRefusal } from "../support/snql-refusal.js";
 
 /** Literal parameters a caller writes: levels, sizes, and what is neither. */
 const LITERALS: readonly LiteralValue[] = [null, "a", "", "0.5", -0.5, 0, 0.5, 0.95, 1, 1.5, 2, 10, -1, 16_777_215, 16_777_216, true, false];
@@ -35,29 +30,19 @@ function callOf(name: string, params: string): string {
   return `SELECT ${name}(${params})(${args}) FROM t`;
 }
 
-let dir: string;
-let store: ColumnstoreClient;
+let engine: ScratchEngine;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "quarry-aggregate-parameters-"));
-  store = createColumnstoreClient({ dataDir: dir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
-  await store.client.command({ query: "CREATE TABLE t (x Float64) ENGINE = Memory" });
-  await store.client.command({ query: "INSERT INTO t VALUES (1.5), (2.5)" });
+  engine = openScratchEngine("aggregate-parameters");
+  await engine.store.client.command({ query: "CREATE TABLE t (x Float64) ENGINE = Memory" });
+  await engine.store.client.command({ query: "INSERT INTO t VALUES (1.5), (2.5)" });
 });
 
 afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await engine.close();
 });
 
-async function accepted(query: string): Promise<boolean> {
-  try {
-    await (await store.client.query({ query, format: "JSONEachRow" })).json();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const accepted = (query: string): Promise<boolean> => engine.accepted(query);
 
 describe("aggregate parameters against the engine", () => {
   it("finds the parametric aggregates (quantiles, topK, groupArray, histogram, ...)", () => {
@@ -97,17 +82,8 @@ describe("aggregate parameters against the engine", () => {
 });
 
 describe("aggregate parameters in the typing pass", () => {
-  const registry = defaultRegistry();
-  const refusal = (select: string): QueryServiceError | null => {
-    const query = `MATCH (transactions) SELECT ${select} WHERE finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1`;
-    try {
-      prepareSnqlQuery(registry, query, false);
-      return null;
-    } catch (error) {
-      if (error instanceof QueryServiceError) return error;
-      throw error;
-    }
-  };
+  const refusal = (select: string) =>
+    snqlRefusal(`MATCH (transactions) SELECT ${select} WHERE finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1`);
 
   it("refuses a column, a lambda, a level out of range and a bad size at the parameter's position", () => {
     for (const [select, param, words] of [

@@ -6,12 +6,9 @@
  * engine takes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultRegistry } from "../../src/datasets/registry.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
+import { snqlRefusal as refusal } from "../support/snql-refusal.js";
 
-const registry = defaultRegistry();
 let server: FixtureServer;
 
 beforeAll(async () => {
@@ -20,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function refusal(query: string): QueryServiceError | null {
-  try {
-    prepareSnqlQuery(registry, query, false);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError) return error;
-    throw error;
-  }
-}
 
 /** The server's answer to the query, run on the embedded engine. */
 async function answer(query: string): Promise<{ status: number; error?: { type: string; message: string } }> {

@@ -4,21 +4,14 @@
  * a subscript reads them, and never confused with an alias of the same name.
  */
 import { describe, expect, it } from "vitest";
-import { defaultRegistry } from "../../src/datasets/registry.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { snqlRefusal } from "../support/snql-refusal.js";
 
-const registry = defaultRegistry();
 const RANGE = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
 
 function refusal(query: string): string | null {
-  try {
-    prepareSnqlQuery(registry, query, false);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError && error.type === "invalid_query") return error.message;
-    throw error;
-  }
+  const error = snqlRefusal(query);
+  if (error !== null && error.type !== "invalid_query") throw error;
+  return error?.message ?? null;
 }
 
 describe("columns the storage does not hold whole", () => {

@@ -9,13 +9,10 @@
  * the engine then refuses (`'00012'` as an integer), never the other way round. An aggregate
  * state on the left of IN takes no value at all.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { classOfTypeName, type ArgumentClass } from "../../src/pipeline/argument-classes.js";
 import { STRING_READ_AS } from "../../src/pipeline/literal-texts.js";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 /** The ClickHouse types of each judged class (argument-classes.ts, classOfTypeName). */
 const TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -40,15 +37,14 @@ const quote = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(
 /** Array types the entities have, each of a class or a variant the pass names. */
 const ARRAY_TYPES = ["Array(String)", "Array(UInt64)", "Array(Nullable(String))", "Array(Float64)", "Array(UUID)"];
 
-let dir: string;
-let store: ColumnstoreClient;
+let engine: ScratchEngine;
 const columns = Object.values(TYPES).flat().map((type, i) => ({ name: `c${i}`, type }));
 /** The same types, Nullable, in a table whose one row holds a value in each. */
 const nullableColumns = columns.map((c, i) => ({ name: `n${i}`, type: `Nullable(${c.type})`, plain: c.type }));
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "quarry-compared-strings-"));
-  store = createColumnstoreClient({ dataDir: dir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
+  engine = openScratchEngine("compared-strings");
+  const store = engine.store;
   const definition = columns.map((c) => `${c.name} ${c.type}`).join(", ");
   await store.client.command({ query: `CREATE TABLE empty_values (${definition}) ENGINE = MergeTree ORDER BY tuple()` });
   await store.client.command({ query: `CREATE TABLE one_row (${definition}) ENGINE = Memory` });
@@ -65,18 +61,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await engine.close();
 });
 
-async function accepted(query: string): Promise<boolean> {
-  try {
-    await (await store.client.query({ query, format: "JSONEachRow" })).json();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const accepted = (query: string): Promise<boolean> => engine.accepted(query);
 
 /** Each way a query compares a string with a value: `=`, `<` with the string first, an IN set, IN a value computed per row. */
 function comparisons(column: string, text: string): string[] {

@@ -1,0 +1,35 @@
+/**
+ * An embedded engine of its own in a temporary directory, for tests that hold a rule of the
+ * typing pass to what ClickHouse itself takes or refuses on tables they create.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+
+export interface ScratchEngine {
+  readonly store: ColumnstoreClient;
+  /** Whether the engine answers the query (any error is a refusal). */
+  accepted(query: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function openScratchEngine(name: string): ScratchEngine {
+  const dir = mkdtempSync(join(tmpdir(), `quarry-${name}-`));
+  const store = createColumnstoreClient({ dataDir: dir, clickhouseUrl: null, clickhouseUser: "default", clickhousePassword: "" });
+  return {
+    store,
+    async accepted(query: string): Promise<boolean> {
+      try {
+        await (await store.client.query({ query, format: "JSONEachRow" })).json();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close(): Promise<void> {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
