@@ -172,7 +172,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
   };
   const judge = (node: Expression): void => {
-    if (keyShapes.has(shapeOf(node)) || isAggregate(node) || foldsToConstant(node)) return;
+    if ((keyShapes.size > 0 && keyShapes.has(shapeOf(node))) || isAggregate(node) || foldsToConstant(node)) return;
     switch (node.kind) {
       case "column":
       case "subscript": {
