@@ -86,6 +86,11 @@ export class QueryServiceError extends Error {
   }
 }
 
+/** How a message names a place in the query text: " at line 1, column 23", or nothing without one. */
+export function atPosition(position: TextPosition | undefined): string {
+  return position ? ` at line ${position.line}, column ${position.column}` : "";
+}
+
 export function invalidQuery(message: string, position?: TextPosition): QueryServiceError {
   return new QueryServiceError("invalid_query", message, { position });
 }

@@ -13,25 +13,16 @@
  * reads is a key: the check never refuses what the engine would take, and the engine still has
  * the last word on what it lets through.
  */
-import type { ColumnMapper, EntityDefinition } from "../datasets/definition-types.js";
+import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
-import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import type { Expression, LogicalQuery } from "../query/ast.js";
-
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
-}
+import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
+import { walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+import { aggregateColumns } from "./aggregate-columns.js";
+import { nullColumns } from "./null-columns.js";
 
 /** The same expression wherever it is written: positions and aliases set aside. */
 function shapeOf(expression: Expression): string {
   return JSON.stringify(expression, (key, value) => (key === "position" || key === "alias" || key === "insideOwnAlias" ? undefined : value));
-}
-
-/** Whether an entity column is computed by an aggregate (`sessions` on sessions is sumMerge(...)). */
-function isAggregateMapper(mapper: ColumnMapper | undefined): boolean {
-  if (mapper?.kind !== "expression") return false;
-  const outer = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(mapper.sql)?.[1];
-  return outer !== undefined && (AGGREGATE_FUNCTIONS.has(outer) || outer.endsWith("Merge"));
 }
 
 export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefinition, aliases: ReadonlyMap<string, Expression>): void {
@@ -62,18 +53,33 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
   };
   const mappedFunctions = new Set((entity.functionMappers ?? []).map((mapper) => mapper.from));
+  const aggregated = aggregateColumns(entity);
   const isAggregate = (node: Expression): boolean =>
     ((node.kind === "function" || node.kind === "curried") && (AGGREGATE_FUNCTIONS.has(node.name) || mappedFunctions.has(node.name))) ||
-    (node.kind === "column" && node.entityAlias === undefined && isAggregateMapper(entity.columnMappers[node.name]));
+    (node.kind === "column" && node.entityAlias === undefined && aggregated.has(node.name));
   const containsAggregate = (node: Expression): Expression | null => {
-    if (isAggregate(node)) return node;
-    const children = node.kind === "function" ? node.args : node.kind === "curried" ? [...node.params, ...node.args] : node.kind === "lambda" ? [node.body] : [];
-    for (const child of children) {
-      const found = containsAggregate(child);
+    for (const inner of walkExpression(node)) if (isAggregate(inner)) return inner;
+    return null;
+  };
+  /** An aggregate the expression holds, looked for through the aliases it names without expanding them. */
+  const aggregateThroughAliases = (node: Expression, seen: ReadonlySet<string> = new Set()): Expression | null => {
+    for (const inner of walkExpression(node)) {
+      if (isAggregate(inner)) return inner;
+      if (inner.kind !== "column" || inner.entityAlias !== undefined || inner.insideOwnAlias || seen.has(inner.name)) continue;
+      const definition = aliases.get(inner.name);
+      const found = definition === undefined ? null : aggregateThroughAliases(definition, new Set([...seen, inner.name]));
       if (found) return found;
     }
     return null;
   };
+  const written = [
+    ...query.selected.map((item) => item.expression),
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((item) => item.expression),
+    ...(query.limitBy?.columns ?? []),
+  ];
+  // Most queries neither group nor aggregate: nothing to judge, and no tree to rebuild.
+  if (query.groupBy.length === 0 && !written.some((expression) => aggregateThroughAliases(expression) !== null)) return;
 
   const keys = query.groupBy.map((key) => expand(key));
   for (const key of keys) {
@@ -83,12 +89,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     const what = aggregate.kind === "column" ? `column ${aggregate.name}, an aggregate` : `'${(aggregate as { name: string }).name}'`;
     throw invalidQuery(`Aggregate function found in BY of query: ${what}${at(position)}; group by columns, and aggregate in SELECT`, position);
   }
-  const outputs = [
-    ...query.selected.map((item) => item.expression),
-    ...(query.having ? [query.having] : []),
-    ...query.orderBy.map((item) => item.expression),
-    ...(query.limitBy?.columns ?? []),
-  ].map((expression) => expand(expression));
+  const outputs = written.map((expression) => expand(expression));
   // An aggregate of an aggregate (`sum(count())`, `max(sessions)` on sessions): ClickHouse
   // aggregates once per query level (code 184); a subquery aggregates what its inner query did.
   const refuseNested = (node: Expression): void => {
@@ -112,7 +113,6 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   };
   for (const output of outputs) refuseNested(output);
   const aggregateAt = outputs.map(containsAggregate).find((found) => found !== null) ?? null;
-  if (keys.length === 0 && aggregateAt === null) return;
 
   const keyShapes = new Set(keys.map(shapeOf));
   // Storage columns a key reads, for the names whose SQL reads other columns than their own.
@@ -155,6 +155,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
    * x = y`). Taken whenever it may be one (whether x can be NULL is not asked): the check lets
    * through what the engine may take, never the other way round.
    */
+  const nulls = nullColumns(entity);
   const foldsToConstant = (node: Expression): boolean => {
     switch (node.kind) {
       case "literal":
@@ -164,7 +165,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
         return entity.columnMappers[node.name]?.kind === "literal";
       case "function":
         if (node.name === "isNull" || node.name === "isNotNull") return true;
-        if (node.args.some((arg) => (arg.kind === "literal" && arg.value === null) || (arg.kind === "column" && isNullColumn(entity, arg.name)))) return true;
+        if (node.args.some((arg) => (arg.kind === "literal" && arg.value === null) || (arg.kind === "column" && nulls.has(arg.name)))) return true;
         if (node.name === "and" || node.name === "or") return node.args.some(foldsToConstant);
         return node.args.length > 0 && node.args.every(foldsToConstant);
       default:
@@ -201,33 +202,12 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   for (const output of outputs) judge(output);
 }
 
-function isNullColumn(entity: EntityDefinition, name: string): boolean {
-  const mapper = entity.columnMappers[name];
-  return mapper?.kind === "literal" && mapper.value === null;
-}
-
 function describeAggregate(node: Expression): string {
   const name = node.kind === "column" ? `column ${node.name}` : `${(node as { name: string }).name}(…)`;
   return `${name}${at(node.position)}`;
 }
 
 /** The entity columns an expression reads by name (not through a subscript: `tags[a]` as a key makes no other `tags[b]` one). */
-function columnsOf(expression: Expression, into: string[] = []): string[] {
-  switch (expression.kind) {
-    case "column":
-      if (expression.entityAlias === undefined) into.push(expression.name);
-      break;
-    case "function":
-      for (const arg of expression.args) columnsOf(arg, into);
-      break;
-    case "curried":
-      for (const node of [...expression.params, ...expression.args]) columnsOf(node, into);
-      break;
-    case "lambda":
-      columnsOf(expression.body, into);
-      break;
-    default:
-      break;
-  }
-  return into;
+function columnsOf(expression: Expression): string[] {
+  return [...walkExpression(expression)].flatMap((node) => (node.kind === "column" && node.entityAlias === undefined ? [node.name] : []));
 }

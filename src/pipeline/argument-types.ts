@@ -12,7 +12,7 @@
  * this lets through may still fail in ClickHouse; one it refuses would have.
  */
 import type { TextPosition } from "../errors/query-service-error.js";
-import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
+import { atPosition as at, invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
 import type { EntityDefinition, FunctionMapper } from "../datasets/definition-types.js";
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
@@ -23,6 +23,7 @@ import { comparedByElements, comparesElements } from "./snql-array-conditions.js
 import { STRING_READ_AS } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
+import { aggregateColumns } from "./aggregate-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
 
@@ -75,17 +76,6 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
     else classes.delete(name);
   }
   return classes;
-});
-
-/** Column name -> its SQL, for the columns an entity maps to an aggregate expression (`sumMerge(sessions_state)`). */
-const aggregateColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, string> => {
-  const columns = new Map<string, string>();
-  for (const [name, mapper] of Object.entries(entity.columnMappers)) {
-    if (mapper.kind !== "expression") continue;
-    const outer = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(mapper.sql)?.[1];
-    if (outer !== undefined && (AGGREGATE_FUNCTIONS.has(outer) || outer.endsWith("Merge"))) columns.set(name, mapper.sql);
-  }
-  return columns;
 });
 
 /** Subscriptable name -> the type of one of its values (`tags[k]` is a String, `measurements[k]` a Nullable(Float64)). */
@@ -647,9 +637,8 @@ class ArgumentTyping {
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
         // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
         // array (its elements are looked in), and not a bare column, which ClickHouse takes.
-        if (membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!)) {
-          judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
-        }
+        const computedSet = membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!);
+        if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
         if (membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!)) && this.isStorageColumn(node.args[1]!)) {
@@ -659,7 +648,7 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
-        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!));
+        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet);
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
         // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
         const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
@@ -1155,10 +1144,6 @@ export function foldedResultClassOf(name: string, classes: readonly ArgumentClas
 
 /** The functions that take a lambda, for messages. */
 const LAMBDA_FUNCTIONS = [...PROBED_FUNCTION_SIGNATURES].filter(([, signature]) => signature.lambda).map(([name]) => name);
-
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
-}
 
 function describe(node: Expression): string {
   switch (node.kind) {

@@ -9,7 +9,7 @@
  * UNKNOWN_IDENTIFIER); here it is an `invalid_query` at the column, saying how to read it.
  */
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
-import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
 interface ReadWhole {
@@ -38,15 +38,11 @@ function notReadWhole(entity: EntityDefinition, storage: StorageDefinition): Rea
   return known;
 }
 
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
-}
-
 /**
  * Refuses a column of the entity that the storage cannot read whole, outside the calls that read
  * it. `aliases`: names the query declares, which stand for their definitions, not for columns.
  */
-export function checkColumnsReadWhole(query: LogicalQuery, entity: EntityDefinition, storage: StorageDefinition, aliases: ReadonlySet<string>): void {
+export function checkColumnsReadWhole(query: LogicalQuery, entity: EntityDefinition, storage: StorageDefinition, aliases: ReadonlyMap<string, Expression>): void {
   const { aggregated, byKey } = notReadWhole(entity, storage);
   if (aggregated.size === 0 && byKey.size === 0) return;
   // The first argument of a call the entity maps onto a stored state (`avg(value)`) is read by it.

@@ -6,7 +6,7 @@
  * checked like anything a caller wrote. The expanded node keeps the call's alias and position.
  */
 import type { CustomFunctionDefinition, EntityDefinition } from "../datasets/definition-types.js";
-import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { mapClauses, mapExpression, queryExpressions, type Expression, type FunctionCallNode, type LogicalQuery } from "../query/ast.js";
 
 /** Every custom function name, and the entity YAML entry that provides it. */
@@ -41,10 +41,6 @@ function mentionsCustomFunction(query: LogicalQuery): boolean {
     }
   };
   return queryExpressions(query).some(mentions);
-}
-
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
 }
 
 function expandCall(call: FunctionCallNode, entity: EntityDefinition): Expression {

@@ -4,7 +4,7 @@
  * aggregates stay out of WHERE, and the entity's required conditions (time range, project_id,
  * org_id...) are present. Messages name the element, its line and column, and a near-miss.
  */
-import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { atPosition as at, invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
@@ -44,10 +44,6 @@ export interface ValidatedQuery {
   /** Alias name -> the expression it names (explicit `AS` on select items and functions). */
   readonly aliases: ReadonlyMap<string, Expression>;
   readonly timeRange: TimeRange | null;
-}
-
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
 }
 
 export function validateEntityQuery(query: LogicalQuery, definitions: DefinitionLookup): ValidatedQuery {

@@ -2,7 +2,7 @@
  * The columns an entity computes as a bare NULL: those it maps to a NULL literal, such as the
  * columns one half of discover lacks (`exception_stacks.*` on transactions). Their type in the SQL
  * is Nullable(Nothing), whatever the entity declares: the typing pass judges them as NULLs, and
- * array conditions test them as empty arrays.
+ * an array condition on one is its constant answer (snql-array-conditions.ts).
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";

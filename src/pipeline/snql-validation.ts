@@ -6,7 +6,7 @@
  */
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
-import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
+import { atPosition as at, invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import {
   mapClauses,
   mapExpression,
@@ -64,10 +64,6 @@ export type ValidatedSnql =
       readonly aliases: ReadonlySet<string>;
     };
 
-function at(position: TextPosition | undefined): string {
-  return position ? ` at line ${position.line}, column ${position.column}` : "";
-}
-
 function readableStorage(definitions: DefinitionLookup, entity: EntityDefinition): StorageDefinition {
   const storage = definitions.storage(entity.readableStorage);
   if (!storage) throw invalidQuery(`entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
@@ -87,7 +83,7 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
     case "entity": {
       const validated = validateEntityQuery(query, definitions);
       const storage = readableStorage(definitions, validated.entity);
-      checkColumnsReadWhole(validated.query, validated.entity, storage, new Set(validated.aliases.keys()));
+      checkColumnsReadWhole(validated.query, validated.entity, storage, validated.aliases);
       checkAggregationKeys(validated.query, validated.entity, validated.aliases);
       return { kind: "entity", query: validated.query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
