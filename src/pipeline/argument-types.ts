@@ -20,7 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
-import { STRING_READ_AS } from "./literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
 import { aggregateColumns } from "./aggregate-columns.js";
@@ -649,6 +649,7 @@ class ArgumentTyping {
           );
         }
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet);
+        judgeConvertedText(node.name, node.args);
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
         // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
         const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
@@ -1539,27 +1540,71 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const inSet = membership && side === 1;
     // Beside a state or an array (outside a condition, where the array's elements are compared),
     // a set takes no scalar at all (codes 53, 43).
-    const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : other.cls !== null ? STRING_READ_AS.get(other.cls) : undefined;
-    if (!rule) continue;
+    const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : STRING_READ_AS.get(other.cls ?? VARIANTS[other.variant] ?? "");
+    // Beside a tuple, the values listed in a set may be read as one tuple of them (`t IN ('a', 1)`).
+    if (!rule || (inSet && other.variant === TUPLE_VARIANT)) continue;
     const anyScalar = rule === STATE_SET || rule === ARRAY_SET;
     const arg = args[side]!;
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
-      if (value.kind !== "literal" || value.value === null || (!anyScalar && typeof value.value !== "string") || rule.text.test(String(value.value))) continue;
+      const text = anyScalar ? (value.kind === "literal" && value.value !== null ? String(value.value) : null) : constantText(value);
+      if (text === null || rule.reads(text)) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
+      const folded = value.kind === "literal" ? "" : ` (the text '${text.length > 40 ? `${text.slice(0, 40)}…` : text}')`;
       throw invalidQuery(
-        `${describe(value)}${at(value.position)} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${what}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
+        `${describe(value)}${at(value.position)}${folded} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${what}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
         value.position,
       );
     }
   }
 }
 
+/**
+ * `toDate('production')`: a conversion function given a text that cannot be read as its type
+ * fails the query while ClickHouse plans it (code 38), whatever the rows.
+ */
+function judgeConvertedText(name: string, args: readonly Expression[]): void {
+  const rule = TEXT_CONVERSIONS.get(name);
+  const value = args[0];
+  if (rule === undefined || value === undefined) return;
+  const text = constantText(value);
+  if (text === null || rule.reads(text)) return;
+  throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
+}
+
+/** Functions of one string that ClickHouse computes while it plans the query when given a constant. */
+const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (text: string) => string>> = {
+  lower: (text) => text.toLowerCase(),
+  upper: (text) => text.toUpperCase(),
+  lowerUTF8: (text) => text.toLowerCase(),
+  upperUTF8: (text) => text.toUpperCase(),
+};
+
+/**
+ * The text a string literal holds, or a call computes from one before any row is read
+ * (`toString(10)`, `upper('production')`): ClickHouse folds such calls to a constant and then
+ * converts it as it would the literal. Null for anything else. `lower` and `upper` change ASCII
+ * letters only in ClickHouse; a text that is not ASCII is left alone (null) rather than guessed.
+ */
+function constantText(node: Expression): string | null {
+  if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
+  if (node.kind !== "function" || node.args.length !== 1) return null;
+  const only = node.args[0]!;
+  if (node.name === "toString") {
+    if (only.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
+    return constantText(only);
+  }
+  const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
+  if (fold === undefined) return null;
+  const text = constantText(only);
+  return text === null || !/^[\x00-\x7f]*$/.test(text) ? null : fold(text);
+}
+
 /** No literal reads as an aggregate state: a state is compared only with another state. */
-const STATE_SET = { text: /(?!)/, what: "an aggregate state" } as const;
+const STATE_SET: StringReading = { reads: () => false, what: "an aggregate state" };
 /** Nor as an array: a set looked in for an array holds arrays (`tags.key IN (array('a'))`). */
-const ARRAY_SET = { text: /(?!)/, what: "an array" } as const;
+const ARRAY_SET: StringReading = { reads: () => false, what: "an array" };
 
 function isArrayTyped(t: Typed): boolean {
   return t.cls !== null ? elementClass(t.cls) !== null : t.variant >= 0 && isArrayVariant(VARIANTS[t.variant]!);

@@ -1,10 +1,11 @@
 /**
  * The string literals ClickHouse reads as a value of another type where a query compares them with
  * one (`project_id = '1'`, `timestamp >= '2024-01-01'`). It converts the string while it plans the
- * query, so one it cannot read fails the whole query, whatever the data (codes 32, 41, 53, 72,
- * 376). Measured on the embedded engine; each pattern errs on the side of letting a string through.
+ * query (or, beside a Nullable value or an array, on the first rows the comparison runs on), so one
+ * it cannot read fails the query (codes 27, 32, 38, 41, 53, 72, 130, 376, 467, 675, 676).
+ * Measured on the embedded engine; each pattern errs on the side of letting a string through.
  */
-import type { ArgumentClass } from "./argument-classes.js";
+import { ARRAY_VARIANTS } from "./argument-classes.js";
 
 /** A UUID: 32 hex digits, with or without its dashes. */
 export const UUID_TEXT = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -24,17 +25,86 @@ export const UNSIGNED_TEXT = /^\d+$/;
 /** A float: decimal or exponent, `inf`, `infinity` or `nan`, no spaces (`'0x10'` and `'1e'` fail). */
 export const FLOAT_TEXT = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|inf|infinity|nan)$/i;
 
+/** A boolean as ClickHouse reads one (Bool): these words in any case, 1 or 0, no spaces around. */
+export const BOOL_TEXT = /^(?:true|false|t|f|y|n|yes|no|on|off|enable|disable|enabled|disabled|1|0)$/i;
+
+/** An IPv4 address: four dotted numbers (their range is not checked). */
+export const IPV4_TEXT = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** An IPv6 address (hex groups with at least one colon), or an IPv4 one, which IPv6 takes too. */
+export const IPV6_TEXT = /^(?:[0-9a-f]*:[0-9a-f:.]*|\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/** A date alone: year, month and day, with `-`, `/` or `.` between them or nothing (a time or a space makes it fail). */
+export const DATE_TEXT = /^\d{4}[-/.]?\d{1,2}[-/.]?\d{1,2}$/;
+
 /**
- * What a string must look like for ClickHouse to read it as a value of each class where a
- * comparison converts it (test/pipeline/compared-strings.test.ts holds this to the engine for
- * every type of each class); a class without an entry is not judged.
+ * The words ClickHouse's best-effort datetime reading takes beside the digits: month and weekday
+ * names, a UTC or GMT zone, AM/PM and ISO 8601's T and Z (`Mon, 01 Jan 2024 00:00:00 GMT`).
  */
-export const STRING_READ_AS: ReadonlyMap<ArgumentClass, { readonly text: RegExp; readonly what: string }> = new Map([
-  ["uint8", { text: UNSIGNED_TEXT, what: "an unsigned integer" }],
-  ["uint32", { text: UNSIGNED_TEXT, what: "an unsigned integer" }],
-  ["int64", { text: INTEGER_TEXT, what: "an integer" }],
-  ["float64", { text: FLOAT_TEXT, what: "a number" }],
-  // A DateTime takes a datetime text, and in `=` some numbers (seconds): a text without a digit, never.
-  ["datetime", { text: /\d/, what: "a datetime" }],
-  ["uuid", { text: UUID_TEXT, what: "a UUID" }],
+const DATETIME_WORDS = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*|utc|gmt|am|pm|t|z/gi;
+
+/**
+ * A datetime where a comparison converts a string: digits, with separators and the words above
+ * (`2024-01-01 00:00:00`, `2024/01/01`, `1700000000`, `Jan 1 2024`). A text without a digit, or
+ * with any other letter or sign (`9o`, `frontend@2.5.1`), never reads as one.
+ */
+export function readsAsComparedDateTime(text: string): boolean {
+  return /\d/.test(text) && /^[\s\d\-/.:+,]*$/.test(text.replace(DATETIME_WORDS, " "));
+}
+
+/** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
+export interface StringReading {
+  readonly reads: (text: string) => boolean;
+  readonly what: string;
+}
+
+const matching = (pattern: RegExp, what: string): StringReading => ({ reads: (text) => pattern.test(text), what });
+
+/** A text ClickHouse reads as an array, map or tuple is written as one: `[...]`, `{...}`, `(...)` (the first character decides; a space before it fails). */
+const ARRAY_READING = matching(/^\[/, "an array written as text ('[...]')");
+const MAP_READING = matching(/^\{/, "a map written as text ('{...}')");
+const TUPLE_READING = matching(/^\(/, "a tuple written as text ('(...)')");
+const DATE_READING = matching(DATE_TEXT, "a date");
+const UNSIGNED_READING = matching(UNSIGNED_TEXT, "an unsigned integer");
+
+/**
+ * What a string must look like for ClickHouse to read it as a value of each class, or of each
+ * variant (argument-classes.ts: a type with no class that the typing pass still names), where a
+ * comparison converts it (test/pipeline/compared-strings.test.ts holds this to the engine for
+ * every type of each key); a class or variant without an entry is not judged. Class and variant
+ * names never meet (a test holds them apart), so one map holds both.
+ */
+export const STRING_READ_AS: ReadonlyMap<string, StringReading> = new Map([
+  ["uint8", UNSIGNED_READING],
+  ["uint32", UNSIGNED_READING],
+  ["int64", matching(INTEGER_TEXT, "an integer")],
+  ["float64", matching(FLOAT_TEXT, "a number")],
+  ["datetime", { reads: readsAsComparedDateTime, what: "a datetime" }],
+  ["uuid", matching(UUID_TEXT, "a UUID")],
+  ["bool", matching(BOOL_TEXT, "a boolean (true, false, 1, 0, yes, no, on, off, ...)")],
+  ["arrayString", ARRAY_READING],
+  ["arrayNumber", ARRAY_READING],
+  ...ARRAY_VARIANTS.map((variant) => [variant, ARRAY_READING] as const),
+  ["nested", ARRAY_READING],
+  ["mixedArray", ARRAY_READING],
+  ["tuple", TUPLE_READING],
+  ["mapStrings", MAP_READING],
+  ["mapFloats", MAP_READING],
+  ["mapInts", MAP_READING],
+  ["mapBools", MAP_READING],
+  ["uint128", UNSIGNED_READING],
+  ["nullableIPv4", matching(IPV4_TEXT, "an IPv4 address")],
+  ["nullableIPv6", matching(IPV6_TEXT, "an IPv6 address")],
+  ["date", DATE_READING],
+  ["nullableDate", DATE_READING],
+]);
+
+/**
+ * Conversion functions that read a constant text as their type while the query is planned
+ * (`toDate('x')` fails, code 38): what the text must look like. Both take less than a comparison
+ * with a DateTime does, so its rule errs on the side of letting a text through.
+ */
+export const TEXT_CONVERSIONS: ReadonlyMap<string, StringReading> = new Map([
+  ["toDate", { reads: readsAsComparedDateTime, what: "a date" }],
+  ["toDateTime", { reads: readsAsComparedDateTime, what: "a datetime" }],
 ]);

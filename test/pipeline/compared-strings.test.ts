@@ -10,11 +10,14 @@
  * state on the left of IN takes no value at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classOfTypeName, type ArgumentClass } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS } from "../../src/pipeline/literal-texts.js";
+import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS } from "../../src/pipeline/literal-texts.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
-/** The ClickHouse types of each judged class (argument-classes.ts, classOfTypeName). */
+/**
+ * The ClickHouse types of each judged class or variant (argument-classes.ts: classOfTypeName,
+ * variantOfTypeName). Those the variant names Nullable are tested on their plain type as well.
+ */
 const TYPES: Readonly<Record<string, readonly string[]>> = {
   uint8: ["UInt8"],
   int64: ["Int8", "Int16", "Int32", "Int64", "UInt16", "UInt64"],
@@ -22,7 +25,28 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
   datetime: ["DateTime", "DateTime('UTC')"],
   uuid: ["UUID"],
   uint32: ["UInt32"],
+  bool: ["Bool"],
+  arrayString: ["Array(String)"],
+  arrayNumber: ["Array(Int64)"],
+  ...Object.fromEntries(ARRAY_VARIANTS.map((variant) => [variant, variantSamples(variant).map((sample) => sample.type)])),
+  nested: variantSamples("nested").map((sample) => sample.type),
+  mixedArray: variantSamples("mixedArray").map((sample) => sample.type),
+  tuple: variantSamples("tuple").map((sample) => sample.type),
+  mapStrings: ["Map(String, String)"],
+  mapFloats: ["Map(String, Float64)"],
+  mapInts: ["Map(String, Int64)"],
+  mapBools: ["Map(String, Bool)"],
+  uint128: ["UInt128"],
+  nullableIPv4: ["Nullable(IPv4)"],
+  nullableIPv6: ["Nullable(IPv6)"],
+  date: ["Date"],
+  nullableDate: ["Nullable(Date)"],
 };
+
+const keyOfType = (type: string): string | null => classOfTypeName(type) ?? variantOfTypeName(type);
+const plainType = (type: string): string => /^Nullable\((.*)\)$/.exec(type)?.[1] ?? type;
+/** Types a Nullable can wrap (not arrays, maps or tuples). */
+const nullableInside = (type: string): boolean => !/^(?:Array|Map|Tuple)\(/.test(type);
 
 /** Strings a caller writes: numbers in every shape, dates, UUIDs, words, blanks. */
 const STRINGS = [
@@ -30,6 +54,10 @@ const STRINGS = [
   "1.5", "-1.5", ".5", "1.", "1e3", "1E-2", "1e", "0x10", "1_000", "inf", "-inf", "Infinity", "nan", "NaN", "true",
   "2024-01-01", "2024-01-01 00:00:00", "2024-01-01T00:00:00", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00+02:00",
   "yesterday", "now()", "00000000-0000-0000-0000-000000000001", "0000000000000000000000000000000a", "{00000000-0000-0000-0000-000000000001}",
+  "2024/01/01", "2024.01.01", "20240101", "2024-1-1", " 2024-01-01", "2024-01-01 00:00", "Jan 1 2024", "Mon, 01 Jan 2024 00:00:00 GMT",
+  "2024-01-01 00:00:00 UTC", "2024-01-01 12:00:00 PM", "9o", "frontend@2.5.1", "2024-01-01X", "TRUE", "False", "t", "N", "yes", "Off",
+  "enabled", "Disable", "yes ", "2", "[]", "['a']", "[1]", " [1]", "{}", " {}", "()", "('a', 1)", "(1, 2)", "('a', 'b')", "[('a', 'b')]",
+  "1.2.3.4", "::1", "fe80::1", "1.2.3", "abc::", "production",
 ];
 
 const quote = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
@@ -38,9 +66,10 @@ const quote = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(
 const ARRAY_TYPES = ["Array(String)", "Array(UInt64)", "Array(Nullable(String))", "Array(Float64)", "Array(UUID)"];
 
 let engine: ScratchEngine;
-const columns = Object.values(TYPES).flat().map((type, i) => ({ name: `c${i}`, type }));
-/** The same types, Nullable, in a table whose one row holds a value in each. */
-const nullableColumns = columns.map((c, i) => ({ name: `n${i}`, type: `Nullable(${c.type})`, plain: c.type }));
+/** Each type once, plain (`key`: the class or variant it stands for). */
+const columns = Object.entries(TYPES).flatMap(([key, types]) => types.map((type) => ({ key, type: plainType(type) }))).map((c, i) => ({ ...c, name: `c${i}` }));
+/** The same types, Nullable where they can be, in a table whose one row holds a value in each. */
+const nullableColumns = columns.filter((c) => nullableInside(c.type)).map((c, i) => ({ key: c.key, name: `n${i}`, type: `Nullable(${c.type})`, plain: c.type }));
 
 beforeAll(async () => {
   engine = openScratchEngine("compared-strings");
@@ -66,39 +95,58 @@ afterAll(async () => {
 
 const accepted = (query: string): Promise<boolean> => engine.accepted(query);
 
-/** Each way a query compares a string with a value: `=`, `<` with the string first, an IN set, IN a value computed per row. */
-function comparisons(column: string, text: string): string[] {
-  return [`${column} = ${text}`, `${text} < ${column}`, `${column} IN (${text}, ${text})`, `${text} IN greatest(${column})`];
+/**
+ * Each way a query compares a string with a value: `=`, `<` with the string first, an IN set, IN a
+ * value computed per row. Not IN an array computed per row, where the string is looked for among
+ * its elements, nor an IN set beside a tuple, whose listed values may be read as one tuple of
+ * them (`t IN ('a', 'b')`): the pass judges neither.
+ */
+function comparisons(column: string, text: string, key: string): string[] {
+  const array = key === "arrayString" || key === "arrayNumber" || isArrayVariant(key);
+  return [`${column} = ${text}`, `${text} < ${column}`, ...(key === "tuple" ? [] : [`${column} IN (${text}, ${text})`]), ...(array ? [] : [`${text} IN greatest(${column})`])];
 }
 
 describe("strings compared with a value of a class", () => {
   it("covers every class the pass judges, with the types that class stands for", () => {
     expect(Object.keys(TYPES).sort()).toEqual([...STRING_READ_AS.keys()].sort());
-    for (const [cls, types] of Object.entries(TYPES)) for (const type of types) expect(classOfTypeName(type), type).toBe(cls as ArgumentClass);
+    for (const [key, types] of Object.entries(TYPES)) for (const type of types) expect(keyOfType(type), type).toBe(key);
   });
 
-  for (const [cls, rule] of STRING_READ_AS) {
-    it(`${cls}: every string the pass refuses fails in ClickHouse, and each rule refuses something`, async () => {
+  for (const [key, rule] of STRING_READ_AS) {
+    it(`${key}: every string the pass refuses fails in ClickHouse, and each rule refuses something`, async () => {
       const wrongly: string[] = [];
       let refusedSomething = false;
       for (const text of STRINGS) {
-        if (rule.text.test(text)) continue;
+        if (rule.reads(text)) continue;
         refusedSomething = true;
-        for (const column of columns.filter((c) => classOfTypeName(c.type) === cls)) {
-          for (const condition of comparisons(column.name, quote(text))) {
+        for (const column of columns.filter((c) => c.key === key)) {
+          for (const condition of comparisons(column.name, quote(text), key)) {
             for (const table of ["empty_values", "one_row"]) {
               if (await accepted(`SELECT count() FROM ${table} WHERE ${condition}`)) wrongly.push(`${table}: ${condition} (${column.type})`);
             }
           }
         }
-        for (const column of nullableColumns.filter((c) => classOfTypeName(c.plain) === cls)) {
-          for (const condition of comparisons(column.name, quote(text))) {
+        for (const column of nullableColumns.filter((c) => c.key === key)) {
+          for (const condition of comparisons(column.name, quote(text), key)) {
             if (await accepted(`SELECT count() FROM nullable_row WHERE ${condition}`)) wrongly.push(`nullable_row: ${condition} (${column.type})`);
           }
         }
       }
       expect(refusedSomething).toBe(true);
       expect(wrongly).toEqual([]);
+    });
+  }
+
+  for (const [name, rule] of TEXT_CONVERSIONS) {
+    it(`${name} of a constant text: every text the pass refuses fails in ClickHouse`, async () => {
+      const refused = STRINGS.filter((text) => !rule.reads(text));
+      expect(refused.length).toBeGreaterThan(0);
+      for (const text of refused) {
+        for (const call of [`${name}(${quote(text)})`, `${name}(${quote(text)}, 'UTC')`]) {
+          expect(await accepted(`SELECT ${call}`), call).toBe(false);
+          expect(await accepted(`SELECT count() FROM empty_values WHERE ${call} IS NOT NULL`), call).toBe(false);
+        }
+      }
     });
   }
 
