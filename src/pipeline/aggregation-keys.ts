@@ -18,7 +18,6 @@ import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 import { aggregateColumns } from "./aggregate-columns.js";
-import { nullColumns } from "./null-columns.js";
 
 /** The same expression wherever it is written: positions and aliases set aside. */
 function shapeOf(expression: Expression): string {
@@ -127,7 +126,10 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   const reachesKey = (node: Expression): boolean => {
     if (node.kind === "column") {
       const mapper = entity.columnMappers[node.name];
-      if (mapper?.kind === "literal" || mapper?.kind === "expression") return true;
+      if (mapper?.kind === "literal") return true;
+      // An expression over storage columns (`ip_address` is coalesce(IPv4NumToString(ip_address_v4), ...))
+      // or `tags_key` arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
+      if (mapper?.kind === "expression") return columnsInSql(mapper.sql).some((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
       if (bucketed !== undefined) return keyColumns.has(bucketed);
       // A Nested column and its parts (`tags`, `tags.key`): the SQL of one may read the others.
@@ -148,32 +150,9 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     return false;
   };
   const because = keys.length > 0 ? "the query groups BY" : `the query aggregates (${describeAggregate(aggregateAt!)})`;
-  /**
-   * What the engine folds to a constant before it looks for columns, so a column under it is
-   * never read: `isNull(x)` of a value that cannot be NULL, a call given a NULL (`x = NULL`, or a
-   * column the entity lacks), an AND or OR with a constant among its operands (`100 IS NULL AND
-   * x = y`). Taken whenever it may be one (whether x can be NULL is not asked): the check lets
-   * through what the engine may take, never the other way round.
-   */
-  const nulls = nullColumns(entity);
-  const foldsToConstant = (node: Expression): boolean => {
-    switch (node.kind) {
-      case "literal":
-      case "datetime":
-        return true;
-      case "column":
-        return entity.columnMappers[node.name]?.kind === "literal";
-      case "function":
-        if (node.name === "isNull" || node.name === "isNotNull") return true;
-        if (node.args.some((arg) => (arg.kind === "literal" && arg.value === null) || (arg.kind === "column" && nulls.has(arg.name)))) return true;
-        if (node.name === "and" || node.name === "or") return node.args.some(foldsToConstant);
-        return node.args.length > 0 && node.args.every(foldsToConstant);
-      default:
-        return false;
-    }
-  };
+  const fold = constantFolding(entity);
   const judge = (node: Expression): void => {
-    if ((keyShapes.size > 0 && keyShapes.has(shapeOf(node))) || isAggregate(node) || foldsToConstant(node)) return;
+    if ((keyShapes.size > 0 && keyShapes.has(shapeOf(node))) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
       case "column":
       case "subscript": {
@@ -210,4 +189,82 @@ function describeAggregate(node: Expression): string {
 /** The entity columns an expression reads by name (not through a subscript: `tags[a]` as a key makes no other `tags[b]` one). */
 function columnsOf(expression: Expression): string[] {
   return [...walkExpression(expression)].flatMap((node) => (node.kind === "column" && node.entityAlias === undefined ? [node.name] : []));
+}
+
+/**
+ * What the engine computes to a constant before it looks for columns outside BY and aggregates,
+ * so a column under it is never read there: "column" for what it does not; else the constant's
+ * truth where it decides an AND, an OR or an `if` ("value" for a constant that is not NULL,
+ * "unknown" for one that may be anything). Measured on
+ * the embedded engine (test/pipeline/aggregation-keys.test.ts runs what this takes):
+ * - a comparison (`=`, `!=`, `<`, ...) given a NULL is NULL, and `isNull(x)` of a column that
+ *   cannot be NULL is 0 (`title = NULL`, `isNull(project_id)`); arithmetic and other calls given a
+ *   NULL are not computed first (`title / NULL`, `concat(title, NULL)`: code 215), nor is `isNull`
+ *   of a Nullable column;
+ * - AND with a false operand is false, OR with a true one true (`1 = 2 AND x`, `isNotNull(project_id)
+ *   OR x`), but not with a NULL or the other value (`NULL AND x`, `1 AND x`: code 215);
+ * - `if` with a constant condition is the branch it picks; a call whose arguments are all constants
+ *   is a constant.
+ * Where this cannot tell (`isNull` of an expression), it says "unknown": the check lets through
+ * what the engine may take, never the other way round.
+ */
+type Folded = "column" | "true" | "false" | "null" | "value" | "unknown";
+
+const COMPARISON_FUNCTIONS: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"]);
+
+function literalTruth(value: unknown): Folded {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return value !== 0 ? "true" : "false";
+  return "value";
+}
+
+function constantFolding(entity: EntityDefinition): (node: Expression) => Folded {
+  const declared = new Map(entity.columns.map((column) => [column.name, column.type]));
+  const fold = (node: Expression): Folded => {
+    switch (node.kind) {
+      case "literal":
+        return literalTruth(node.value);
+      case "datetime":
+        return "value";
+      case "column": {
+        const mapper = entity.columnMappers[node.name];
+        return node.entityAlias === undefined && mapper?.kind === "literal" ? literalTruth(mapper.value) : "column";
+      }
+      case "function":
+        break;
+      default:
+        return "column";
+    }
+    const args = node.args.map(fold);
+    const constant = args.length > 0 && args.every((arg) => arg !== "column");
+    if ((node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1) {
+      if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
+      if (constant) return "unknown";
+      const only = node.args[0]!;
+      if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
+      const type = declared.get(only.name);
+      if (type === undefined || type.startsWith("Nullable(")) return "column";
+      return node.name === "isNull" ? "false" : "true";
+    }
+    if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? "unknown" : "column";
+    // A constant whose truth is not known here may be the false (or true) that decides.
+    const undecided = args.includes("unknown") || args.includes("value");
+    if (node.name === "and") return args.includes("false") ? "false" : undecided || constant ? "unknown" : "column";
+    if (node.name === "or") return args.includes("true") ? "true" : undecided || constant ? "unknown" : "column";
+    if (node.name === "not" && args.length === 1) return args[0] === "true" ? "false" : args[0] === "false" ? "true" : args[0]!;
+    if (node.name === "if" && args.length === 3) {
+      if (args[0] === "true") return args[1]!;
+      if (args[0] === "false" || args[0] === "null") return args[2]!;
+      if (args[0] === "unknown" || args[0] === "value") return "unknown";
+    }
+    return constant ? "unknown" : "column";
+  };
+  return fold;
+}
+
+/** The column names an entity's SQL expression reads: its identifiers that are not called and not inside quotes. */
+function columnsInSql(sql: string): string[] {
+  const unquoted = sql.replace(/'(?:[^'\\]|\\.)*'/g, "''");
+  return [...unquoted.matchAll(/\b([A-Za-z_][A-Za-z0-9_.]*)\b(?!\s*\()/g)].map((match) => match[1]!);
 }

@@ -95,8 +95,11 @@ describe("embedded engine configuration", () => {
     // MemoryTracking is the whole engine's: an allocation of its own (a merge, a buffer) can land
     // in one window. Statistics kept per plan would grow both windows alike, so the smaller counts.
     const kept = Math.min(await distinctAggregations(1000, 2000), await distinctAggregations(3000, 2000));
-    // ClickHouse's default keeps ~0.15 KB per distinct plan, ~300 KB for 2,000.
-    const collected = await distinctAggregations(5000, 2000, "SETTINGS collect_hash_table_stats_during_aggregation = 1");
+    // ClickHouse's default keeps ~0.15 KB per distinct plan, ~300 KB for 2,000. A free of the
+    // engine's own (a merge's buffers) can land in a window and hide it (a CI run on a loaded
+    // machine read -684 KB once): the larger of two windows counts.
+    const withStatistics = "SETTINGS collect_hash_table_stats_during_aggregation = 1";
+    const collected = Math.max(await distinctAggregations(5000, 2000, withStatistics), await distinctAggregations(7000, 2000, withStatistics));
     expect(collected).toBeGreaterThan(150_000);
     expect(kept).toBeLessThan(collected / 4);
   });

@@ -40,6 +40,16 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   [EVENTS("upper(title) AS u, count() AS c BY upper(title)", " ORDER BY title ASC"), "column title", "title"],
   [EVENTS("count() AS c BY tags[browser]", " ORDER BY tags[environment] DESC"), "column tags[environment]", "tags[environment]"],
   [EVENTS("arrayExists((`k`) -> equals(`k`, 'browser'), tags.key) AS b, count() AS c BY project_id"), "column tags.key", "tags.key"],
+  // a call given a NULL that the engine does not compute first: arithmetic, isNull of a Nullable
+  // column, AND with a NULL or a true operand (each code 215 in ClickHouse)
+  [EVENTS("count() AS c, group_id + NULL AS g"), "column group_id", "group_id"],
+  // a column the entity computes from others none of which is a key
+  [EVENTS("ip_address, count() AS c BY project_id"), "column ip_address", "ip_address"],
+  [EVENTS("tags_key, count() AS c"), "column tags_key", "tags_key"],
+  // `if` on a constant is the branch it picks (isNull of a number is 0)
+  [EVENTS("if(100 IS NULL, 'x', title) AS t, count() AS c"), "column title", "title"],
+  [EVENTS("count() AS c, isNull(user_email) AS n"), "column user_email", "user_email"],
+  [EVENTS("count() AS c BY project_id", " HAVING title = NULL AND title != ''"), "column title", "title"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -53,6 +63,18 @@ const TAKEN: readonly string[] = [
   EVENTS("time, count() AS c BY timestamp", " GRANULARITY 3600"),
   EVENTS("1 AS one, now() AS n, count() AS c"),
   EVENTS("title, timestamp", " ORDER BY timestamp ASC"),
+  // what the engine computes before it looks for columns: a comparison with NULL, isNull of a
+  // column that cannot be NULL, AND with a false operand, OR with a true one, if on a constant
+  EVENTS("count() AS c, title = NULL AS t"),
+  EVENTS("count() AS c, isNull(project_id) AS n"),
+  EVENTS("count() AS c BY project_id", " HAVING 1 = 2 AND title != ''"),
+  EVENTS("count() AS c BY project_id", " HAVING isNotNull(project_id) OR title != ''"),
+  EVENTS("count() AS c, if(isNull(project_id), title, 'x') AS t"),
+  EVENTS("count() AS c, if(100 IS NULL, title, 'x') AS t"),
+  // a column the entity computes from keys
+  EVENTS("ip_address, count() AS c BY ip_address_v4, ip_address_v6"),
+  EVENTS("tags_key, count() AS c BY tags.key"),
+  EVENTS("tags_key AS k, count() AS c BY k"),
 ];
 
 describe("columns outside BY and aggregates", () => {
