@@ -243,8 +243,11 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
       if (constant) return "unknown";
       const only = node.args[0]!;
       if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
+      // A column declared Nullable is read; one whose type is not declared here (a Nested
+      // column's parts on some entities) may be either.
       const type = declared.get(only.name);
-      if (type === undefined || type.startsWith("Nullable(")) return "column";
+      if (type === undefined) return "unknown";
+      if (type.startsWith("Nullable(")) return "column";
       return node.name === "isNull" ? "false" : "true";
     }
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? "unknown" : "column";

@@ -641,7 +641,19 @@ class ArgumentTyping {
         if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
-        if (membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!)) && this.isStorageColumn(node.args[1]!)) {
+        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!));
+        // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
+        // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
+        if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
+          const left = node.args[0]!;
+          const right = node.args[1]!;
+          const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is ${args[0]!.cls !== null ? CLASS_NAMES[args[0]!.cls] : variantWhat(VARIANTS[args[0]!.variant]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
+            left.position ?? node.position,
+          );
+        }
+        if (containerOnLeft && this.isStorageColumn(node.args[1]!)) {
           const left = node.args[0]!;
           throw invalidQuery(
             `${describe(left)}${at(left.position)} is ${args[0]!.cls !== null ? CLASS_NAMES[args[0]!.cls] : variantWhat(VARIANTS[args[0]!.variant]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,

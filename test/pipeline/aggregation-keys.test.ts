@@ -67,6 +67,7 @@ const TAKEN: readonly string[] = [
   // column that cannot be NULL, AND with a false operand, OR with a true one, if on a constant
   EVENTS("count() AS c, title = NULL AS t"),
   EVENTS("count() AS c, isNull(project_id) AS n"),
+  EVENTS("tags.key IS NOT NULL AS k, count() AS c"),
   EVENTS("count() AS c BY project_id", " HAVING 1 = 2 AND title != ''"),
   EVENTS("count() AS c BY project_id", " HAVING isNotNull(project_id) OR title != ''"),
   EVENTS("count() AS c, if(isNull(project_id), title, 'x') AS t"),

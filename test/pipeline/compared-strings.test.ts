@@ -176,6 +176,21 @@ describe("strings compared with a value of a class", () => {
   });
 });
 
+describe("a tuple or an array on the left of IN with a value computed from a scalar on its right", () => {
+  it("is refused by the engine: only a list of tuples or arrays is looked in", async () => {
+    for (const left of ["tuple(c0, 'x')", "[c0]", "['x']"]) {
+      for (const right of ["now()", "lower(toString(c0))", "length(toString(c0))", "plus(c0, 1)", "toString(c0)", "greatest(c0, 1)"]) {
+        for (const table of ["empty_values", "one_row"]) {
+          expect(await accepted(`SELECT ${left} IN ${right} FROM ${table}`), `${table}: ${left} IN ${right}`).toBe(false);
+        }
+      }
+    }
+    // A list of them is taken, and the pass lets it through.
+    expect(await accepted("SELECT tuple(c0, 'x') IN tuple(tuple(1, 'x')) FROM one_row")).toBe(true);
+    expect(await accepted("SELECT [c0] IN array([1]) FROM one_row")).toBe(true);
+  });
+});
+
 describe("a tuple on the left of IN with a column on its right", () => {
   it("is refused by the engine whatever the column's type (it would be read as a Nullable tuple)", async () => {
     const tables = [...columns.flatMap((c) => [[c, "empty_values"], [c, "one_row"]] as const), ...nullableColumns.map((c) => [c, "nullable_row"] as const)];

@@ -243,6 +243,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v6 NOT IN tuple('x')`, "'x' at line 1, column 190 is not an IPv6 address, and notIn (NOT IN) compares it with column ip_address_v6", 1, 190],
   [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND toDate(message_timestamp) <= 'X1'`, "'X1' at line 1, column 197 is not a date, and lessOrEquals (<=) compares it with toDate(…) at line 1, column 168, a Date", 1, 197],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND now() = 'frontend@2.5.1'`, "'frontend@2.5.1' at line 1, column 170 is not a datetime, and equals (=) compares it with now(…) at line 1, column 162, a datetime", 1, 170],
+  // a tuple or an array looked for in a computed scalar (code 43)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(exception_stacks.value, transaction_hash) IN now()`, "tuple(…) at line 1, column 162 is a tuple, and in (IN) looks for it in now(…) at line 1, column 213, a datetime: ClickHouse looks for a tuple only in a list of tuples", 1, 162],
   // a conversion function given a text it cannot read (code 38)
   [`MATCH (events) SELECT toDate('production') AS d WHERE ${R} AND project_id = 1`, "'production' at line 1, column 30 is not a date: toDate cannot read it as one", 1, 30],
   // … and a text a call computes from a literal before any row is read (code 53)
