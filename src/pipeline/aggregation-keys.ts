@@ -127,8 +127,8 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     if (node.kind === "column") {
       const mapper = entity.columnMappers[node.name];
       if (mapper?.kind === "literal") return true;
-      // An expression over storage columns (`ip_address` is coalesce(IPv4NumToString(ip_address_v4), ...))
-      // or `tags_key` arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
+      // An expression over storage columns (`ip_address` is coalesce(IPv4NumToString(ip_address_v4),
+      // ...), `tags_key` is arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
       if (mapper?.kind === "expression") return columnsInSql(mapper.sql).some((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
       if (bucketed !== undefined) return keyColumns.has(bucketed);
@@ -195,8 +195,8 @@ function columnsOf(expression: Expression): string[] {
  * What the engine computes to a constant before it looks for columns outside BY and aggregates,
  * so a column under it is never read there: "column" for what it does not; else the constant's
  * truth where it decides an AND, an OR or an `if` ("value" for a constant that is not NULL,
- * "unknown" for one that may be anything). Measured on
- * the embedded engine (test/pipeline/aggregation-keys.test.ts runs what this takes):
+ * "unknown" for one that may be anything). Measured on the embedded engine
+ * (test/pipeline/aggregation-keys.test.ts runs what this takes, and refuses some of what it does not):
  * - a comparison (`=`, `!=`, `<`, ...) given a NULL is NULL, and `isNull(x)` of a column that
  *   cannot be NULL is 0 (`title = NULL`, `isNull(project_id)`); arithmetic and other calls given a
  *   NULL are not computed first (`title / NULL`, `concat(title, NULL)`: code 215), nor is `isNull`
