@@ -63,11 +63,15 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   /** An aggregate the expression holds, looked for through the aliases it names without expanding them. */
   const aggregateThroughAliases = (node: Expression, seen: ReadonlySet<string> = new Set()): Expression | null => {
     for (const inner of walkExpression(node)) {
+      // An alias stands for its definition, also where it shadows an aggregate column of the
+      // entity (`org_id AS users` on sessions, whose `users` is one), as `expand` reads it.
+      const definition = inner.kind === "column" && inner.entityAlias === undefined && !inner.insideOwnAlias ? aliases.get(inner.name) : undefined;
+      if (definition !== undefined) {
+        const found = seen.has((inner as { name: string }).name) ? null : aggregateThroughAliases(definition, new Set([...seen, (inner as { name: string }).name]));
+        if (found) return found;
+        continue;
+      }
       if (isAggregate(inner)) return inner;
-      if (inner.kind !== "column" || inner.entityAlias !== undefined || inner.insideOwnAlias || seen.has(inner.name)) continue;
-      const definition = aliases.get(inner.name);
-      const found = definition === undefined ? null : aggregateThroughAliases(definition, new Set([...seen, inner.name]));
-      if (found) return found;
     }
     return null;
   };
@@ -112,6 +116,8 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   };
   for (const output of outputs) refuseNested(output);
   const aggregateAt = outputs.map(containsAggregate).find((found) => found !== null) ?? null;
+  // With no BY, the query aggregates only if an output does (the look through the aliases above may overreach).
+  if (keys.length === 0 && aggregateAt === null) return;
 
   const keyShapes = new Set(keys.map(shapeOf));
   // Storage columns a key reads, for the names whose SQL reads other columns than their own.

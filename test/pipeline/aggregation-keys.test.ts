@@ -78,6 +78,22 @@ const TAKEN: readonly string[] = [
   EVENTS("tags_key AS k, count() AS c BY k"),
 ];
 
+describe("an alias that shadows an aggregate column of the entity", () => {
+  it("stands for its definition: the query does not aggregate, and runs (the reliability fuzz found a 500 here)", async () => {
+    const query =
+      "MATCH (sessions) SELECT 'worker' AS w, org_id AS users WHERE started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00') AND org_id = 1 AND project_id = 1 ORDER BY users DESC LIMIT 10";
+    const response = await fetch(`${server.baseUrl}/sessions/snql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, tenant_ids: { organization_id: 1, referrer: "test.aggregation-keys" } }),
+    });
+    const body = (await response.json()) as { error?: unknown; meta?: { name: string }[] };
+    expect(body.error).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(body.meta?.map((column) => column.name)).toEqual(["w", "users"]);
+  });
+});
+
 describe("columns outside BY and aggregates", () => {
   it("refuses each at the column's position, as a 400 invalid_query", async () => {
     for (const [query, words, column] of REFUSED) {
