@@ -17,6 +17,7 @@ import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 
 /** The same expression wherever it is written: positions and aliases set aside. */
@@ -135,7 +136,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       if (mapper?.kind === "literal") return true;
       // An expression over storage columns (`ip_address` is coalesce(IPv4NumToString(ip_address_v4),
       // ...), `tags_key` is arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
-      if (mapper?.kind === "expression") return columnsInSql(mapper.sql).some((column) => keyColumns.has(column));
+      if (mapper?.kind === "expression") return (expressionColumns(entity).get(node.name) ?? []).some((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
       if (bucketed !== undefined) return keyColumns.has(bucketed);
       // A Nested column and its parts (`tags`, `tags.key`): the SQL of one may read the others.
@@ -225,8 +226,18 @@ function literalTruth(value: unknown): Folded {
   return "value";
 }
 
+/** Each column's declared type, once per entity definition. */
+const declaredTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, string> => new Map(entity.columns.map((column) => [column.name, column.type])));
+
+/** The columns each expression-mapped column reads, read from its SQL once per entity definition. */
+const expressionColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
+  const columns = new Map<string, readonly string[]>();
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) if (mapper.kind === "expression") columns.set(name, columnsInSql(mapper.sql));
+  return columns;
+});
+
 function constantFolding(entity: EntityDefinition): (node: Expression) => Folded {
-  const declared = new Map(entity.columns.map((column) => [column.name, column.type]));
+  const declared = declaredTypes(entity);
   const fold = (node: Expression): Folded => {
     switch (node.kind) {
       case "literal":
