@@ -8,7 +8,7 @@ import { atPosition as at, invalidQuery, type TextPosition } from "../errors/que
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import type { EntityDefinition } from "../datasets/definition-types.js";
+import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
 import {
   mapExpression,
   queryExpressions,
@@ -23,6 +23,7 @@ import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.j
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
+import { checkColumnsReadWhole } from "./columns-read-whole.js";
 import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
@@ -58,14 +59,15 @@ export function validateEntityQuery(query: LogicalQuery, definitions: Definition
       query.from.position,
     );
   }
-  return validateAgainstEntity(query, entity, "entity");
+  return validateAgainstEntity(query, entity, "entity", definitions.storage(entity.readableStorage));
 }
 
 /**
  * The checks of one query level over one entity (or a storage read as its own entity, where
- * `noun` is "storage" so messages say which).
+ * `noun` is "storage" so messages say which). `storage`: the entity's readable storage, when
+ * the entity may name columns it does not store whole (a storage read as itself stores all).
  */
-export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefinition, noun: "entity" | "storage"): ValidatedQuery {
+export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefinition, noun: "entity" | "storage", storage?: StorageDefinition): ValidatedQuery {
   const query = expandCustomFunctions(parsed, entity);
   const aliases = collectAliases(query);
   const known = knownColumnNames(entity);
@@ -78,6 +80,9 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
     }
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   }, mappedFunctions(entity));
+  // Before the typing pass: "read one key as attributes_string[key]" says more than any type rule
+  // about a column that cannot be read at all.
+  if (storage !== undefined) checkColumnsReadWhole(query, entity, storage, aliases);
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
   checkClauses(typed, aliases);

@@ -34,7 +34,6 @@ import {
 import { resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
-import { checkColumnsReadWhole } from "./columns-read-whole.js";
 import { checkAggregationKeys } from "./aggregation-keys.js";
 
 export type ValidatedSnql =
@@ -83,7 +82,6 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
     case "entity": {
       const validated = validateEntityQuery(query, definitions);
       const storage = readableStorage(definitions, validated.entity);
-      checkColumnsReadWhole(validated.query, validated.entity, storage, validated.aliases);
       checkAggregationKeys(validated.query, validated.entity, validated.aliases);
       return { kind: "entity", query: validated.query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }

@@ -183,6 +183,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a column the storage does not hold whole: read only by the entity's aggregates, or a map split by key (found by the fuzz: code 47 in ClickHouse)
   [`MATCH (metrics_distributions) SELECT value WHERE project_id = 1 AND org_id = 1 AND ${R}`, "column value at line 1, column 38 is not stored on entity 'metrics_distributions': only its aggregates read it, each from a stored state (min(value), max(value), avg(value)", 1, 38],
   [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND notEmpty(attributes_string) = 1`, "column attributes_string at line 1, column 155 is a map that entity 'eap_items' stores split by key: read one key as attributes_string[key]", 1, 155],
+  // checked before the typing pass, whose text rule would only say that 'x' is not a map
+  [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND attributes_string != 'x'`, "column attributes_string at line 1, column 146 is a map that entity 'eap_items' stores split by key: read one key as attributes_string[key]", 1, 146],
+  [`MATCH (metrics_distributions) SELECT count() AS c WHERE project_id = 1 AND org_id = 1 AND ${R} AND value > 'x'`, "column value at line 1, column 192 is not stored on entity 'metrics_distributions'", 1, 192],
   // a parametric aggregate's parameter must be a constant (found by the fuzz: code 36 in ClickHouse)
   [`MATCH (sessions) SELECT quantiles(sessions_errored, 0.95)(sessions_crashed) AS q WHERE project_id = 1 AND org_id = 1 AND started >= toDateTime('2024-01-01T00:00:00') AND started < toDateTime('2024-01-02T00:00:00')`, "parameter 1 of quantiles(…) at line 1, column 35, column sessions_errored, must be a constant: the engine reads it once, not per row", 1, 35],
   // an -If aggregate with a NULL condition is of the type it has with a condition, not a NULL (found by the fuzz: codes 43 and 386 in ClickHouse)
