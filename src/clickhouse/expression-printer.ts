@@ -81,7 +81,7 @@ export class ExpressionPrinter {
   expression(node: Expression, withAlias = true): string {
     switch (node.kind) {
       case "literal":
-        return this.literal(node.value);
+        return node.digits ?? this.literal(node.value);
       case "datetime":
         return dateTimeSql(node.epochSeconds);
       case "column":

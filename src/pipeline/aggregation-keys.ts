@@ -267,7 +267,7 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
       if (type.startsWith("Nullable(")) return "column";
       return node.name === "isNull" ? "false" : "true";
     }
-    if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? "unknown" : "column";
+    if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // A constant whose truth is not known here may be the false (or true) that decides.
     const undecided = args.includes("unknown") || args.includes("value");
     if (node.name === "and") return args.includes("false") ? "false" : undecided || constant ? "unknown" : "column";
@@ -281,6 +281,22 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
     return constant ? "unknown" : "column";
   };
   return fold;
+}
+
+/**
+ * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`);
+ * "unknown" for any other constant comparison (strings ordered, mixed types, computed operands).
+ */
+function comparedLiterals(name: string, args: readonly Expression[]): Folded {
+  const [left, right] = args;
+  if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";
+  const number = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
+  const [a, b] = [number(left.value), number(right.value)];
+  if (typeof a === "string" && typeof b === "string" && (name === "equals" || name === "notEquals")) return (a === b) === (name === "equals") ? "true" : "false";
+  // Past 2^53 the literal's number is not the engine's integer.
+  if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
+  const truth = { equals: a === b, notEquals: a !== b, less: a < b, greater: a > b, lessOrEquals: a <= b, greaterOrEquals: a >= b }[name];
+  return truth === undefined ? "unknown" : truth ? "true" : "false";
 }
 
 /** The column names an entity's SQL expression reads: its identifiers that are not called and not inside quotes. */

@@ -29,6 +29,11 @@ export interface ColumnNode {
 export interface LiteralNode {
   readonly kind: "literal";
   readonly value: LiteralValue;
+  /**
+   * An integer as written, where `value` (a double) cannot hold it exactly (past 2^53: hashes,
+   * UInt64 ids). SQL and SnQL print these digits, so the engine compares the number the caller sent.
+   */
+  readonly digits?: string;
   readonly position?: TextPosition;
 }
 

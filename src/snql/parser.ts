@@ -519,7 +519,7 @@ class SnqlParser extends EmbeddedActionsParser {
             negative = true;
           });
           const token = this.CONSUME(t.NumberLiteral);
-          return this.RECORDING_PHASE ? (undefined as never) : literal((negative ? -1 : 1) * Number(token.image), token);
+          return this.RECORDING_PHASE ? (undefined as never) : numberLiteral(token, negative);
         },
       },
       {
@@ -656,6 +656,12 @@ function lambdaIdentifier(token: IToken): string {
 
 function literal(value: LiteralNode["value"], token: IToken): LiteralNode {
   return { kind: "literal", value, position: positionOf(token) };
+}
+
+function numberLiteral(token: IToken, negative: boolean): LiteralNode {
+  const value = (negative ? -1 : 1) * Number(token.image);
+  if (Number.isSafeInteger(value) || !/^\d+$/.test(token.image)) return literal(value, token);
+  return { kind: "literal", value, digits: `${negative ? "-" : ""}${token.image.replace(/^0+(?=\d)/, "")}`, position: positionOf(token) };
 }
 
 function subscriptNode(token: IToken): Expression {

@@ -64,7 +64,7 @@ function operand(node: Expression, minimum: number): string {
 export function printSnqlExpression(node: Expression): string {
   switch (node.kind) {
     case "literal":
-      return literal(node.value);
+      return node.digits ?? literal(node.value);
     case "datetime":
       return `toDateTime('${formatDateTime(node.epochSeconds)}')`;
     case "column":

@@ -77,6 +77,14 @@ describe("hostile strings in literal positions", () => {
     expect(json.data).toEqual([{ "c'--/*\\": 3 }]);
   });
 
+  it("an integer past 2^53 reaches the engine as written, not as the nearest double", async () => {
+    const json = await snql(
+      `MATCH (events) SELECT 9007199254740993 - 9007199254740992 AS d, toString(18446744073709551615) AS s ` +
+        `WHERE ${WHERE} AND 18446744073709551615 > 18446744073709551614 ORDER BY timestamp ASC LIMIT 1`,
+    );
+    expect(json.data).toEqual([{ d: 1, s: "18446744073709551615" }]);
+  });
+
   it("any unicode string selected as a literal returns unchanged", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "grapheme", maxLength: 20 }), async (value) => {

@@ -28,6 +28,11 @@ describe("printSnql", () => {
     expect(printSnql(parseSnql(text))).toBe(text);
   });
 
+  it("prints an integer past 2^53 as it was written, not as the nearest double", () => {
+    const text = "MATCH (events) SELECT 9007199254740993 AS a, -18446744073709551615 AS b, 1.5 AS c WHERE transaction_hash = 18446744073709551615 LIMIT 1000";
+    expect(printSnql(parseSnql(text))).toBe(text);
+  });
+
   it("parenthesises by precedence only where needed", () => {
     const query = parseSnql("MATCH (events) SELECT (a + b) * c - (d - e), a - b - c, a = 1 OR b = 2 AND (c = 3 OR d = 4)");
     expect(query.selected.map((item) => printSnqlExpression(item.expression))).toEqual([

@@ -21,6 +21,10 @@ const literal: fc.Arbitrary<Expression> = fc.oneof(
   fc.constantFrom("it's", "back\\slash", "-- comment", "/* c */", "line\nbreak", "tab\tand\rreturn", "naïve ☃ 💥", "\\'", "'; DROP TABLE x; --")
     .map((value) => ({ kind: "literal" as const, value })),
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map((value) => ({ kind: "literal" as const, value })),
+  // integers a double cannot hold: kept as written
+  fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n })
+    .filter((value) => !Number.isSafeInteger(Number(value)))
+    .map((value) => ({ kind: "literal" as const, value: Number(value), digits: String(value) })),
   fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true })
     .filter((value) => !Object.is(value, -0))
     .map((value) => ({ kind: "literal" as const, value })),
