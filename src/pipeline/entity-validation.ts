@@ -335,6 +335,23 @@ function checkDuplicateNames(query: LogicalQuery, aliases: ReadonlyMap<string, E
     }
     seen.set(item.name, item.expression);
   }
+  // An alias given inside a clause (`HAVING countIf(x) AS c > 1`) names one expression across the
+  // query, as in Snuba: another expression of that name is ClickHouse's code 179 (MULTIPLE_EXPRESSIONS_FOR_ALIAS).
+  for (const expression of queryExpressions(query)) {
+    visitExpression(expression, (node) => {
+      if ((node.kind !== "function" && node.kind !== "curried") || node.alias === undefined) return;
+      const previous = seen.get(node.alias);
+      if (previous === undefined) seen.set(node.alias, node);
+      else if (previous !== node && !refersToAlias(previous, node.alias, aliases) && unaliasedShapeOf(previous) !== unaliasedShapeOf(node)) {
+        throw invalidQuery(`Shadowing aliases detected for alias: ${node.alias}${at(node.position)}: two different expressions have the same name`, node.position);
+      }
+    });
+  }
+}
+
+/** An expression's shape without its own alias: `count() AS c` in HAVING is the selected `count()` named c. */
+function unaliasedShapeOf(expression: Expression): string {
+  return shapeOf("alias" in expression ? { ...expression, alias: undefined } : expression);
 }
 
 /** Columns that stand for the required time column: itself and any column mapped onto it. */

@@ -391,12 +391,16 @@ class SnqlParser extends EmbeddedActionsParser {
     const expression = this.SUBRULE(this.expression);
     const last = this.LA(0);
     let alias: string | undefined;
+    let as: IToken | undefined;
     this.OPTION(() => {
-      this.CONSUME(t.As);
+      as = this.CONSUME(t.As);
       alias = this.SUBRULE(this.alias);
     });
     if (this.RECORDING_PHASE) return undefined as never;
     const ownAlias = "alias" in expression ? expression.alias : undefined;
+    // One expression, one name (Snuba's grammar has no second AS): ClickHouse's SQL could carry
+    // only one of the two, and a reference to the other would name nothing.
+    if (as !== undefined && ownAlias !== undefined) throw syntaxErrorAt(as, `${String(ownAlias)} already names this expression: give it one alias`);
     const name = alias ?? ownAlias ?? this.text.slice(first.startOffset, last.startOffset + last.image.length).trim();
     return alias === undefined ? { name, expression } : { name, expression, alias };
   });

@@ -278,6 +278,11 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() BY count() WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause", 1, 34],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND level`, "WHERE expects conditions", 1, 157],
   [`MATCH (events) SELECT count() AS c, max(timestamp) AS c WHERE ${R} AND project_id = 1`, "Shadowing aliases detected for alias: c", 1, 37],
+  // an alias given inside a clause names one expression across the query (found by the fuzz: code 179 in ClickHouse)
+  [`MATCH (events) SELECT title AS c, count() AS n BY title WHERE ${R} AND project_id = 1 HAVING uniq(user) AS c > 1`, "Shadowing aliases detected for alias: c at line 1, column 186", 1, 186],
+  [`MATCH (events) SELECT count() AS n WHERE ${R} AND project_id = 1 HAVING uniq(user) AS u > 1 ORDER BY uniq(title) AS u DESC`, "Shadowing aliases detected for alias: u", 1, 194],
+  // one expression, one alias (Snuba's grammar has no second AS; found by the fuzz: codes 47 and 215 in ClickHouse)
+  [`MATCH (events) SELECT upper(title) AS a AS title WHERE ${R} AND project_id = 1`, "syntax error at line 1, column 41 near 'AS': a already names this expression: give it one alias", 1, 41],
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`y\`, 1), tags.value) WHERE ${R} AND project_id = 1`, "identifier(s) `y` not defined", 1, 51],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 TOTALS true`, "TOTALS true at line 1, column 153 needs a BY clause", 1, 153],
   // LIMIT, SAMPLE, GRANULARITY values
