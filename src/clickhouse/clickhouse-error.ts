@@ -17,7 +17,9 @@ const CLIENT_FAULT_CODES = new Set([
   44, // ILLEGAL_COLUMN
   46, // UNKNOWN_FUNCTION
   47, // UNKNOWN_IDENTIFIER
-  62, // SYNTAX_ERROR
+  62, // SYNTAX_ERROR (also a query past max_query_size)
+  167, // TOO_DEEP_AST
+  168, // TOO_BIG_AST (e.g. a scope of 100,000 project ids: max_ast_elements)
   184, // ILLEGAL_AGGREGATION
   215, // NOT_AN_AGGREGATE
   386, // NO_COMMON_TYPE

@@ -26,9 +26,13 @@ export interface ColumnstoreClient {
  * is that number, as everywhere else in the query, and a column an entity maps to a constant
  * (`group_id` on discover_transactions is `0`) is that constant; ClickHouse's default reads a
  * constant there as "the N-th selected column", which sorted by another column or failed
- * (`ORDER BY 100`, code 36).
+ * (`ORDER BY 100`, code 36). The SQL may be longer than ClickHouse's default 256 KiB
+ * (`max_query_size`): a request body of up to 1 MiB can list that many project ids, and a SnQL
+ * text of up to 256 KiB grows as it is printed (`tags[k]` is an `arrayElement(..., indexOf(...))`);
+ * the bound on what a caller sends is the body's, not the engine's parser's (code 62).
  */
 export const BASE_CLICKHOUSE_SETTINGS = {
+  max_query_size: String(8 * 1024 * 1024),
   output_format_json_quote_64bit_integers: 0,
   output_format_json_quote_denormals: 1,
   output_format_json_named_tuples_as_objects: 0,

@@ -64,6 +64,19 @@ describe("single timeseries", () => {
     expect(json.totals).toBeUndefined();
   });
 
+  it("reads a scope of 40,000 project ids: SQL past ClickHouse's default 256 KiB query size runs (was code 62)", async () => {
+    const projectIds = [1, 2, 3, ...Array.from({ length: 40_000 }, (_, i) => 1_000_000 + i)];
+    const json = await mql(`sum(${PAGE_VIEWS})`, context({}, {}, { project_ids: projectIds }));
+    expect(json.data).toEqual([{ aggregate_value: 17 }]);
+  });
+
+  it("refuses a scope of 100,000 project ids as the engine's AST bound, a 400 (was a 500)", async () => {
+    const projectIds = [1, 2, 3, ...Array.from({ length: 100_000 }, (_, i) => 1_000_000 + i)];
+    const { status, json } = await post("/generic_metrics/mql", { mql: `sum(${PAGE_VIEWS})`, mql_context: context({}, {}, { project_ids: projectIds }) });
+    expect(status).toBe(400);
+    expect(json.error).toMatchObject({ type: "columnstore", code: 168 });
+  });
+
   it("groups by a tag, named as written", async () => {
     const json = await mql(`sum(${PAGE_VIEWS}) by (page)`);
     expect(json.data).toEqual([
