@@ -260,7 +260,7 @@ export function collectAliases(query: LogicalQuery): Map<string, Expression> {
 const NO_FUNCTIONS: ReadonlySet<string> = new Set();
 
 /** The function names an entity's mappers translate (`sum_weighted(value)` -> `sumMerge(...)`). */
-const mappedFunctions = memoizePerDefinition(
+export const mappedFunctions = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> => new Set((entity.functionMappers ?? []).map((mapper) => mapper.from)),
 );
 
