@@ -18,6 +18,7 @@ import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { ownProperty } from "../query/own-property.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 import { mappedFunctions } from "./entity-validation.js";
 
@@ -326,12 +327,20 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
       const only = node.args[0]!;
+      // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
+      // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
+      if (only.kind === "subscript" && only.entityAlias === undefined) {
+        const valueType = ownProperty(entity.subscriptables, only.column)?.valueType;
+        if (valueType === undefined) return "unknown";
+        if (isNullableType(valueType)) return "column";
+        return node.name === "isNull" ? "false" : "true";
+      }
       if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
       // A column declared Nullable is read; one whose type is not declared here (a Nested
       // column's parts on some entities) may be either.
       const type = declared.get(only.name);
       if (type === undefined) return "unknown";
-      if (type.startsWith("Nullable(")) return "column";
+      if (isNullableType(type)) return "column";
       return node.name === "isNull" ? "false" : "true";
     }
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
@@ -354,6 +363,11 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
  * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`);
  * "unknown" for any other constant comparison (strings ordered, mixed types, computed operands).
  */
+/** `Nullable(T)`, also inside LowCardinality (where ClickHouse puts it): `isNull` of it is read per row. */
+function isNullableType(type: string): boolean {
+  return type.startsWith("Nullable(") || type.startsWith("LowCardinality(Nullable(");
+}
+
 function comparedLiterals(name: string, args: readonly Expression[]): Folded {
   const [left, right] = args;
   if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";
