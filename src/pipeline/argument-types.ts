@@ -660,6 +660,16 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
+        // A number or a DateTime looked for in a UUID column is converted to a UUID, which ClickHouse
+        // cannot do (code 48, whatever the rows; `3 IN profiler_id`). A Boolean or a string can be.
+        const sought = membership ? args[0]!.cls : null;
+        if (membership && args[1]!.cls === "uuid" && sought !== null && NOT_UUID_CONVERTIBLE.has(sought) && this.isStorageColumn(node.args[1]!)) {
+          const [left, right] = node.args as [Expression, Expression];
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is ${CLASS_NAMES[sought]}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, a UUID column: ClickHouse cannot convert ${CLASS_NAMES[sought]} to a UUID; compare with a UUID string ('…')`,
+            left.position ?? node.position,
+          );
+        }
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args);
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
@@ -911,6 +921,9 @@ class ArgumentTyping {
 }
 
 const DATETIME_CONSTANT = typed("datetime", true);
+
+/** Classes ClickHouse cannot convert to a UUID when it reads a UUID column as a set of them (code 48). */
+const NOT_UUID_CONVERTIBLE: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "datetime"]);
 
 /**
  * True for a value the SQL computes with a call (a function, or a subscript, which reads

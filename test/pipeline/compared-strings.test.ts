@@ -201,3 +201,19 @@ describe("a tuple on the left of IN with a column on its right", () => {
   });
 });
 
+
+describe("a number or a DateTime on the left of IN with a UUID column on its right", () => {
+  it("is refused by the engine whatever the rows (it cannot convert one to a UUID); a Boolean and a string are taken", async () => {
+    const uuidColumns = [
+      ...columns.filter((c) => c.type === "UUID").flatMap((c) => [[c.name, "empty_values"], [c.name, "one_row"]] as const),
+      ...nullableColumns.filter((c) => c.plain === "UUID").map((c) => [c.name, "nullable_row"] as const),
+    ];
+    expect(uuidColumns.length).toBeGreaterThan(2);
+    for (const [column, table] of uuidColumns) {
+      for (const value of ["3", "3.5", "toUInt32(7)", "toInt64(-1)", "now()", "1 = 1"]) {
+        expect(await accepted(`SELECT ${value} IN ${column} FROM ${table}`), `${table}: ${value} IN ${column}`).toBe(false);
+      }
+      for (const value of ["TRUE", "'x'"]) expect(await accepted(`SELECT ${value} IN ${column} FROM ${table}`), `${table}: ${value} IN ${column}`).toBe(true);
+    }
+  });
+});

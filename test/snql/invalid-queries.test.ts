@@ -281,6 +281,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // an alias given inside a clause names one expression across the query (found by the fuzz: code 179 in ClickHouse)
   [`MATCH (events) SELECT title AS c, count() AS n BY title WHERE ${R} AND project_id = 1 HAVING uniq(user) AS c > 1`, "Shadowing aliases detected for alias: c at line 1, column 186", 1, 186],
   [`MATCH (events) SELECT count() AS n WHERE ${R} AND project_id = 1 HAVING uniq(user) AS u > 1 ORDER BY uniq(title) AS u DESC`, "Shadowing aliases detected for alias: u", 1, 194],
+  // a number or a DateTime looked for in a UUID column (found by the fuzz: code 48 in ClickHouse)
+  [`MATCH (transactions) SELECT count() AS c WHERE finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1 AND 3 IN profile_id`, "3 at line 1, column 168 is a small integer (UInt8), and in (IN) looks for it in column profile_id at line 1, column 173, a UUID column: ClickHouse cannot convert", 1, 168],
   // one expression, one alias (Snuba's grammar has no second AS; found by the fuzz: codes 47 and 215 in ClickHouse)
   [`MATCH (events) SELECT upper(title) AS a AS title WHERE ${R} AND project_id = 1`, "syntax error at line 1, column 41 near 'AS': a already names this expression: give it one alias", 1, 41],
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`y\`, 1), tags.value) WHERE ${R} AND project_id = 1`, "identifier(s) `y` not defined", 1, 51],
