@@ -13,12 +13,12 @@
  * reads is a key: the check never refuses what the engine would take, and the engine still has
  * the last word on what it lets through.
  */
+import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import { walkExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
-import { ownProperty } from "../query/own-property.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 import { mappedFunctions } from "./entity-validation.js";
 
@@ -284,8 +284,29 @@ function literalTruth(value: unknown): Folded {
   return "value";
 }
 
-/** Each column's declared type, once per entity definition. */
-const declaredTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, string> => new Map(entity.columns.map((column) => [column.name, column.type])));
+/**
+ * Whether each declared column, and one value of each subscriptable (`measurements[k]`), may be
+ * NULL: `isNull` of it is read per row. Read from the types once per entity definition; a name
+ * absent here has no type the entity states (a Nested column's parts on some entities).
+ */
+const nullability = memoizePerDefinition((entity: EntityDefinition): { readonly columns: ReadonlyMap<string, boolean>; readonly subscripts: ReadonlyMap<string, boolean> } => {
+  const nullable = (text: string): boolean | undefined => {
+    try {
+      return isNullableType(parseClickHouseType(text));
+    } catch {
+      return undefined;
+    }
+  };
+  const known = (entries: [string, string | undefined][]) =>
+    new Map(entries.flatMap(([name, type]) => {
+      const value = type === undefined ? undefined : nullable(type);
+      return value === undefined ? [] : [[name, value] as const];
+    }));
+  return {
+    columns: known(entity.columns.map((column) => [column.name, column.type])),
+    subscripts: known(Object.entries(entity.subscriptables).map(([name, definition]) => [name, definition.valueType])),
+  };
+});
 
 /** The columns each expression-mapped column reads, read from its SQL once per entity definition. */
 const expressionColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
@@ -295,7 +316,7 @@ const expressionColumns = memoizePerDefinition((entity: EntityDefinition): Reado
 });
 
 function constantFolding(entity: EntityDefinition): (node: Expression) => Folded {
-  const declared = declaredTypes(entity);
+  const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();
   const fold = (node: Expression): Folded => {
@@ -330,18 +351,16 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {
-        const valueType = ownProperty(entity.subscriptables, only.column)?.valueType;
-        if (valueType === undefined) return "unknown";
-        if (isNullableType(valueType)) return "column";
-        return node.name === "isNull" ? "false" : "true";
+        const nullable = nullableSubscripts.get(only.column);
+        if (nullable === undefined) return "unknown";
+        return nullable ? "column" : node.name === "isNull" ? "false" : "true";
       }
       if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
       // A column declared Nullable is read; one whose type is not declared here (a Nested
       // column's parts on some entities) may be either.
-      const type = declared.get(only.name);
-      if (type === undefined) return "unknown";
-      if (isNullableType(type)) return "column";
-      return node.name === "isNull" ? "false" : "true";
+      const nullable = nullableColumns.get(only.name);
+      if (nullable === undefined) return "unknown";
+      return nullable ? "column" : node.name === "isNull" ? "false" : "true";
     }
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // A constant whose truth is not known here may be the false (or true) that decides.
@@ -363,11 +382,6 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
  * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`);
  * "unknown" for any other constant comparison (strings ordered, mixed types, computed operands).
  */
-/** `Nullable(T)`, also inside LowCardinality (where ClickHouse puts it): `isNull` of it is read per row. */
-function isNullableType(type: string): boolean {
-  return type.startsWith("Nullable(") || type.startsWith("LowCardinality(Nullable(");
-}
-
 function comparedLiterals(name: string, args: readonly Expression[]): Folded {
   const [left, right] = args;
   if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";

@@ -663,7 +663,7 @@ class ArgumentTyping {
         // A number or a DateTime looked for in a UUID column is converted to a UUID, which ClickHouse
         // cannot do (code 48, whatever the rows; `3 IN profiler_id`). A Boolean or a string can be.
         const sought = membership ? args[0]!.cls : null;
-        if (membership && args[1]!.cls === "uuid" && sought !== null && NOT_UUID_CONVERTIBLE.has(sought) && this.isStorageColumn(node.args[1]!)) {
+        if (sought !== null && args[1]!.cls === "uuid" && NOT_UUID_CONVERTIBLE.has(sought) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
           throw invalidQuery(
             `${describe(left)}${at(left.position)} is ${CLASS_NAMES[sought]}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, a UUID column: ClickHouse cannot convert ${CLASS_NAMES[sought]} to a UUID; compare with a UUID string ('…')`,
