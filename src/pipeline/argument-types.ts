@@ -20,7 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, type StringReading } from "./literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
 import { aggregateColumns } from "./aggregate-columns.js";
@@ -1596,34 +1596,6 @@ function judgeConvertedText(name: string, args: readonly Expression[]): void {
   const text = constantText(value);
   if (text === null || rule.reads(text)) return;
   throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
-}
-
-/** Functions of one string that ClickHouse computes while it plans the query when given a constant. */
-const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (text: string) => string>> = {
-  lower: (text) => text.toLowerCase(),
-  upper: (text) => text.toUpperCase(),
-  lowerUTF8: (text) => text.toLowerCase(),
-  upperUTF8: (text) => text.toUpperCase(),
-};
-
-/**
- * The text a string literal holds, or a call computes from one before any row is read
- * (`toString(10)`, `upper('production')`): ClickHouse folds such calls to a constant and then
- * converts it as it would the literal. Null for anything else. `lower` and `upper` change ASCII
- * letters only in ClickHouse; a text that is not ASCII is left alone (null) rather than guessed.
- */
-function constantText(node: Expression): string | null {
-  if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
-  if (node.kind !== "function" || node.args.length !== 1) return null;
-  const only = node.args[0]!;
-  if (node.name === "toString") {
-    if (only.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
-    return constantText(only);
-  }
-  const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
-  if (fold === undefined) return null;
-  const text = constantText(only);
-  return text === null || !/^[\x00-\x7f]*$/.test(text) ? null : fold(text);
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */

@@ -24,7 +24,7 @@ import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
-import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT } from "./literal-texts.js";
+import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 
@@ -201,6 +201,14 @@ export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: s
         throw invalidQuery(`${message}${at(position)}`, position);
       };
       for (const value of values) {
+        if (value.kind === "function" && lhs.kind === "column" && ORDER_COMPARISONS.has(node.name) && dateTimeColumns(entity).has(lhs.name)) {
+          // A text a call computes from literals (`toString(10)`) is held to the literal's rule:
+          // ClickHouse folds it first, and beside a key column reads it as strictly as a literal.
+          const text = constantText(value);
+          if (text !== null && !DATETIME_TEXT.test(text)) {
+            refuse(value, `${value.name}(…) (the text '${shortValue(text)}') is not a datetime, and column ${lhs.name} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`);
+          }
+        }
         if (value.kind !== "literal" || value.value === null) continue;
         const literal = value.value;
         if (lhs.kind === "subscript") {

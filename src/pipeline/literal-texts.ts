@@ -5,6 +5,7 @@
  * it cannot read fails the query (codes 27, 32, 38, 41, 53, 72, 130, 376, 467, 675, 676).
  * Measured on the embedded engine; each pattern errs on the side of letting a string through.
  */
+import type { Expression } from "../query/ast.js";
 import { ARRAY_VARIANTS } from "./argument-classes.js";
 
 /** A UUID: 32 hex digits, with or without its dashes. */
@@ -108,3 +109,46 @@ export const TEXT_CONVERSIONS: ReadonlyMap<string, StringReading> = new Map([
   ["toDate", { reads: readsAsComparedDateTime, what: "a date" }],
   ["toDateTime", { reads: readsAsComparedDateTime, what: "a datetime" }],
 ]);
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Functions of strings that ClickHouse computes while it plans the query when every argument is a
+ * constant text, or null where the pass does not say. Over ASCII texts only: `lower` and `upper`
+ * change ASCII letters alone, and `greatest` and `least` compare bytes, as JavaScript compares
+ * ASCII strings.
+ */
+const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]) => string | null>> = {
+  lower: (texts) => (texts.length === 1 ? texts[0]!.toLowerCase() : null),
+  upper: (texts) => (texts.length === 1 ? texts[0]!.toUpperCase() : null),
+  lowerUTF8: (texts) => (texts.length === 1 ? texts[0]!.toLowerCase() : null),
+  upperUTF8: (texts) => (texts.length === 1 ? texts[0]!.toUpperCase() : null),
+  concat: (texts) => (texts.length === 0 ? null : texts.join("")),
+  greatest: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (b > a ? b : a))),
+  least: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (b < a ? b : a))),
+};
+
+/**
+ * The text a string literal holds, or a call computes from one before any row is read
+ * (`toString(10)`, `upper('production')`, `greatest('a', 'b')`): ClickHouse folds such calls to
+ * a constant and then converts it as it would the literal. Null for anything else, and for a
+ * text that is not ASCII under one of CONSTANT_TEXT_FUNCTIONS (left alone rather than guessed).
+ */
+export function constantText(node: Expression): string | null {
+  if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
+  if (node.kind !== "function") return null;
+  if (node.name === "toString") {
+    const only = node.args.length === 1 ? node.args[0]! : null;
+    if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
+    return only === null ? null : constantText(only);
+  }
+  const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
+  if (fold === undefined) return null;
+  const texts: string[] = [];
+  for (const arg of node.args) {
+    const text = constantText(arg);
+    if (text === null || !ASCII.test(text)) return null;
+    texts.push(text);
+  }
+  return fold(texts);
+}

@@ -35,6 +35,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND e.event_id IN tuple('00000000000040008000000000000000', 'x')`, "Not a valid UUID string: 'x'", 1, 276],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > 'yesterday'`, "'yesterday' is not a datetime, and column received holds datetimes", 1, 168],
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND start_ts IN tuple('2024-01-01', '01/02/2024')`, "'01/02/2024' is not a datetime", 1, 195],
+  // a text a call computes from literals is held to the literal's rule (ClickHouse folds it; code 41 beside a key column)
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > toString(10)`, "toString(…) (the text '10') is not a datetime, and column received holds datetimes", 1, 168],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received IN tuple(lower('2024-01-01'), concat('x', 'y'))`, "concat(…) (the text 'xy') is not a datetime", 1, 196],
+  // greatest, least and concat of constant texts are folded as ClickHouse folds them (code 53 otherwise)
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id < greatest('production', '1')`, "greatest(…) at line 1, column 151 (the text 'production') is not an integer, and less (<) compares it with column project_id", 1, 151],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = concat('1', 'x')`, "concat(…) at line 1, column 151 (the text '1x') is not an integer, and equals (=) compares it with column project_id", 1, 151],
   // argument types and counts the engine refuses (probed-function-signatures.ts; ClickHouse's codes 43 and 42 otherwise)
   [`MATCH (events) SELECT 'x' * 2 AS a WHERE ${R} AND project_id = 1`, "'x' at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (events) SELECT plus(1, lower(title)) AS a WHERE ${R} AND project_id = 1`, "lower(…) at line 1, column 31 is a string, and plus (+) does not take a string as argument 2 of 2", 1, 31],
