@@ -213,7 +213,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     return false;
   };
   const because = keys.length > 0 ? "the query groups BY" : `the query aggregates (${describeAggregate(aggregateAt!)})`;
-  const fold = constantFolding(entity);
+  const fold = constantFolding(entity, (node) => containsAggregate(node) !== null);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -268,8 +268,10 @@ function columnsOf(expression: Expression): string[] {
  *   of a Nullable column;
  * - AND with a false operand is false, OR with a true one true (`1 = 2 AND x`, `isNotNull(project_id)
  *   OR x`), but not with a NULL or the other value (`NULL AND x`, `1 AND x`: code 215);
- * - `if` with a constant condition is the branch it picks; a call whose arguments are all constants
- *   is a constant.
+ * - `if` with a constant condition other than NULL is the branch it picks; a call whose arguments
+ *   are all constants is a constant;
+ * - `isNull` of an expression that holds an aggregate is computed after the aggregation: the
+ *   columns beside the aggregate are read (`isNull(count() * x)`).
  * Where this cannot tell (`isNull` of an expression), it says "unknown": the check lets through
  * what the engine may take, never the other way round.
  */
@@ -315,7 +317,7 @@ const expressionColumns = memoizePerDefinition((entity: EntityDefinition): Reado
   return columns;
 });
 
-function constantFolding(entity: EntityDefinition): (node: Expression) => Folded {
+function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expression) => boolean): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();
@@ -348,6 +350,9 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
       const only = node.args[0]!;
+      // Of an expression that holds an aggregate, `isNull` is computed after the aggregation, and
+      // the columns beside the aggregate are read (`isNull(count() * x)`: code 215, whatever x's type).
+      if (holdsAggregate(only)) return "column";
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {
@@ -370,7 +375,8 @@ function constantFolding(entity: EntityDefinition): (node: Expression) => Folded
     if (node.name === "not" && args.length === 1) return args[0] === "true" ? "false" : args[0] === "false" ? "true" : args[0]!;
     if (node.name === "if" && args.length === 3) {
       if (args[0] === "true") return args[1]!;
-      if (args[0] === "false" || args[0] === "null") return args[2]!;
+      // A NULL condition is not computed first (`if(NULL, title, 'x')`: code 215).
+      if (args[0] === "false") return args[2]!;
       if (args[0] === "unknown" || args[0] === "value") return "unknown";
     }
     return constant ? "unknown" : "column";

@@ -637,7 +637,7 @@ class ArgumentTyping {
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
         // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
         // array (its elements are looked in), and not a bare column, which ClickHouse takes.
-        const computedSet = membership && !constantSet && args[1]!.constant === false && computedScalar(node.args[1]!, args[1]!);
+        const computedSet = membership && !constantSet && args[1]!.constant === false && (computedScalar(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!));
         if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
@@ -670,8 +670,9 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
-        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet);
-        judgeConvertedText(node.name, node.args);
+        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
+        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet, this.mappedText);
+        judgeConvertedText(node.name, node.args, this.mappedText);
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
         // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
         const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
@@ -811,6 +812,29 @@ class ArgumentTyping {
       if (!(error instanceof QueryServiceError)) throw error;
       throw invalidQuery(`${prefix()} ${error.message}`, error.position);
     }
+  }
+
+  /** The text of a column its entity maps to a string literal (`type` is 'transaction' on transactions), else null. */
+  private readonly mappedText = (node: Expression): string | null => {
+    if (node.kind !== "column" || this.isArrayJoined(node)) return null;
+    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return null;
+    const mapper = this.entityOf(node.entityAlias)?.columnMappers[node.name];
+    return mapper?.kind === "literal" && typeof mapper.value === "string" ? mapper.value : null;
+  };
+
+  /**
+   * A column of a scalar class the SQL computes per row: a time bucket (`bucketed_time` is
+   * `toStartOfHour(timestamp)` at an hour's granularity), an expression or a subscript. On the
+   * right of IN it is no set but a value, compared as `=` compares (`'x' IN bucketed_time`).
+   */
+  private isComputedColumn(node: Expression, t: Typed): boolean {
+    // A Nullable one is typed by the engine whatever it holds, and compared row by row: not judged here.
+    if (node.kind !== "column" || t.cls === null || t.nullable || elementClass(t.cls) !== null || this.isArrayJoined(node)) return false;
+    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return false;
+    const entity = this.entityOf(node.entityAlias);
+    if (!entity) return false;
+    const mapper = entity.columnMappers[node.name];
+    return entity.timeBucketColumns[node.name] !== undefined || mapper?.kind === "expression" || mapper?.kind === "subscript";
   }
 
   /** A column the SQL reads as it is stored: no alias, no mapper but a rename, no time bucket, not ARRAY JOINed. */
@@ -1174,7 +1198,7 @@ const LAMBDA_FUNCTIONS = [...PROBED_FUNCTION_SIGNATURES].filter(([, signature]) 
 function describe(node: Expression): string {
   switch (node.kind) {
     case "literal":
-      return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : node.value === null ? "NULL" : String(node.value);
+      return typeof node.value === "string" ? `'${node.value.slice(0, 40)}'` : node.value === null ? "NULL" : (node.digits ?? String(node.value));
     case "column":
       return node.label ?? `column ${node.name}`;
     case "subscript":
@@ -1546,6 +1570,37 @@ function countList(taken: readonly number[], max: number): string {
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
 
+/** The comparisons of two values (not IN, whose right side is a set of values). */
+const VALUE_COMPARISONS: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"]);
+
+/** The classes of one value (not an array or an aggregate state): what ClickHouse never compares with an array. */
+const SCALAR_VALUE_CLASSES: ReadonlySet<ArgumentClass> = new Set(SCALAR_CLASSES.filter((cls) => cls !== "aggregateState"));
+
+/**
+ * `array(a, b) = x` with x of a scalar class: ClickHouse compares an array only with an array, or
+ * with a text it reads as one (`'[1, 2]'`). Beside a number, a DateTime, a UUID, a Boolean or a
+ * string computed per row the two have no common type (codes 43, 386), and a constant text that
+ * does not start with `[` fails to convert (code 130), whatever the array's elements and the rows
+ * (test/pipeline/array-comparisons.test.ts holds this to the engine). Judged on the `array(...)`
+ * call itself, whose elements may have no class the pass knows (`array(NULL)`, `array(tags, 1)`).
+ */
+function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columnText: (column: Expression) => string | null): void {
+  for (let side = 0; side < 2; side++) {
+    const array = args[side]!;
+    const other = types[1 - side]!;
+    const otherNode = args[1 - side]!;
+    if (!isArrayCall(array) || other.cls === null || other.variant >= 0 || !SCALAR_VALUE_CLASSES.has(other.cls)) continue;
+    if (other.cls === "string" && other.constant !== false) {
+      const text = constantText(otherNode, columnText);
+      if (text === null || text.startsWith("[")) continue;
+    }
+    throw invalidQuery(
+      `${describe(array)}${at(array.position)} is an array, and ${nameOf(name)} compares it with ${describe(otherNode)}${at(otherNode.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse compares an array only with an array, or with a text written as one ('[...]')`,
+      array.position,
+    );
+  }
+}
+
 /**
  * `project_id = 'abc'`, `count() > 'x'`, `toStartOfHour(timestamp) IN ('yesterday')`: a string
  * compared with a value of a class is converted to that class, and one that does not read as such
@@ -1556,7 +1611,7 @@ const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEq
  * An aggregate state takes no value at all on the left of IN (`value IN ('x')` on
  * generic_metrics_counters, `min IN (3)`: code 53); `=` and `<` with one are refused as calls.
  */
-function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
+function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean, columnText: (column: Expression) => string | null): void {
   const membership = name === "in" || name === "notIn";
   // `x IN set` converts the set to x's type, never x to the set's: `'x' IN 1` is taken. A value
   // computed per row there (`'x' IN abs(org_id)`) is compared as `=` compares, both ways.
@@ -1572,7 +1627,7 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const arg = args[side]!;
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
-      const text = anyScalar ? (value.kind === "literal" && value.value !== null ? String(value.value) : null) : constantText(value);
+      const text = anyScalar ? (value.kind === "literal" && value.value !== null ? String(value.value) : null) : constantText(value, columnText);
       if (text === null || rule.reads(text)) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
@@ -1589,11 +1644,11 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
  * `toDate('production')`: a conversion function given a text that cannot be read as its type
  * fails the query while ClickHouse plans it (code 38), whatever the rows.
  */
-function judgeConvertedText(name: string, args: readonly Expression[]): void {
+function judgeConvertedText(name: string, args: readonly Expression[], columnText: (column: Expression) => string | null): void {
   const rule = TEXT_CONVERSIONS.get(name);
   const value = args[0];
   if (rule === undefined || value === undefined) return;
-  const text = constantText(value);
+  const text = constantText(value, columnText);
   if (text === null || rule.reads(text)) return;
   throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
 }

@@ -131,22 +131,24 @@ const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]
 /**
  * The text a string literal holds, or a call computes from one before any row is read
  * (`toString(10)`, `upper('production')`, `greatest('a', 'b')`): ClickHouse folds such calls to
- * a constant and then converts it as it would the literal. Null for anything else, and for a
+ * a constant and then converts it as it would the literal; so is a column its entity maps to a
+ * text, where `columnText` says which (`type` is 'transaction' on transactions). Null for anything else, and for a
  * text that is not ASCII under one of CONSTANT_TEXT_FUNCTIONS (left alone rather than guessed).
  */
-export function constantText(node: Expression): string | null {
+export function constantText(node: Expression, columnText?: (column: Expression) => string | null): string | null {
   if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
+  if (node.kind === "column") return columnText?.(node) ?? null;
   if (node.kind !== "function") return null;
   if (node.name === "toString") {
     const only = node.args.length === 1 ? node.args[0]! : null;
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
-    return only === null ? null : constantText(only);
+    return only === null ? null : constantText(only, columnText);
   }
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
   if (fold === undefined) return null;
   const texts: string[] = [];
   for (const arg of node.args) {
-    const text = constantText(arg);
+    const text = constantText(arg, columnText);
     if (text === null || !ASCII.test(text)) return null;
     texts.push(text);
   }

@@ -93,6 +93,8 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
       }
       const entity = storageAsEntity(storage);
       const validated = validateAgainstEntity(query, entity, "storage");
+      // The storage's columns are an entity's without mappers: the same aggregation rule holds.
+      checkAggregationKeys(validated.query, entity, validated.aliases);
       return { kind: "storage", query: validated.query, entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "join":

@@ -57,6 +57,12 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   [EVENTS("if(1 = 2, 'x', title) AS t, count() AS c"), "column title", "title"],
   // isNull of a subscript whose values may be NULL is read per row (the fuzz: 48 of code 215)
   [TRANSACTIONS("measurements[lcp] IS NULL AS n, count() AS c"), "column measurements[lcp]", "measurements[lcp]"],
+  // isNull of an expression that holds an aggregate is computed after it: the columns beside it are read
+  [EVENTS("isNull(count() * group_id) AS n"), "column group_id", "group_id"],
+  [EVENTS("count() AS c BY title", " HAVING isNotNull(tuple(max(timestamp), group_id))"), "column group_id", "group_id"],
+  // `if` on a NULL condition is not computed first (the fuzz: if(profile_id, ...) on discover_events, whose profile_id is NULL)
+  [EVENTS("if(NULL, title, 'x') AS t, count() AS c"), "column title", "title"],
+  [EVENTS("if(NULL = 1, 'x', title) AS t, count() AS c"), "column title", "title"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -85,6 +91,7 @@ const TAKEN: readonly string[] = [
   EVENTS("count() AS c, if(1 = 2, title, 'x') AS t"),
   // ... and folded where they cannot (a missing tag reads '')
   EVENTS("isNull(tags[browser]) AS n, count() AS c"),
+  EVENTS("isNull(count() * 2) AS n, isNull(project_id + 1) AS p"),
   EVENTS("count() AS c BY project_id", " HAVING tags[browser] IS NOT NULL OR title != ''"),
   // past 2^53 the two literals may differ to the engine: not judged
   EVENTS("count() AS c BY project_id", " HAVING 9007199254740993 = 9007199254740992 AND title != ''"),

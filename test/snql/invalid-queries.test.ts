@@ -38,6 +38,15 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a text a call computes from literals is held to the literal's rule (ClickHouse folds it; code 41 beside a key column)
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received > toString(10)`, "toString(…) (the text '10') is not a datetime, and column received holds datetimes", 1, 168],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND received IN tuple(lower('2024-01-01'), concat('x', 'y'))`, "concat(…) (the text 'xy') is not a datetime", 1, 196],
+  // an array compared with a scalar (codes 43, 386 and 130 otherwise), whatever its elements
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND tags[x] = array(NULL)`, "array(…) at line 1, column 167 is an array, and equals (=) compares it with tags[x] at line 1, column 157, a string: ClickHouse compares an array only with an array", 1, 167],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND array(title, 1) <= 18446744073709551616`, "18446744073709551616 at line 1, column 176 is a float: lessOrEquals (<=) does not take them together", 1, 176],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND array(title, 1) = 'fatal'`, "compares it with 'fatal' at line 1, column 175, a string", 1, 157],
+  [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND array(title) != type`, "compares it with column type at line 1, column 179, a string", 1, 163],
+  // a column an entity maps to a text is compared as that text (code 41 otherwise)
+  [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND message_timestamp < type`, "column type at line 1, column 183 (the text 'transaction') is not a datetime, and less (<) compares it with column message_timestamp", 1, 183],
+  // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
+  [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
   // greatest, least and concat of constant texts are folded as ClickHouse folds them (code 53 otherwise)
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id < greatest('production', '1')`, "greatest(…) at line 1, column 151 (the text 'production') is not an integer, and less (<) compares it with column project_id", 1, 151],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = concat('1', 'x')`, "concat(…) at line 1, column 151 (the text '1x') is not an integer, and equals (=) compares it with column project_id", 1, 151],
@@ -90,7 +99,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // array(...) of strings or UUIDs is an array of its elements' type; a number past UInt64 and Int64 is a float
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(title, 'a') = 5`, "array(…) at line 1, column 162 is an array of strings and 5 at line 1, column 182 is a small integer (UInt8): equals (=) does not take them together as arguments 1 and 2", 1, 182],
   [`MATCH (events) SELECT has(array(event_id, event_id), 'x') AS h WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 27 is an Array(UUID) and 'x' at line 1, column 54 is a string: has does not take them together as arguments 1 and 2", 1, 54],
-  [`MATCH (events) SELECT bitAnd(99999999999999999999999, 1) AS b WHERE ${R} AND project_id = 1`, "1e+23 at line 1, column 30 is a float, and bitAnd does not take a float as argument 1 of 2", 1, 30],
+  [`MATCH (events) SELECT bitAnd(99999999999999999999999, 1) AS b WHERE ${R} AND project_id = 1`, "99999999999999999999999 at line 1, column 30 is a float, and bitAnd does not take a float as argument 1 of 2", 1, 30],
   [`MATCH (events) SELECT bitAnd(-9223372036854775808, 1) AS b WHERE ${R} AND project_id = 1`, "is a float, and bitAnd does not take a float as argument 1 of 2", 1, 31],
   // a count of a column the storage computes as NULL is still a UInt64 (found by the fuzz)
   [`MATCH (discover_transactions) SELECT platform / count(received) AS d WHERE ${TX} AND project_id = 1`, "column platform at line 1, column 38 is a string, and divide (/) does not take a string as argument 1 of 2", 1, 38],
@@ -340,6 +349,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT minus(level, NULL) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // an array beside a text written as one, or beside an array; a bare column on the right of IN is a set
+  `MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND array(title) = '[\\'a\\']' AND array(1, 2) != array(3)`,
+  `MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND '2024-01-01 00:00:00' IN bucketed_time`,
   // a Variant of if's branches, given to a function that takes one of its alternatives, or to an aggregate that takes any
   `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a BY title, timestamp WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT lower(if(title = 'a', title, timestamp)) AS s WHERE ${R} AND project_id = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
