@@ -673,6 +673,8 @@ class ArgumentTyping {
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet, this.mappedText);
         judgeConvertedText(node.name, node.args, this.mappedText);
+        refuseZeroIndex(node.name, node.args, args);
+        if (node.args.length === 2 && (node.name === "plus" || node.name === "multiply")) this.refuseStateArithmetic(node.name, node.args, args);
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
         // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
         const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
@@ -812,6 +814,45 @@ class ArgumentTyping {
       if (!(error instanceof QueryServiceError)) throw error;
       throw invalidQuery(`${prefix()} ${error.message}`, error.position);
     }
+  }
+
+  /**
+   * Arithmetic on aggregate states (engine-checked in test/pipeline/state-arithmetic.test.ts):
+   * `a + b` merges two states of one function over one type, and ClickHouse refuses states of
+   * different ones (code 421: `sum + histogram_buckets` on metrics_distributions); `state * n`
+   * repeats a state n times, and n must be a constant (code 44: `granularity * count`).
+   */
+  private refuseStateArithmetic(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+    const [left, right] = args as [Expression, Expression];
+    if (name === "plus") {
+      const [first, second] = [this.stateTypeOf(left), this.stateTypeOf(right)];
+      if (first === null || second === null || first === second) return;
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is an aggregate state of ${first}, and ${describe(right)}${at(right.position)} one of ${second}: plus (+) merges states of one function over one type only`,
+        right.position ?? left.position,
+      );
+    }
+    for (let side = 0; side < 2; side++) {
+      const other = types[1 - side]!;
+      const otherNode = args[1 - side]!;
+      if (types[side]!.cls !== "aggregateState" || other.constant !== false || other.cls === null || ARRAY_FAMILIES[other.cls] !== "number") continue;
+      throw invalidQuery(
+        `${describe(otherNode)}${at(otherNode.position)} is computed per row, and multiply (*) repeats the aggregate state ${describe(args[side]!)}${at(args[side]!.position)} a constant number of times only: write a number`,
+        otherNode.position,
+      );
+    }
+  }
+
+  /** The type of a column of aggregate states read as it is stored (`AggregateFunction(sum, Float64)`), else null. */
+  private stateTypeOf(node: Expression): string | null {
+    if (node.kind !== "column" || this.isArrayJoined(node)) return null;
+    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return null;
+    const entity = this.entityOf(node.entityAlias);
+    const mapper = entity?.columnMappers[node.name];
+    if (entity === undefined || (mapper !== undefined && mapper.kind !== "column")) return null;
+    const name = mapper?.kind === "column" ? mapper.column : node.name;
+    const type = entity.columns.find((column) => column.name === name)?.type;
+    return type !== undefined && type.startsWith("AggregateFunction(") ? type : null;
   }
 
   /** The text of a column its entity maps to a string literal (`type` is 'transaction' on transactions), else null. */
@@ -1651,6 +1692,28 @@ function judgeConvertedText(name: string, args: readonly Expression[], columnTex
   const text = constantText(value, columnText);
   if (text === null || rule.reads(text)) return;
   throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
+}
+
+/** Functions whose second argument counts from 1, and what it counts in. */
+const ONE_BASED_INDEX: ReadonlyMap<string, string> = new Map([
+  ["arrayElement", "an array's elements"],
+  ["substring", "a string's characters"],
+  ["substringUTF8", "a string's characters"],
+]);
+
+/**
+ * `arrayElement(tags.key, 0)`, `substring(message, FALSE, 1)`: an index of 0 fails the query
+ * while it is planned (code 135), whatever the rows, where the array or string is read per row
+ * (of a constant one the engine computes the call first, and takes 0). A Nullable string is
+ * left alone: the engine takes it until a row holds a value.
+ */
+function refuseZeroIndex(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  const counts = ONE_BASED_INDEX.get(name);
+  const index = args[1];
+  const t = types[0];
+  if (counts === undefined || index?.kind !== "literal" || (index.value !== 0 && index.value !== false) || t === undefined) return;
+  if (t.constant !== false || t.nullable || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
+  throw invalidQuery(`${describe(index)}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0; the first is 1`, index.position);
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */

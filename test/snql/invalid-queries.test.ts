@@ -47,6 +47,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND message_timestamp < type`, "column type at line 1, column 183 (the text 'transaction') is not a datetime, and less (<) compares it with column message_timestamp", 1, 183],
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
   [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
+  // aggregate states of different functions added, or repeated a number of times read per row (codes 421, 44)
+  [`MATCH (metrics_distributions) SELECT sum + histogram_buckets AS t WHERE ${METRICS}`, "column sum at line 1, column 38 is an aggregate state of AggregateFunction(sum, Float64), and column histogram_buckets at line 1, column 44 one of AggregateFunction(histogram(250), Float64)", 1, 44],
+  [`MATCH (metrics_distributions) SELECT granularity * count AS t WHERE ${METRICS}`, "column granularity at line 1, column 38 is computed per row, and multiply (*) repeats the aggregate state column count", 1, 38],
+  // an index of 0 where indices count from 1 (code 135 otherwise)
+  [`MATCH (events) SELECT arrayElement(tags.key, 0) AS k WHERE ${R} AND project_id = 1`, "0 at line 1, column 46 is index 0, and arrayElement counts an array's elements from 1", 1, 46],
+  [`MATCH (events) SELECT substring(message, FALSE, 1) AS s WHERE ${R} AND project_id = 1`, "false at line 1, column 42 is index 0, and substring counts a string's characters from 1", 1, 42],
   // greatest, least and concat of constant texts are folded as ClickHouse folds them (code 53 otherwise)
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id < greatest('production', '1')`, "greatest(…) at line 1, column 151 (the text 'production') is not an integer, and less (<) compares it with column project_id", 1, 151],
   [`MATCH (events) SELECT count() WHERE ${R} AND project_id = concat('1', 'x')`, "concat(…) at line 1, column 151 (the text '1x') is not an integer, and equals (=) compares it with column project_id", 1, 151],
@@ -349,6 +355,10 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT minus(level, NULL) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT plus(NULL, title) AS a WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // states of one function and type added; a state repeated a constant number of times
+  `MATCH (metrics_distributions) SELECT sum + sum AS t, 2 * count AS c WHERE ${METRICS}`,
+  // index 0 of a constant array or string is computed first, and taken
+  `MATCH (events) SELECT arrayElement(array('a'), 0) AS k, substring('abc', 0, 1) AS s WHERE ${R} AND project_id = 1`,
   // an array beside a text written as one, or beside an array; a bare column on the right of IN is a set
   `MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND array(title) = '[\\'a\\']' AND array(1, 2) != array(3)`,
   `MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND '2024-01-01 00:00:00' IN bucketed_time`,

@@ -1,0 +1,42 @@
+/**
+ * The typing pass refuses an index of 0 (or FALSE) given to arrayElement, substring and
+ * substringUTF8 over an array or a String read per row (argument-types.ts, refuseZeroIndex). This
+ * holds it to the embedded engine: refused on an empty table as on one with a row; over a
+ * constant array or string, which the pass lets through, taken.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+
+let engine: ScratchEngine;
+
+beforeAll(async () => {
+  engine = openScratchEngine("one-based-index");
+  for (const [table, engineName] of [["empty_values", "MergeTree ORDER BY tuple()"], ["one_row", "Memory"]] as const) {
+    await engine.store.client.command({ query: `CREATE TABLE ${table} (s String, a Array(String), n Array(UInt64)) ENGINE = ${engineName}` });
+  }
+  await engine.store.client.command({ query: "INSERT INTO one_row VALUES ('abc', ['x'], [1])" });
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+describe("an index of 0 where indices count from 1", () => {
+  it("is refused by the engine over an array or a string read per row", async () => {
+    const calls = ["arrayElement(a, 0)", "arrayElement(n, false)", "substring(s, 0)", "substring(s, false, 1)", "substringUTF8(s, 0, 2)"];
+    for (const table of ["empty_values", "one_row"]) {
+      for (const call of calls) {
+        expect(await engine.accepted(`SELECT ${call} FROM ${table}`), `${table}: ${call}`).toBe(false);
+        expect(await engine.accepted(`SELECT count() FROM ${table} WHERE ${call} = ${call.startsWith("arrayElement(n") ? "1" : "'x'"}`), `${table}: ${call} in WHERE`).toBe(false);
+      }
+    }
+  });
+
+  it("is taken over a constant array or string, and 1 is taken over a column", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const call of ["arrayElement(['x'], 0)", "substring('abc', 0, 1)", "arrayElement(a, 1)", "substring(s, 1, 1)"]) {
+        expect(await engine.accepted(`SELECT ${call} FROM ${table}`), `${table}: ${call}`).toBe(true);
+      }
+    }
+  });
+});

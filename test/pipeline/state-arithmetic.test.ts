@@ -1,0 +1,42 @@
+/**
+ * The typing pass refuses `a + b` over aggregate states of different functions or types, and
+ * `state * n` with n read per row (argument-types.ts, refuseStateArithmetic). This holds both to
+ * the embedded engine on an empty table and on one with a row, with what the pass lets through
+ * beside them: states of one type added, a state repeated a constant number of times.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+
+let engine: ScratchEngine;
+const COLUMNS = "s1 AggregateFunction(sum, Float64), s2 AggregateFunction(sum, Float64), c AggregateFunction(count, Float64), su AggregateFunction(sum, UInt64), q AggregateFunction(quantiles(0.5, 0.9), Float64), g UInt32";
+
+beforeAll(async () => {
+  engine = openScratchEngine("state-arithmetic");
+  await engine.store.client.command({ query: `CREATE TABLE empty_values (${COLUMNS}) ENGINE = MergeTree ORDER BY tuple()` });
+  await engine.store.client.command({ query: `CREATE TABLE one_row (${COLUMNS}) ENGINE = Memory` });
+  await engine.store.client.command({
+    query: "INSERT INTO one_row SELECT initializeAggregation('sumState', 1.5), initializeAggregation('sumState', 2.5), initializeAggregation('countState', 1.5), initializeAggregation('sumState', toUInt64(1)), initializeAggregation('quantilesState(0.5, 0.9)', 1.5), 3",
+  });
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+describe("arithmetic on aggregate states", () => {
+  it("refuses states of different functions or types added, and a state multiplied by a column", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const expression of ["s1 + c", "c + s1", "s1 + su", "q + s1", "s1 * g", "g * c"]) {
+        expect(await engine.accepted(`SELECT ${expression} FROM ${table}`), `${table}: ${expression}`).toBe(false);
+      }
+    }
+  });
+
+  it("takes states of one function and type added, and a state multiplied by a constant", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const expression of ["s1 + s2", "s1 * 2", "3 * c"]) {
+        expect(await engine.accepted(`SELECT ${expression} FROM ${table}`), `${table}: ${expression}`).toBe(true);
+      }
+    }
+  });
+});
