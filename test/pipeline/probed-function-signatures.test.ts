@@ -415,7 +415,8 @@ describe("probed function signatures", () => {
     }
     expect(calls.some(({ name, args }) => name === "has" && args[0] === "variant:nullableStrings:0" && args[1] === "datetime")).toBe(true);
     await expectRefused(calls, 100);
-  }, 120_000);
+    // Its engine calls took over 120 s three times on a loaded two-core machine (CI beside a fuzz census).
+  }, 300_000);
 
   it("each pair refused with two variants (arrays, tuples, IPs, ...) is still refused, with every sample of each", async () => {
     await expectRefused(variantPairCalls((parts) => parts.length === 4 && VARIANTS.includes(parts[2]!) && VARIANTS.includes(parts[3]!)), 20);
