@@ -845,21 +845,23 @@ class ArgumentTyping {
 
   /** The type of a column of aggregate states read as it is stored (`AggregateFunction(sum, Float64)`), else null. */
   private stateTypeOf(node: Expression): string | null {
-    if (node.kind !== "column" || this.isArrayJoined(node)) return null;
-    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return null;
-    const entity = this.entityOf(node.entityAlias);
-    const mapper = entity?.columnMappers[node.name];
-    if (entity === undefined || (mapper !== undefined && mapper.kind !== "column")) return null;
-    const name = mapper?.kind === "column" ? mapper.column : node.name;
-    const type = entity.columns.find((column) => column.name === name)?.type;
-    return type !== undefined && type.startsWith("AggregateFunction(") ? type : null;
+    const entity = this.entityOfColumn(node);
+    if (entity === undefined || node.kind !== "column") return null;
+    const mapper = entity.columnMappers[node.name];
+    if (mapper !== undefined && mapper.kind !== "column") return null;
+    return stateColumnTypes(entity).get(mapper?.kind === "column" ? mapper.column : node.name) ?? null;
+  }
+
+  /** The entity a column is read from, where it names one of the entity's columns: not an alias, not ARRAY JOINed. */
+  private entityOfColumn(node: Expression): EntityDefinition | undefined {
+    if (node.kind !== "column" || this.isArrayJoined(node)) return undefined;
+    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return undefined;
+    return this.entityOf(node.entityAlias);
   }
 
   /** The text of a column its entity maps to a string literal (`type` is 'transaction' on transactions), else null. */
   private readonly mappedText = (node: Expression): string | null => {
-    if (node.kind !== "column" || this.isArrayJoined(node)) return null;
-    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return null;
-    const mapper = this.entityOf(node.entityAlias)?.columnMappers[node.name];
+    const mapper = node.kind === "column" ? this.entityOfColumn(node)?.columnMappers[node.name] : undefined;
     return mapper?.kind === "literal" && typeof mapper.value === "string" ? mapper.value : null;
   };
 
@@ -870,9 +872,8 @@ class ArgumentTyping {
    */
   private isComputedColumn(node: Expression, t: Typed): boolean {
     // A Nullable one is typed by the engine whatever it holds, and compared row by row: not judged here.
-    if (node.kind !== "column" || t.cls === null || t.nullable || elementClass(t.cls) !== null || this.isArrayJoined(node)) return false;
-    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return false;
-    const entity = this.entityOf(node.entityAlias);
+    if (node.kind !== "column" || t.cls === null || t.nullable || elementClass(t.cls) !== null) return false;
+    const entity = this.entityOfColumn(node);
     if (!entity) return false;
     const mapper = entity.columnMappers[node.name];
     return entity.timeBucketColumns[node.name] !== undefined || mapper?.kind === "expression" || mapper?.kind === "subscript";
@@ -880,10 +881,8 @@ class ArgumentTyping {
 
   /** A column the SQL reads as it is stored: no alias, no mapper but a rename, no time bucket, not ARRAY JOINed. */
   private isStorageColumn(node: Expression): boolean {
-    if (node.kind !== "column" || this.isArrayJoined(node)) return false;
-    if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return false;
-    const entity = this.entityOf(node.entityAlias);
-    if (!entity || entity.timeBucketColumns[node.name] !== undefined || !entity.columns.some((column) => column.name === node.name)) return false;
+    const entity = this.entityOfColumn(node);
+    if (!entity || node.kind !== "column" || entity.timeBucketColumns[node.name] !== undefined || !entity.columns.some((column) => column.name === node.name)) return false;
     const mapper = entity.columnMappers[node.name];
     return mapper === undefined || mapper.kind === "column";
   }
@@ -1610,6 +1609,11 @@ function countList(taken: readonly number[], max: number): string {
 }
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
+
+/** Column name -> its type, for the columns of aggregate states an entity stores (`AggregateFunction(sum, Float64)`). */
+const stateColumnTypes = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlyMap<string, string> => new Map(entity.columns.filter((column) => column.type.startsWith("AggregateFunction(")).map((column) => [column.name, column.type])),
+);
 
 /** The comparisons of two values (not IN, whose right side is a set of values). */
 const VALUE_COMPARISONS: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"]);
