@@ -14,6 +14,7 @@
  * the last word on what it lets through.
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
+import { comparedByElements } from "./snql-array-conditions.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
@@ -213,7 +214,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     return false;
   };
   const because = keys.length > 0 ? "the query groups BY" : `the query aggregates (${describeAggregate(aggregateAt!)})`;
-  const fold = constantFolding(entity, (node) => containsAggregate(node) !== null);
+  const fold = constantFolding(entity, (node) => containsAggregate(node) !== null, elementNullTests(query, entity));
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -317,7 +318,25 @@ const expressionColumns = memoizePerDefinition((entity: EntityDefinition): Reado
   return columns;
 });
 
-function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expression) => boolean): (node: Expression) => Folded {
+/**
+ * The `isNull(x)` and `isNotNull(x)` written in HAVING whose x is an array column: the condition
+ * rewrite tests its elements there (`arrayExists(x -> isNull(x), tags.raw_value)`,
+ * snql-array-conditions.ts), which reads the column, where `isNull` of the column itself would be
+ * a constant 0. A column the query ARRAY JOINs is one element and stays as it is.
+ */
+function elementNullTests(query: LogicalQuery, entity: EntityDefinition): ReadonlySet<Expression> {
+  const tests = new Set<Expression>();
+  if (query.having === null) return tests;
+  const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [node.name] : [])));
+  for (const node of walkExpression(query.having)) {
+    if (node.kind !== "function" || (node.name !== "isNull" && node.name !== "isNotNull") || node.args.length !== 1) continue;
+    const only = node.args[0]!;
+    if (only.kind === "column" && only.entityAlias === undefined && !arrayJoined.has(only.name) && comparedByElements(entity, only.name)) tests.add(node);
+  }
+  return tests;
+}
+
+function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expression) => boolean, elementTests: ReadonlySet<Expression>): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();
@@ -352,7 +371,7 @@ function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expres
       const only = node.args[0]!;
       // Of an expression that holds an aggregate, `isNull` is computed after the aggregation, and
       // the columns beside the aggregate are read (`isNull(count() * x)`: code 215, whatever x's type).
-      if (holdsAggregate(only)) return "column";
+      if (holdsAggregate(only) || elementTests.has(node)) return "column";
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {

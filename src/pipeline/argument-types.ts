@@ -192,6 +192,10 @@ const DATE_VARIANT = VARIANT_INDEX.get("date")!;
 const ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map(isArrayVariant);
 /** The class families `array(...)` finds no common type across: one of each makes an Array(Variant(...)). */
 const ARRAY_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { string: "string", uuid: "uuid", datetime: "datetime", uint8: "number", int64: "number", float64: "number", uint32: "number", bool: "number" };
+/** The families of scalar values in ARRAY_FAMILIES: strings, numbers, DateTimes, UUIDs. */
+const SCALAR_FAMILIES: ReadonlySet<string> = new Set(Object.values(ARRAY_FAMILIES));
+/** Per variant index: whether it is a container (an array, a tuple or a map), which has no common type with a scalar. */
+const CONTAINER_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant) => isArrayVariant(variant) || variant === "tuple" || variant.startsWith("map"));
 /** The class families an `if`'s branches find no common type across: those of `array(...)`, arrays of each, and aggregate states. */
 const BRANCH_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { ...ARRAY_FAMILIES, arrayString: "array of strings", arrayNumber: "array of numbers", aggregateState: "aggregate state" };
 
@@ -219,8 +223,7 @@ function isBranch(i: number, count: number): boolean {
  *   each family's class as an alternative.
  * - Branches of one scalar class beside a NULL branch: that class, Nullable (`if(c, NULL, 'a')`
  *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
- * A branch of unknown type says nothing. `ifNull` and `coalesce` are left alone: of a column
- * that is not Nullable they are that column.
+ * A branch of unknown type says nothing. `ifNull` and `coalesce` are coalesceType's.
  */
 function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
@@ -254,6 +257,49 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // engine makes only on a row's value (`level = x` where x holds a float) would not happen.
   if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) return null;
   return typed(only.cls, constant, nullable || nulls > 0);
+}
+
+/** Per variant index: whether a value of it may be NULL (a Nullable scalar variant, or a Variant, which holds NULLs of its own). */
+const VARIANT_MAY_BE_NULL: readonly boolean[] = VARIANTS.map((variant) => variantSamples(variant).some((sample) => sample.type.startsWith("Nullable(") || sample.type.startsWith("Variant(")));
+
+/** Whether a value of this type may be NULL: Nullable, a variant that may be, or of unknown type. */
+function mayHoldNull(t: Typed): boolean {
+  return t.nullable || (t.variant >= 0 ? VARIANT_MAY_BE_NULL[t.variant]! : t.cls === null);
+}
+
+/**
+ * The type of `ifNull(a, b)` or `coalesce(a, ...)`, where the probe's rule does not say it; else
+ * null. ClickHouse skips a NULL argument, and every argument after the first that cannot be NULL:
+ * its value is returned there (`ifNull(now(), tags)` is a DateTime, `coalesce(s, 1.5)` a String).
+ * Of the arguments left:
+ * - one: its type, as it is (`coalesce(NULL, 'a')` is a String);
+ * - of two families with no common type (a Nullable(String) and a Float64): a Variant, as `if`
+ *   makes of such branches (`coalesce(location, 1.5)` is a Variant(Float64, String)), the mixed
+ *   variant with each family's class as an alternative;
+ * - of two classes of one family (numbers): no class;
+ * - else (one class, or a type the pass does not know) the probe's rule.
+ */
+function coalesceType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean): Typed | null {
+  const kept: Typed[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (nullAt(args[i]!)) continue;
+    kept.push(types[i]!);
+    if (!mayHoldNull(types[i]!)) break;
+  }
+  if (kept.length === 1) return kept[0]!;
+  const alternativeConstant = constant === false ? false : null;
+  const byFamily = new Map<string, Typed>();
+  for (const t of kept) {
+    const family = t.cls !== null && t.variant < 0 ? BRANCH_FAMILIES[t.cls] : undefined;
+    if (family === undefined) return null;
+    const known = byFamily.get(family);
+    byFamily.set(family, known === undefined || known.cls === t.cls ? typed(t.cls, alternativeConstant) : typed(null, alternativeConstant));
+  }
+  if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
+  // Numbers of two classes have a common type the pass does not know (`ifNull(n_uint8, i)` is an
+  // Int64, `ifNull(n_int64, f)` a Variant(Float64, Int64)): no class.
+  const [only] = byFamily.values();
+  return only !== undefined && only.cls === null ? typed(null, constant) : null;
 }
 
 /** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
@@ -694,6 +740,10 @@ class ArgumentTyping {
           const branches = branchesType(node.args, args, constant, this.nothing);
           if (branches !== null) return branches;
         }
+        if (node.name === "ifNull" || node.name === "coalesce") {
+          const first = coalesceType(node.args, args, constant, this.nothing);
+          if (first !== null) return first;
+        }
         // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class.
         if (mixedAt >= 0) return typed(null, constant);
@@ -708,8 +758,6 @@ class ArgumentTyping {
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
-        // `ifNull(NULL, x)` and `coalesce(NULL, x)` are x, as it is (`coalesce(NULL, 'a')` is a String).
-        if ((node.name === "ifNull" || node.name === "coalesce") && node.args.length === 2 && this.isNothing(node.args[0]!)) return args[1]!;
         return resultTyped(facts, args, constant);
       }
       case "curried": {
@@ -1057,20 +1105,28 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Tuples (`array(tuple(offset, x))`) make an array of tuples, as a Nested column read whole is;
   // beside a NULL an array of Nullable tuples, which has no variant.
   if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
-  if (first === undefined || first.cls === null) return typed(null, constant);
+  if (first === undefined) return typed(null, constant);
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
-  // Variant of them.
+  // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:
+  // `array(array(user, 'a'), 'b')` is an Array(Variant(Array(Nullable(String)), String)).
   const families = new Set<string>();
+  let containers = false;
   for (const arg of args) {
+    if (arg.variant >= 0 && CONTAINER_VARIANT_AT[arg.variant]) {
+      containers = true;
+      continue;
+    }
     const family = arg.cls !== null && arg.variant < 0 ? BRANCH_FAMILIES[arg.cls] : undefined;
     if (family === undefined) {
       families.clear();
+      containers = false;
       break;
     }
     families.add(family);
   }
-  if (families.size > 1) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  if (first.cls === null) return typed(null, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).

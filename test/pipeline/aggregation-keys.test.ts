@@ -63,6 +63,9 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // `if` on a NULL condition is not computed first (the fuzz: if(profile_id, ...) on discover_events, whose profile_id is NULL)
   [EVENTS("if(NULL, title, 'x') AS t, count() AS c"), "column title", "title"],
   [EVENTS("if(NULL = 1, 'x', title) AS t, count() AS c"), "column title", "title"],
+  // isNull of an array column in HAVING tests its elements (arrayExists(x -> isNull(x), col)), which reads the column (the fuzz: tags.raw_value IS NULL on a metrics entity)
+  [EVENTS("count() AS c BY project_id", " HAVING tags.key IS NULL"), "column tags.key", "tags.key"],
+  [EVENTS("count() AS c", " HAVING c > 1 AND exception_frames.lineno IS NOT NULL"), "column exception_frames.lineno", "exception_frames.lineno"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -81,6 +84,8 @@ const TAKEN: readonly string[] = [
   EVENTS("count() AS c, title = NULL AS t"),
   EVENTS("count() AS c, isNull(project_id) AS n"),
   EVENTS("tags.key IS NOT NULL AS k, count() AS c"),
+  // ... and in HAVING, where it tests a key's elements
+  EVENTS("count() AS c BY tags.key", " HAVING tags.key IS NOT NULL"),
   EVENTS("count() AS c BY project_id", " HAVING 1 = 2 AND title != ''"),
   EVENTS("count() AS c BY project_id", " HAVING isNotNull(project_id) OR title != ''"),
   EVENTS("count() AS c, if(isNull(project_id), title, 'x') AS t"),

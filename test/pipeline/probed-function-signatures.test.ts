@@ -836,6 +836,71 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("ifNull and coalesce have the type of the first argument that cannot be NULL, or a Variant where the arguments up to it are of two families, as the pass says", async () => {
+    const NULL: Expression = { kind: "literal", value: null };
+    const nullables = NULLABLE_CLASSES.map((cls) => column(nullableSample(cls)!.column));
+    function* expressions(): Generator<Expression> {
+      for (const a of CLASS_COLUMNS)
+        for (const b of CLASS_COLUMNS) {
+          yield call("ifNull", [column(a.column), column(b.column)]);
+          yield call("coalesce", [NULL, column(a.column), column(b.column)]);
+        }
+      // Three arguments: the third counts only where the first two may be NULL.
+      for (const a of nullables) for (const b of nullables) for (const c of CLASS_COLUMNS) yield call("coalesce", [a, b, column(c.column)]);
+      for (const a of nullables) for (const b of CLASS_COLUMNS) yield call("coalesce", [a, column(b.column), column(CLASS_SAMPLES.string.column)]);
+    }
+    /** The classes of a Variant's alternatives (null where one has none), else null. */
+    const alternativesOf = (type: string): (ArgumentClass | null)[] | null => {
+      const inner = /^Variant\((.*)\)$/.exec(type)?.[1];
+      if (inner === undefined) return null;
+      const parts: string[] = [];
+      let depth = 0;
+      let start = 0;
+      for (let i = 0; i < inner.length; i++) {
+        if (inner[i] === "(") depth++;
+        else if (inner[i] === ")") depth--;
+        else if (inner[i] === "," && depth === 0) {
+          parts.push(inner.slice(start, i));
+          start = i + 1;
+        }
+      }
+      parts.push(inner.slice(start));
+      return parts.map((part) => classOfTypeName(part));
+    };
+    const family = (cls: ArgumentClass | null): string => (cls === null ? "?" : ["uint8", "int64", "float64", "uint32", "bool"].includes(cls) ? "number" : cls);
+    const wrong: string[] = [];
+    let variants = 0;
+    let typed = 0;
+    for (const expression of expressions()) {
+      const known = passTypingOf(expression);
+      const sql = sqlOf(expression);
+      const type = await engineTypeOf(expression);
+      if (type === "refused") continue;
+      const alternatives = alternativesOf(type);
+      const families = alternatives === null ? [] : [...new Set(alternatives.map(family))];
+      const mixed = families.length > 1 && !families.includes("?");
+      if (known === null) {
+        wrong.push(`${sql}: ${type}, refused by the pass`);
+        continue;
+      }
+      if (known.variant === "mixed") {
+        variants += 1;
+        const passClasses = (known.alternatives ?? []).map((alternative) => alternative.cls).filter((cls) => cls !== null);
+        if (!mixed || !passClasses.every((cls) => alternatives!.includes(cls)) || known.alternatives!.length !== families.length) wrong.push(`${sql}: ${type}, the pass a Variant of ${passClasses.join(", ")}`);
+        continue;
+      }
+      if (mixed) wrong.push(`${sql}: ${type}, the pass ${known.variant ?? known.cls ?? "no class"}`);
+      if (known.cls !== null) {
+        typed += 1;
+        const engineClass = classOfTypeName(type) ?? nullableClassOfTypeName(type);
+        if (engineClass !== known.cls || (classOfTypeName(type) === null) !== known.nullable) wrong.push(`${sql}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
+      } else if (known.variant !== null && variantOfTypeName(type) !== known.variant) wrong.push(`${sql}: ${type}, the pass ${known.variant}`);
+    }
+    expect(variants).toBeGreaterThan(100);
+    expect(typed).toBeGreaterThan(300);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("each function the pass makes a Nothing of a NULL argument is one in the engine, whatever the other argument", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;
@@ -923,10 +988,16 @@ describe("probed function signatures", () => {
         // tuples make an array of tuples (the Nested variant), with a NULL among them too
         yield call("array", [call("tuple", [element, literals[4]!])]);
         yield call("array", [call("tuple", [element]), call("tuple", [element]), { kind: "literal", value: null }]);
+        // a container (an array or a tuple of it) beside a scalar is an array of a Variant
+        for (const other of literals) {
+          yield call("array", [call("array", [element, { kind: "literal", value: null }]), other]);
+          yield call("array", [other, call("tuple", [element, other])]);
+        }
       }
     }
     const wrong: string[] = [];
     const typedAs = new Set<string>();
+    let containersBesideScalars = 0;
     for (const expression of expressions()) {
       const known = passTypingOf(expression);
       if (known === null) continue;
@@ -935,10 +1006,12 @@ describe("probed function signatures", () => {
       if (type === "refused") continue;
       const pass = known.cls ?? known.variant!;
       typedAs.add(pass);
+      if (pass === "mixedArray" && expression.kind === "function" && expression.args.some((arg) => arg.kind === "function")) containersBesideScalars += 1;
       if ((classOfTypeName(type) ?? variantOfTypeName(type)) !== pass || known.nullable) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${pass}`);
     }
     // an array or a state beside a literal of another family (array(c_array_string, 'a')) is a mixed array
     for (const expected of ["arrayString", "arrayNumber", "uint8s", "datetimes", "uuids", "float64s", "mixedArray", "nested"]) expect(typedAs).toContain(expected);
+    expect(containersBesideScalars).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
   }, 120_000);
 

@@ -230,9 +230,13 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // an array of mixed types is an Array(Variant(...)), which ClickHouse neither sorts nor groups by (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (events) SELECT array(now(), 3, platform) AS a WHERE ${R} AND project_id = 1 ORDER BY a DESC`, "column a at line 1, column 185 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 185],
   [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
+  [`MATCH (events) SELECT count() AS c BY array(array(user, 'a'), 'b') WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
   [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(title = 'a', timestamp, 3) ASC`, "if(…) at line 1, column 165 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 165],
   [`MATCH (events) SELECT multiIf(level = 'a', title, level = 'b', 2, NULL) AS m WHERE ${R} AND project_id = 1 ORDER BY m ASC`, "column m at line 1, column 209 is a value of mixed types (a Variant", 1, 209],
   [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY if(title = 'a', tags.key, 'x') ASC`, "if(…) at line 1, column 165 is a value of mixed types (a Variant", 1, 165],
+  // so is ifNull or coalesce of a Nullable value and one of another family (found by the fuzz: code 44 in ClickHouse)
+  [`MATCH (transactions) SELECT count() AS c BY coalesce(geo_city, TRUE) WHERE ${TX} AND project_id = 1`, "coalesce(…) at line 1, column 45 is a value of mixed types (a Variant", 1, 45],
+  [`MATCH (events) SELECT title AS t WHERE ${R} AND project_id = 1 ORDER BY ifNull(location, 1.5) ASC`, "ifNull(…) at line 1, column 165 is a value of mixed types (a Variant", 1, 165],
   // an if with a NULL branch is a Nullable of its other branches' class, and greatest beside NULLs of its others' (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT max(timestamp) - greatest(NULL, NULL, 'info') AS d WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 40 is a string (Nullable), and minus (-) does not take", 1, 40],
   [`MATCH (events) SELECT timestamp - multiIf(title = 'a', NULL, title = 'b', title, 'x') AS d WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 35 is a string (Nullable), and minus (-) does not take", 1, 35],
