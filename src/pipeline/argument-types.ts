@@ -615,6 +615,18 @@ class ArgumentTyping {
     return this.lastFacts;
   }
 
+  /** An aggregate state a tuple or an array holds at any depth (`tuple('x', sum_weighted)`), through aliases; else null. */
+  stateInside(node: Expression, depth = 0): Expression | null {
+    const resolved = node.kind === "column" && node.entityAlias === undefined && !node.insideOwnAlias ? (this.aliases.get(node.name) ?? node) : node;
+    if (depth > MAX_CONTAINER_DEPTH || resolved.kind !== "function" || (resolved.name !== "tuple" && resolved.name !== "array")) return null;
+    for (const arg of resolved.args) {
+      if (this.visit(arg).cls === "aggregateState") return arg;
+      const inner = this.stateInside(arg, depth + 1);
+      if (inner !== null) return inner;
+    }
+    return null;
+  }
+
   /** Whether the condition rewrite compares this column's elements (not a Nested column read whole). */
   private comparedByElements(column: Extract<Expression, { kind: "column" }>): boolean {
     const entity = this.entityOf(column.entityAlias);
@@ -731,6 +743,9 @@ class ArgumentTyping {
         // is a Nullable(UInt8) whatever x is: the engine reads the column as a set per row. A
         // computed value there is compared as `=` compares (a UInt8), judged below.
         if (membership && this.isStorageColumn(node.args[1]!)) return typed("uint8", false, true);
+        // With a scalar computed per row there (`s IN toDate(t)`, `n IN upper(s)`), compared as `=`
+        // compares, it is a UInt8, Nullable on neither side (an array there is looked in, and is not).
+        if (membership && !constantSet && scalarPerRow(node.args[1]!, args[1]!)) return typed("uint8", constant);
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
@@ -1042,6 +1057,13 @@ const NOT_UUID_CONVERTIBLE: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint
  * `arrayElement`) and whose class is a scalar one. A tuple or an `array(...)` call has no class
  * here: the caller has set it aside as a set of values.
  */
+/** A call or subscript computed per row whose value is a scalar: of a class that is no array or state, or a scalar variant (a Date, a DateTime64). */
+function scalarPerRow(node: Expression, t: Typed): boolean {
+  if (t.constant !== false || (node.kind !== "function" && node.kind !== "subscript")) return false;
+  if (t.cls !== null) return elementClass(t.cls) === null && t.cls !== "aggregateState";
+  return t.variant >= 0 && !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
+}
+
 function computedScalar(node: Expression, t: Typed): boolean {
   if (t.cls === null || elementClass(t.cls) !== null) return false;
   return node.kind === "subscript" || node.kind === "function";
@@ -1902,6 +1924,8 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+/** How deep stateInside looks into tuples of tuples (aliases may nest them beyond the text's own depth). */
+const MAX_CONTAINER_DEPTH = 16;
 
 export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, aliases: ReadonlyMap<string, Expression>): void {
   let arrayJoined = NO_NAMES;
@@ -1921,6 +1945,15 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
       );
     }
     if (t.cls === null) refuseVariantKey(query, expression, t);
+  }
+  // Nor states inside a tuple or an array (`ORDER BY tuple('x', sum_weighted)`, code 44).
+  for (const item of query.orderBy) {
+    const state = typing.stateInside(item.expression);
+    if (state === null) continue;
+    throw invalidQuery(
+      `${describe(item.expression)}${at(item.expression.position)} holds ${describe(state)}${at(state.position)}, ${CLASS_NAMES.aggregateState}, and ORDER BY cannot compare aggregate states, inside a tuple or an array either; order by an aggregate of it (sum(value), ...) or another column`,
+      item.expression.position,
+    );
   }
 }
 

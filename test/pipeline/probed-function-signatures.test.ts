@@ -901,6 +901,32 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("x IN a scalar computed per row is a UInt8, Nullable on neither side, as the engine types it; an array computed there is not typed so", async () => {
+    const rights = [
+      call("toString", [column(CLASS_SAMPLES.int64.column)]),
+      call("upper", [column(nullableSample("string")!.column)]),
+      call("toDate", [column(CLASS_SAMPLES.datetime.column)]),
+      call("abs", [column(nullableSample("float64")!.column)]),
+      call("toHour", [column(CLASS_SAMPLES.datetime.column)]),
+      call("splitByChar", [{ kind: "literal", value: "," }, column(CLASS_SAMPLES.string.column)]),
+    ];
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const left of CLASS_COLUMNS)
+      for (const right of rights)
+        for (const name of ["in", "notIn"]) {
+          const expression = call(name, [column(left.column), right]);
+          const known = passTypingOf(expression);
+          if (known === null || known.cls === null) continue;
+          const type = await engineTypeOf(expression);
+          if (type === "refused") continue;
+          typedCalls += 1;
+          if (type !== (known.nullable ? "Nullable(UInt8)" : "UInt8") || known.cls !== "uint8") wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
+        }
+    expect(typedCalls).toBeGreaterThan(60);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("each function the pass makes a Nothing of a NULL argument is one in the engine, whatever the other argument", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;

@@ -2,7 +2,9 @@
  * The typing pass refuses `a + b` over aggregate states of different functions or types, and
  * `state * n` with n read per row (argument-types.ts, refuseStateArithmetic). This holds both to
  * the embedded engine on an empty table and on one with a row, with what the pass lets through
- * beside them: states of one type added, a state repeated a constant number of times.
+ * beside them: states of one type added, a state repeated a constant number of times. It also
+ * holds the ORDER BY rule for states inside a tuple or an array (checkArgumentTypes): the engine
+ * cannot compare them there either, and groups by them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
@@ -36,6 +38,26 @@ describe("arithmetic on aggregate states", () => {
     for (const table of ["empty_values", "one_row"]) {
       for (const expression of ["s1 + s2", "s1 * 2", "3 * c"]) {
         expect(await engine.accepted(`SELECT ${expression} FROM ${table}`), `${table}: ${expression}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe("aggregate states inside a tuple or an array", () => {
+  it("are refused as an ORDER BY key, at any depth and through an alias", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const query of ["SELECT g FROM {t} ORDER BY tuple('x', s1, 3)", "SELECT g FROM {t} ORDER BY array(c)", "SELECT tuple(tuple(s1)) AS u FROM {t} ORDER BY u", "SELECT g FROM {t} ORDER BY tuple(g, q) DESC"]) {
+        const sql = query.replace("{t}", table);
+        expect(await engine.accepted(sql), sql).toBe(false);
+      }
+    }
+  });
+
+  it("are taken as a GROUP BY key, and a tuple without a state as an ORDER BY key", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const query of ["SELECT count() FROM {t} GROUP BY tuple(g, s1)", "SELECT g FROM {t} ORDER BY tuple('x', g)"]) {
+        const sql = query.replace("{t}", table);
+        expect(await engine.accepted(sql), sql).toBe(true);
       }
     }
   });

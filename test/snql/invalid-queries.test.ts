@@ -227,6 +227,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
   [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
+  // so is a tuple or an array holding one (found by the fuzz: code 44 in ClickHouse)
+  [`MATCH (generic_metrics_counters) SELECT tuple('x', value, 3) AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 235 holds column value at line 1, column 52, an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states, inside a tuple or an array either", 1, 235],
   // an array of mixed types is an Array(Variant(...)), which ClickHouse neither sorts nor groups by (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (events) SELECT array(now(), 3, platform) AS a WHERE ${R} AND project_id = 1 ORDER BY a DESC`, "column a at line 1, column 185 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 185],
   [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],
