@@ -1052,18 +1052,18 @@ const DATETIME_CONSTANT = typed("datetime", true);
 /** Classes ClickHouse cannot convert to a UUID when it reads a UUID column as a set of them (code 48). */
 const NOT_UUID_CONVERTIBLE: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "datetime"]);
 
+/** A call or subscript computed per row whose value is a scalar: of a class that is no array or state, or a scalar variant (a Date, a DateTime64). */
+function scalarPerRow(node: Expression, t: Typed): boolean {
+  if (t.constant !== false) return false;
+  if (t.cls !== null) return t.cls !== "aggregateState" && computedScalar(node, t);
+  return (node.kind === "function" || node.kind === "subscript") && t.variant >= 0 && !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
+}
+
 /**
  * True for a value the SQL computes with a call (a function, or a subscript, which reads
  * `arrayElement`) and whose class is a scalar one. A tuple or an `array(...)` call has no class
  * here: the caller has set it aside as a set of values.
  */
-/** A call or subscript computed per row whose value is a scalar: of a class that is no array or state, or a scalar variant (a Date, a DateTime64). */
-function scalarPerRow(node: Expression, t: Typed): boolean {
-  if (t.constant !== false || (node.kind !== "function" && node.kind !== "subscript")) return false;
-  if (t.cls !== null) return elementClass(t.cls) === null && t.cls !== "aggregateState";
-  return t.variant >= 0 && !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
-}
-
 function computedScalar(node: Expression, t: Typed): boolean {
   if (t.cls === null || elementClass(t.cls) !== null) return false;
   return node.kind === "subscript" || node.kind === "function";
