@@ -1911,9 +1911,10 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
         argPosition,
       );
     }
-    if (t.cls === null || t.constant === null || t.nullable) continue;
-    const refused = (t.constant ? rules.constant : rules.column)[i - 1]!;
-    if (!refused.has(t.cls)) continue;
+    if (t.cls === null || t.nullable) continue;
+    // Of unknown constness (`now()`, a call of no arguments), refused where both forms are.
+    const refused = t.constant === null ? rules.constant[i - 1]!.has(t.cls) && rules.column[i - 1]!.has(t.cls) : (t.constant ? rules.constant : rules.column)[i - 1]!.has(t.cls);
+    if (!refused) continue;
     const arg = args[i]!;
     const argPosition = arg.position ?? position;
     throw invalidQuery(

@@ -668,7 +668,9 @@ describe("probed function signatures", () => {
           ? typeof node.value === "string"
             ? `'${node.value}'`
             : String(node.value)
-          : (node as { name: string }).name;
+          : node.kind === "lambda"
+            ? `(${node.params.join(", ")}) -> ${sqlOf(node.body)}`
+            : (node as { name: string }).name;
 
   /** The pass's typing of an expression over the probe's columns, or null where it refuses it. */
   const passTypingOf = (expression: Expression): ReturnType<typeof expressionTyping> | null => {
@@ -759,6 +761,18 @@ describe("probed function signatures", () => {
       }
     }
   }
+
+  it("a call of no arguments (now(), rand()) after a lambda, of no known constness, is refused by the engine where the pass refuses it", async () => {
+    function* expressions(): Generator<Expression> {
+      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+        if (signature.afterLambda[1] === undefined) continue;
+        for (const nullary of ["now", "today", "rand", "pi"]) {
+          yield call(name, [{ kind: "lambda", params: ["x"], body: { kind: "argument", name: "x" } }, call(nullary, [])]);
+        }
+      }
+    }
+    await expectEngineRefusesWhatPassRefuses(expressions(), 20, (message) => message.includes("after its lambda"));
+  }, 60_000);
 
   it("a call given an if of two families (a Variant) is refused by the engine where the pass refuses it", async () => {
     // One column per family as the if's branches; the pass refuses a call of their Variant when

@@ -226,6 +226,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // after a lambda only arrays, which are never NULL
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 1), NULL) AS a WHERE ${R} AND project_id = 1`, "NULL at line 1, column 60 is NULL, and arrayExists takes only arrays after its lambda (argument 2)", 1, 60],
   [`MATCH (events) SELECT arrayMap((\`x\`) -> equals(\`x\`, 1), level) AS a WHERE ${R} AND project_id = 1`, "column level at line 1, column 57 is a string (Nullable), and arrayMap takes only arrays after its lambda", 1, 57],
+  // a call of no arguments there, neither constant nor column to the pass (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT arrayFilter((\`x\`) -> equals(\`x\`, 1), now()) AS a WHERE ${R} AND project_id = 1`, "now(…) at line 1, column 60 is a datetime, and arrayFilter does not take a datetime after its lambda (argument 2)", 1, 60],
   [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
   // so is a tuple or an array holding one (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (generic_metrics_counters) SELECT tuple('x', value, 3) AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 235 holds column value at line 1, column 52, an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states, inside a tuple or an array either", 1, 235],
