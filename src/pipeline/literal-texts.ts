@@ -144,6 +144,12 @@ export function constantText(node: Expression, columnText?: (column: Expression)
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
     return only === null ? null : constantText(only, columnText);
   }
+  // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL
+  // (`ifNull('x', c)` is 'x'); an argument that may be NULL leaves the result unknown here.
+  if (node.name === "ifNull" || node.name === "coalesce") {
+    const first = node.args.find((arg) => !(arg.kind === "literal" && arg.value === null));
+    return first === undefined ? null : constantText(first, columnText);
+  }
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
   if (fold === undefined) return null;
   const texts: string[] = [];

@@ -137,6 +137,25 @@ describe("strings compared with a value of a class", () => {
     });
   }
 
+  it("a text that ifNull or coalesce returns (its first argument not NULL) is compared as the literal is: the engine refuses what the pass refuses through it", async () => {
+    const wrongly: string[] = [];
+    let checked = 0;
+    for (const key of ["uint8", "int64", "float64", "datetime", "uuid"]) {
+      const rule = STRING_READ_AS.get(key)!;
+      const column = columns.find((c) => c.key === key)!;
+      for (const text of STRINGS.filter((t) => !rule.reads(t)).slice(0, 6)) {
+        for (const call of [`ifNull(${quote(text)}, toString(${column.name}))`, `coalesce(NULL, ${quote(text)}, toString(${column.name}))`]) {
+          for (const table of ["empty_values", "one_row"]) {
+            checked += 1;
+            if (await accepted(`SELECT count() FROM ${table} WHERE ${column.name} = ${call}`)) wrongly.push(`${table}: ${column.name} = ${call} (${column.type})`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(wrongly).toEqual([]);
+  });
+
   for (const [name, rule] of TEXT_CONVERSIONS) {
     it(`${name} of a constant text: every text the pass refuses fails in ClickHouse`, async () => {
       const refused = STRINGS.filter((text) => !rule.reads(text));

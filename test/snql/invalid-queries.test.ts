@@ -45,6 +45,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND array(title) != type`, "compares it with column type at line 1, column 179, a string", 1, 163],
   // a column an entity maps to a text is compared as that text (code 41 otherwise)
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND message_timestamp < type`, "column type at line 1, column 183 (the text 'transaction') is not a datetime, and less (<) compares it with column message_timestamp", 1, 183],
+  // ifNull or coalesce of a text first is that text (found by the fuzz: ClickHouse cannot convert it)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ifNull('abc', title) >= 0`, "ifNull(…) at line 1, column 162 (the text 'abc') is not an unsigned integer", 1, 162],
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
   [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
   // aggregate states of different functions added, or repeated a number of times read per row (codes 421, 44)
