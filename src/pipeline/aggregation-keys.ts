@@ -196,19 +196,20 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       if (mapper?.kind === "expression") return (expressionColumns(entity).get(node.name) ?? []).some((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
       if (bucketed !== undefined) return keyColumns.has(bucketed);
-      // A Nested column and its parts (`tags`, `tags.key`): the SQL of one may read the others.
-      // A plain column is a key only as itself (`title` is not one with `BY upper(title)`).
-      const dot = node.name.indexOf(".");
-      if (dot < 0) return false;
-      const nested = node.name.slice(0, dot);
-      return [...keyColumns].some((column) => column === nested || column.startsWith(`${nested}.`));
+      // A Nested column read whole (`tags`) is the tuple of its parts: a key when each part is
+      // one. A part (`tags.key`) is a key only as itself: `BY tags` makes no part one (the engine
+      // refuses `tags.key` beside it, code 215). A plain column is a key only as itself (`title`
+      // is not one with `BY upper(title)`).
+      const parts = nestedParts(entity).get(node.name);
+      return parts !== undefined && parts.every((part) => keyColumns.has(part));
     }
     if (node.kind === "subscript") {
-      // `tags[k]` reads the key and value columns (arrayElement(tags.value, indexOf(tags.key, 'k'))),
-      // a map's subscript its map (or bucket): they are keys when those columns are.
+      // `tags[k]` reads the key and value parts (arrayElement(tags.value, indexOf(tags.key, 'k'))):
+      // a key when both are, not when the Nested column whole is. A map's subscript reads its map
+      // (or bucket): a key when that column is.
       const sub = entity.subscriptables[node.column];
-      if (keyColumns.has(node.column)) return true;
       if (sub?.kind === "nested") return keyColumns.has(sub.keyColumn) && keyColumns.has(sub.valueColumn);
+      if (keyColumns.has(node.column)) return true;
       return sub === undefined || keyColumns.has(sub.column) || [...keyColumns].some((column) => column.startsWith(`${sub.column}_`));
     }
     return false;
@@ -309,6 +310,16 @@ const nullability = memoizePerDefinition((entity: EntityDefinition): { readonly 
     columns: known(entity.columns.map((column) => [column.name, column.type])),
     subscripts: known(Object.entries(entity.subscriptables).map(([name, definition]) => [name, definition.valueType])),
   };
+});
+
+/** Each Nested column's parts (`tags` → `tags.key`, `tags.value`), read from the types once per entity definition. */
+const nestedParts = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
+  const parts = new Map<string, readonly string[]>();
+  for (const column of entity.columns) {
+    const nested = /^Nested\((.*)\)$/.exec(column.type);
+    if (nested) parts.set(column.name, nested[1]!.split(",").map((part) => `${column.name}.${part.trim().split(/\s+/)[0]}`));
+  }
+  return parts;
 });
 
 /** The columns each expression-mapped column reads, read from its SQL once per entity definition. */

@@ -66,6 +66,10 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // isNull of an array column in HAVING tests its elements (arrayExists(x -> isNull(x), col)), which reads the column (the fuzz: tags.raw_value IS NULL on a metrics entity)
   [EVENTS("count() AS c BY project_id", " HAVING tags.key IS NULL"), "column tags.key", "tags.key"],
   [EVENTS("count() AS c", " HAVING c > 1 AND exception_frames.lineno IS NOT NULL"), "column exception_frames.lineno", "exception_frames.lineno"],
+  // a Nested column whole as a key makes none of its parts one, nor a subscript of it (the fuzz: tags[k] in HAVING with BY tags on replays)
+  [EVENTS("tags.key, count() AS c BY tags"), "column tags.key", "tags.key"],
+  [EVENTS("count() AS c BY tags", " HAVING tags[browser] = 'x'"), "column tags[browser]", "tags[browser]"],
+  [EVENTS("count() AS c BY tags.key", " ORDER BY tags ASC"), "column tags at", "tags"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -75,6 +79,8 @@ const TAKEN: readonly string[] = [
   EVENTS("title AS t, count() AS c BY t", " ORDER BY t ASC"),
   EVENTS("count() AS c BY project_id", " HAVING c > 1 ORDER BY c DESC"),
   EVENTS("tags[browser] AS b, count() AS c BY tags.key, tags.value"),
+  EVENTS("tags, count() AS c BY tags.key, tags.value"),
+  EVENTS("tags, count() AS c BY tags"),
   EVENTS("arrayExists((`k`) -> equals(`k`, 'browser'), tags.key) AS b, count() AS c BY b"),
   EVENTS("time, count() AS c BY timestamp", " GRANULARITY 3600"),
   EVENTS("1 AS one, now() AS n, count() AS c"),
