@@ -215,7 +215,21 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     return false;
   };
   const because = keys.length > 0 ? "the query groups BY" : `the query aggregates (${describeAggregate(aggregateAt!)})`;
-  const fold = constantFolding(entity, (node) => containsAggregate(node) !== null, elementNullTests(query, entity));
+  // Whether a node holds an aggregate, once per node: the folding asks it at every AND, OR and `if`.
+  const heldAggregate = new Map<Expression, boolean>();
+  const holdsAggregate = (node: Expression): boolean => {
+    let held = heldAggregate.get(node);
+    if (held === undefined) {
+      held =
+        isAggregate(node) ||
+        (node.kind === "function" && node.args.some(holdsAggregate)) ||
+        (node.kind === "curried" && (node.params.some(holdsAggregate) || node.args.some(holdsAggregate))) ||
+        (node.kind === "lambda" && holdsAggregate(node.body));
+      heldAggregate.set(node, held);
+    }
+    return held;
+  };
+  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity));
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -398,6 +412,10 @@ function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expres
       return nullable ? "column" : node.name === "isNull" ? "false" : "true";
     }
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
+    // AND, OR and `if` with an aggregate among their operands are computed after the
+    // aggregation, operand by operand: no constant operand decides first, and each operand's
+    // columns are read (`org_id >= 1 AND count() > 0 AND 0`, `if(0, title, count())`: code 215).
+    if ((node.name === "and" || node.name === "or" || node.name === "if") && node.args.some(holdsAggregate)) return "column";
     // A constant whose truth is not known here may be the false (or true) that decides.
     const undecided = args.includes("unknown") || args.includes("value");
     if (node.name === "and") return args.includes("false") ? "false" : undecided || constant ? "unknown" : "column";
