@@ -53,6 +53,24 @@ export function readsAsComparedDateTime(text: string): boolean {
   return /\d/.test(text) && /^[\s\d\-/.:+,]*$/.test(text.replace(DATETIME_WORDS, " "));
 }
 
+/** A date a text starts with, with `-`, `/` or `.` between its parts (`2024-2-30 10:00`) or as eight digits (`20241301`). */
+const LEADING_DATE = /^(\d{4})(?:([-/.])(\d{1,2})\2(\d{1,2})|(\d{2})(\d{2}))(?!\d)/;
+
+/**
+ * Whether a text starts with a date no calendar has: a comparison with a DateTime refuses a month
+ * past 12 or a day past its month's last (`'2024-13-01' < now()`, `2023-02-29`: code 41), reads
+ * a month 0 as January and a day 0 as is, and its time part leniently (`24:00:00` is taken). An
+ * IN list and `toDate` take such a text: only comparisons are judged by it.
+ */
+export function impossibleLeadingDate(text: string): boolean {
+  const date = LEADING_DATE.exec(text);
+  if (date === null) return false;
+  const year = Number(date[1]);
+  const month = Number(date[3] ?? date[5]) || 1;
+  const day = Number(date[4] ?? date[6]);
+  return month > 12 || day > new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;

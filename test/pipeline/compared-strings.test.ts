@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS } from "../../src/pipeline/literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, impossibleLeadingDate } from "../../src/pipeline/literal-texts.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 /**
@@ -136,6 +136,28 @@ describe("strings compared with a value of a class", () => {
       expect(wrongly).toEqual([]);
     });
   }
+
+  it("a datetime text whose date no calendar has fails compared with a DateTime, but not listed in an IN set", async () => {
+    const texts = ["2024-13-45T25:61:61", "2024-02-30", "2023-02-29", "2024/13/01", "2024.4.31", "20241301", "2024-00-40", "2024-04-31 10:00"];
+    const possible = ["2024-02-29", "2024-00-01", "2024-01-00", "2024-01-01 24:00:00", "2024-1-1 1:2:3", "1700000000"];
+    for (const text of texts) expect(impossibleLeadingDate(text), text).toBe(true);
+    for (const text of possible) expect(impossibleLeadingDate(text), text).toBe(false);
+    const wrongly: string[] = [];
+    for (const text of texts) {
+      for (const column of columns.filter((c) => c.key === "datetime")) {
+        for (const condition of [`${column.name} = ${quote(text)}`, `${quote(text)} < ${column.name}`, `${quote(text)} IN greatest(${column.name})`, `${quote(text)} = now()`]) {
+          for (const table of ["empty_values", "one_row"]) if (await accepted(`SELECT count() FROM ${table} WHERE ${condition}`)) wrongly.push(`${table}: ${condition}`);
+        }
+      }
+      for (const column of nullableColumns.filter((c) => c.key === "datetime")) {
+        if (await accepted(`SELECT count() FROM nullable_row WHERE ${column.name} = ${quote(text)}`)) wrongly.push(`nullable_row: ${column.name} = ${quote(text)}`);
+      }
+    }
+    expect(wrongly).toEqual([]);
+    // Listed in a set, some such texts are taken (the pass judges none of them there).
+    const column = columns.find((c) => c.key === "datetime")!;
+    expect(await accepted(`SELECT count() FROM one_row WHERE ${column.name} IN ('2024-13-45T25:61:61', '2024-01-01')`)).toBe(true);
+  });
 
   it("a text that ifNull or coalesce returns (its first argument not NULL) is compared as the literal is: the engine refuses what the pass refuses through it", async () => {
     const wrongly: string[] = [];

@@ -45,6 +45,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND array(title) != type`, "compares it with column type at line 1, column 179, a string", 1, 163],
   // a column an entity maps to a text is compared as that text (code 41 otherwise)
   [`MATCH (transactions) SELECT count() WHERE ${TX} AND project_id = 1 AND message_timestamp < type`, "column type at line 1, column 183 (the text 'transaction') is not a datetime, and less (<) compares it with column message_timestamp", 1, 183],
+  // a date no calendar has, compared with a DateTime (found by the fuzz: code 41 in ClickHouse)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '2024-13-45T25:61:61' = now()`, "'2024-13-45T25:61:61' at line 1, column 162 is not a datetime, and equals (=) compares it with now(…)", 1, 162],
   // ifNull or coalesce of a text first is that text (found by the fuzz: ClickHouse cannot convert it)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ifNull('abc', title) >= 0`, "ifNull(…) at line 1, column 162 (the text 'abc') is not an unsigned integer", 1, 162],
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
