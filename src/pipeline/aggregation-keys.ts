@@ -15,6 +15,7 @@
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { comparedByElements } from "./snql-array-conditions.js";
+import { nestedColumnParts } from "./nested-columns.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
@@ -200,7 +201,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       // one. A part (`tags.key`) is a key only as itself: `BY tags` makes no part one (the engine
       // refuses `tags.key` beside it, code 215). A plain column is a key only as itself (`title`
       // is not one with `BY upper(title)`).
-      const parts = nestedParts(entity).get(node.name);
+      const parts = nestedColumnParts(entity).get(node.name);
       return parts !== undefined && parts.every((part) => keyColumns.has(part));
     }
     if (node.kind === "subscript") {
@@ -324,16 +325,6 @@ const nullability = memoizePerDefinition((entity: EntityDefinition): { readonly 
     columns: known(entity.columns.map((column) => [column.name, column.type])),
     subscripts: known(Object.entries(entity.subscriptables).map(([name, definition]) => [name, definition.valueType])),
   };
-});
-
-/** Each Nested column's parts (`tags` → `tags.key`, `tags.value`), read from the types once per entity definition. */
-const nestedParts = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
-  const parts = new Map<string, readonly string[]>();
-  for (const column of entity.columns) {
-    const nested = /^Nested\((.*)\)$/.exec(column.type);
-    if (nested) parts.set(column.name, nested[1]!.split(",").map((part) => `${column.name}.${part.trim().split(/\s+/)[0]}`));
-  }
-  return parts;
 });
 
 /** The columns each expression-mapped column reads, read from its SQL once per entity definition. */

@@ -27,6 +27,7 @@ import { checkColumnsReadWhole } from "./columns-read-whole.js";
 import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
+import { nestedColumnParts } from "./nested-columns.js";
 
 const CONDITION_FUNCTIONS = new Set([
   "equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals",
@@ -277,15 +278,10 @@ export const knownColumnNames: (entity: EntityDefinition) => ReadonlySet<string>
 
 function computeKnownColumnNames(entity: EntityDefinition): Set<string> {
   const names = new Set<string>();
+  const nested = nestedColumnParts(entity);
   for (const column of entity.columns) {
     names.add(column.name);
-    const nested = /^Nested\((.*)\)$/.exec(column.type);
-    if (nested) {
-      for (const part of nested[1]!.split(",")) {
-        const sub = part.trim().split(/\s+/)[0];
-        if (sub) names.add(`${column.name}.${sub}`);
-      }
-    }
+    for (const part of nested.get(column.name) ?? []) names.add(part);
   }
   for (const name of Object.keys(entity.columnMappers)) names.add(name);
   for (const name of Object.keys(entity.timeBucketColumns)) names.add(name);

@@ -8,6 +8,7 @@
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { nullColumns } from "./null-columns.js";
+import { nestedColumnParts } from "./nested-columns.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
@@ -22,15 +23,10 @@ const ELEMENT = "x";
 /** The entity's Array columns and the sub-columns of its Nested columns. */
 const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
   const names = new Set<string>();
+  const nested = nestedColumnParts(entity);
   for (const column of entity.columns) {
     if (/^Array\(/.test(column.type)) names.add(column.name);
-    const nested = /^Nested\((.*)\)$/.exec(column.type);
-    if (nested) {
-      for (const part of nested[1]!.split(",")) {
-        const sub = part.trim().split(/\s+/)[0];
-        if (sub) names.add(`${column.name}.${sub}`);
-      }
-    }
+    for (const part of nested.get(column.name) ?? []) names.add(part);
   }
   return names;
 });
