@@ -198,6 +198,31 @@ const SCALAR_FAMILIES: ReadonlySet<string> = new Set(Object.values(ARRAY_FAMILIE
 const CONTAINER_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant) => isArrayVariant(variant) || variant === "tuple" || variant.startsWith("map"));
 /** The class families an `if`'s branches find no common type across: those of `array(...)`, arrays of each, and aggregate states. */
 const BRANCH_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> = { ...ARRAY_FAMILIES, arrayString: "array of strings", arrayNumber: "array of numbers", aggregateState: "aggregate state" };
+/**
+ * Per variant index, the family of a scalar variant among those above: a Date and a DateTime64,
+ * Nullable or not, are of the DateTimes' (`if(c, geo_city, timestamp_ms)` is a
+ * Variant(DateTime64(3), String), `if(c, timestamp_ms, now())` a DateTime64). An IP is not: the
+ * engine finds a common type of an IPv4 and a number.
+ */
+const VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((variant) => (variant === "date" || variant === "nullableDate" || variant === "nullableDateTime64" ? "datetime" : undefined));
+/** Per variant index, the variant it is as an alternative of a Variant, which holds no Nullable: a Nullable(Date) is a Date there. A DateTime64 stays the Nullable one, the only DateTime64 probed. */
+const PLAIN_VARIANT: readonly number[] = VARIANTS.map((variant, index) => (variant === "nullableDate" ? VARIANT_INDEX.get("date")! : index));
+
+/** The family of a value for the common type of `if` branches, `coalesce` arguments and `array` elements, else undefined (a type the pass does not place). */
+function familyOf(t: Typed): string | undefined {
+  if (t.variant >= 0) return VARIANT_FAMILIES[t.variant];
+  return t.cls === null ? undefined : BRANCH_FAMILIES[t.cls];
+}
+
+/**
+ * A Variant's alternative for a value of this family already met as `known` (undefined the first
+ * time): its own class or variant, plain; where two of one family differ (a UInt8 and a Float64,
+ * a DateTime and a Date), a type the pass does not know.
+ */
+function alternativeOf(known: Typed | undefined, t: Typed, constant: boolean | null): Typed {
+  const plain = t.variant >= 0 ? variantTyped(PLAIN_VARIANT[t.variant]!, constant) : typed(t.cls, constant);
+  return known === undefined || (known.cls === plain.cls && known.variant === plain.variant) ? plain : typed(null, constant);
+}
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
   return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
@@ -243,11 +268,11 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
       continue;
     }
     const t = types[i]!;
-    const family = t.cls !== null && t.variant < 0 ? BRANCH_FAMILIES[t.cls] : undefined;
+    const family = familyOf(t);
     if (family === undefined) return null;
     if (t.nullable) nullable = true;
     const known = byFamily.get(family);
-    byFamily.set(family, known === undefined || known.cls === t.cls ? typed(t.cls, alternativeConstant) : typed(null, alternativeConstant));
+    byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
   if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
   const [only] = byFamily.values();
@@ -290,16 +315,16 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
   for (const t of kept) {
-    const family = t.cls !== null && t.variant < 0 ? BRANCH_FAMILIES[t.cls] : undefined;
+    const family = familyOf(t);
     if (family === undefined) return null;
     const known = byFamily.get(family);
-    byFamily.set(family, known === undefined || known.cls === t.cls ? typed(t.cls, alternativeConstant) : typed(null, alternativeConstant));
+    byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
   if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
   // Numbers of two classes have a common type the pass does not know (`ifNull(n_uint8, i)` is an
   // Int64, `ifNull(n_int64, f)` a Variant(Float64, Int64)): no class.
   const [only] = byFamily.values();
-  return only !== undefined && only.cls === null ? typed(null, constant) : null;
+  return only !== undefined && only.cls === null && only.variant < 0 ? typed(null, constant) : null;
 }
 
 /** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
@@ -675,6 +700,7 @@ class ArgumentTyping {
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
         const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
         const constantSet = membership && args[1]!.constant === true;
+        if (constantSet) refuseUnconvertibleSetValues(node.name, node.args, args);
         // An array of columns there is looked in per row as `has(array, x)` looks: its elements
         // need a common type with x (`now() IN array(logger, platform)`, code 386).
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
@@ -718,13 +744,15 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
-        // A number or a DateTime looked for in a UUID column is converted to a UUID, which ClickHouse
-        // cannot do (code 48, whatever the rows; `3 IN profiler_id`). A Boolean or a string can be.
+        // A value looked for in a UUID or IP column is converted to the column's type, which
+        // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
+        // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be.
         const sought = membership ? args[0]!.cls : null;
-        if (sought !== null && args[1]!.cls === "uuid" && NOT_UUID_CONVERTIBLE.has(sought) && this.isStorageColumn(node.args[1]!)) {
+        const setType = sought !== null ? unconvertibleSet(args[1]!) : undefined;
+        if (setType !== undefined && setType.refused.has(sought!) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${CLASS_NAMES[sought]}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, a UUID column: ClickHouse cannot convert ${CLASS_NAMES[sought]} to a UUID; compare with a UUID string ('…')`,
+            `${describe(left)}${at(left.position)} is ${CLASS_NAMES[sought!]}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${CLASS_NAMES[sought!]} to ${setType.to}; ${setType.instead}`,
             left.position ?? node.position,
           );
         }
@@ -1049,8 +1077,33 @@ class ArgumentTyping {
 
 const DATETIME_CONSTANT = typed("datetime", true);
 
-/** Classes ClickHouse cannot convert to a UUID when it reads a UUID column as a set of them (code 48). */
-const NOT_UUID_CONVERTIBLE: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "datetime"]);
+/** A column type whose set ClickHouse cannot build from values of some classes: what the column is, what it converts to, what to write instead, and the classes refused (code 48). */
+interface UnconvertibleSet {
+  readonly column: string;
+  readonly to: string;
+  readonly instead: string;
+  readonly refused: ReadonlySet<ArgumentClass>;
+}
+
+const UUID_SET: UnconvertibleSet = { column: "a UUID column", to: "a UUID", instead: "compare with a UUID string ('…')", refused: new Set(["uint8", "uint32", "int64", "float64", "datetime"]) };
+/**
+ * Per variant index, the IP columns' sets (Nullable, as the entities store them). An IPv4 takes
+ * the unsigned integers it is stored as; the int64 class is an Int64 (refused) or a UInt64
+ * (taken), so only floats, DateTimes and UUIDs are known to be refused. An IPv6 takes no number.
+ */
+const UNCONVERTIBLE_VARIANT_SETS: readonly (UnconvertibleSet | undefined)[] = VARIANTS.map((variant) =>
+  variant === "nullableIPv4"
+    ? { column: "an IPv4 column", to: "an IPv4", instead: "compare with an address written as text ('1.2.3.4')", refused: new Set<ArgumentClass>(["float64", "datetime", "uuid"]) }
+    : variant === "nullableIPv6"
+      ? { column: "an IPv6 column", to: "an IPv6", instead: "compare with an address written as text ('::1')", refused: new Set<ArgumentClass>(["uint8", "uint32", "int64", "float64", "datetime", "uuid"]) }
+      : undefined,
+);
+
+/** The set a column of this type makes on the right of IN, where some classes cannot be converted to it; else undefined. */
+function unconvertibleSet(t: Typed): UnconvertibleSet | undefined {
+  if (t.cls === "uuid") return UUID_SET;
+  return t.variant >= 0 ? UNCONVERTIBLE_VARIANT_SETS[t.variant] : undefined;
+}
 
 /** A call or subscript computed per row whose value is a scalar: of a class that is no array or state, or a scalar variant (a Date, a DateTime64). */
 function scalarPerRow(node: Expression, t: Typed): boolean {
@@ -1139,7 +1192,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
       containers = true;
       continue;
     }
-    const family = arg.cls !== null && arg.variant < 0 ? BRANCH_FAMILIES[arg.cls] : undefined;
+    const family = familyOf(arg);
     if (family === undefined) {
       families.clear();
       containers = false;
@@ -1761,6 +1814,44 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
         value.position,
       );
     }
+  }
+}
+
+/** The classes a UUID's set of constants cannot hold: numbers, Booleans and DateTimes (`event_id IN 3`). */
+const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "bool", "datetime"]);
+/** The variants that take no float in their set of constants: a Date and a DateTime64 (`toDate(timestamp) IN 1.5`). */
+const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(["date", "nullableDate", "nullableDateTime64"].map((variant) => VARIANT_INDEX.get(variant)!));
+
+/**
+ * `timestamp IN 1.5`, `timestamp IN (1, -1)`, `event_id IN 3`: ClickHouse converts each value of
+ * a set of constants to the left's type while it plans the query, and fails the query where one
+ * does not convert (code 53, whatever the rows). A DateTime takes no float and no negative
+ * integer, a Date or a DateTime64 no float, a UUID no number, Boolean or DateTime. Judged on the
+ * values written as literals (in a list or alone) and on a constant computed alone
+ * (`toFloat64(1)`); an integer of the int64 class computed so may be an Int64 (refused beside a
+ * DateTime) or a UInt64 (taken), and is left alone.
+ */
+function refuseUnconvertibleSetValues(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  const left = types[0]!;
+  const isDateTime = left.cls === "datetime";
+  const isUuid = left.cls === "uuid";
+  if (!isDateTime && !isUuid && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
+  const set = args[1]!;
+  const listed = set.kind === "function" && (set.name === "tuple" || set.name === "array");
+  for (const value of listed ? set.args : [set]) {
+    const cls = value.kind === "literal" ? literalClass(value.value) : value.kind === "datetime" ? "datetime" : listed ? null : types[1]!.cls;
+    if (cls === null) continue;
+    const negative = value.kind === "literal" && typeof value.value === "number" && value.value < 0 && cls !== "float64";
+    const refused = isUuid ? NOT_UUID_VALUES.has(cls) : cls === "float64" || (isDateTime && negative);
+    if (!refused) continue;
+    const compared = args[0]!;
+    const what = left.cls !== null ? CLASS_NAMES[left.cls] : variantWhat(VARIANTS[left.variant]!);
+    const pastUInt64 = value.kind === "literal" && typeof value.value === "number" && Number.isInteger(value.value) && cls === "float64";
+    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : CLASS_NAMES[cls];
+    throw invalidQuery(
+      `${describe(value)}${at(value.position)} is ${valueWhat}, and ${nameOf(name)} looks for ${describe(compared)}${at(compared.position)}, ${what}${left.nullable ? " (Nullable)" : ""}, among its values: ClickHouse cannot convert ${valueWhat} to that type`,
+      value.position ?? compared.position,
+    );
   }
 }
 

@@ -34,7 +34,7 @@ import {
 import { resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
-import { checkAggregationKeys } from "./aggregation-keys.js";
+import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
 
 export type ValidatedSnql =
   | {
@@ -174,6 +174,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   checkClauses(query, declaredAliases);
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases);
+  checkJoinAggregation(typed, entities, declaredAliases);
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);

@@ -8,6 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { snqlRefusal as refusal } from "../support/snql-refusal.js";
+import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 
 let server: FixtureServer;
 
@@ -166,5 +169,39 @@ describe("columns outside BY and aggregates", () => {
     const error = refusal(query);
     expect(error?.type).toBe("invalid_query");
     expect(error?.message).toContain("Aggregate function found in BY of query: column sessions, an aggregate at line 1, column 41");
+  });
+});
+
+describe("a join that aggregates without BY", () => {
+  const JOIN = (select: string, rest = "") =>
+    `MATCH (e: events) -[attributes_inner]-> (a: group_attributes) SELECT ${select} WHERE e.timestamp >= toDateTime('2024-01-01T00:00:00') AND e.timestamp < toDateTime('2024-01-02T00:00:00') AND e.project_id = 1 AND a.project_id IN tuple(0, 1)${rest}`;
+  // Each refused query, and the column it reads outside an aggregate (the fuzz: code 215 on a join).
+  const JOIN_REFUSED: readonly (readonly [string, string])[] = [
+    [JOIN("count() AS c, e.event_id", " ORDER BY c DESC LIMIT 50"), "e.event_id"],
+    [JOIN("count() AS c", " ORDER BY e.timestamp DESC"), "e.timestamp"],
+    [JOIN("count() AS c, a.group_status AS s"), "a.group_status"],
+    [JOIN("e.title AS t", " ORDER BY count() DESC"), "e.title"],
+  ];
+
+  it("refuses a column written bare in SELECT or ORDER BY, at the column; the engine refuses the same SQL (code 215)", async () => {
+    for (const [query, column] of JOIN_REFUSED) {
+      const error = refusal(query);
+      expect(error?.type, query).toBe("invalid_query");
+      const at = query.lastIndexOf(column);
+      expect(error?.message, query).toContain(`column ${column} at line 1, column ${at + 1} is not inside an aggregate`);
+      // The engine's answer to the SQL of the query with the column bare: printed from the query
+      // with the column inside any(), which the rule takes, and taken out of it again.
+      const wrapped = `${query.slice(0, at)}any(${column})${query.slice(at + column.length)}`;
+      const sql = (prepareSnqlQuery(defaultRegistry(), wrapped, false) as { sql: string }).sql.replace(`any(${column})`, column);
+      const code = await server.columnstore.client.query({ query: sql, format: "JSONCompact" }).then(() => null, clickHouseCodeOf);
+      expect(code, sql).toBe(215);
+    }
+  });
+
+  it("takes aggregates alone, columns with BY, and columns without an aggregate; the engine runs each", async () => {
+    for (const query of [JOIN("count() AS c, any(e.title) AS t", " ORDER BY c DESC"), JOIN("count() AS c, e.title AS t BY e.title"), JOIN("e.title, a.group_status", " ORDER BY e.timestamp DESC")]) {
+      expect(refusal(query), query).toBeNull();
+      expect(await answer(query), query).toEqual({ status: 200 });
+    }
   });
 });

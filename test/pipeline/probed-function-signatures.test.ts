@@ -655,7 +655,11 @@ describe("probed function signatures", () => {
   // table: the pass judges an expression over it, the engine the same call over the probe table.
   const NUMBER_CLASSES_OF_TEST = ["uint8", "int64", "float64", "uint32", "bool"] as const;
   const CLASS_COLUMNS = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
-  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", CLASS_COLUMNS.map((sample) => ({ name: sample.column, type: sample.type })));
+  /** The probe's Date and DateTime64 columns (variants, of no class), which make a Variant beside a value of another family. */
+  const DATE_COLUMNS = ["date", "nullableDate", "nullableDateTime64"].map((variant) => variantSamples(variant)[0]!);
+  /** The probe's IP columns, Nullable as the entities store them. */
+  const IP_COLUMNS = ["nullableIPv4", "nullableIPv6"].map((variant) => variantSamples(variant)[0]!);
+  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", [...CLASS_COLUMNS, ...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => ({ name: sample.column, type: sample.type })));
   const column = (name: string): Expression => ({ kind: "column", name });
   const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
   /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
@@ -777,7 +781,11 @@ describe("probed function signatures", () => {
   it("a call given an if of two families (a Variant) is refused by the engine where the pass refuses it", async () => {
     // One column per family as the if's branches; the pass refuses a call of their Variant when
     // it takes none of its alternatives, or (an aggregate) on the mixed variant's own refusals.
-    const branches = (["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    // A Date and a DateTime64 (Nullable or not) are of the DateTimes' family: `if(c, s, timestamp_ms)`.
+    const branches = [
+      ...(["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)),
+      ...DATE_COLUMNS.map((sample) => column(sample.column)),
+    ];
     const variants = branches.flatMap((a, k) => branches.slice(k + 1).map((b) => call("if", [column(CLASS_SAMPLES.uint8.column), a, b])));
     await expectEngineRefusesWhatPassRefuses(callsWith(variants, 3), 1000, (message) => message.includes("Variant"));
   }, 300_000);
@@ -914,6 +922,88 @@ describe("probed function signatures", () => {
     expect(typed).toBeGreaterThan(300);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("a Date or a DateTime64 beside a value of another family makes a Variant (in if, coalesce and array) exactly where the pass says so", async () => {
+    const condition = column(CLASS_SAMPLES.uint8.column);
+    const wrong: string[] = [];
+    let variants = 0;
+    for (const date of DATE_COLUMNS)
+      for (const other of [...CLASS_COLUMNS, ...DATE_COLUMNS]) {
+        const pair = [column(date.column), column(other.column)];
+        for (const expression of [call("if", [condition, ...pair]), call("if", [condition, pair[1]!, pair[0]!]), call("coalesce", pair), call("array", pair)]) {
+          const known = passTypingOf(expression);
+          const type = await engineTypeOf(expression);
+          if (known === null || type === "refused") continue;
+          const engineMixed = /^(Array\()?Variant\(/.test(type);
+          const passMixed = known.variant === "mixed" || known.variant === "mixedArray";
+          if (passMixed) variants += 1;
+          if (engineMixed !== passMixed) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.variant ?? known.cls ?? "no class"}`);
+        }
+      }
+    expect(variants).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("a value looked for IN an IP column is refused by the engine (code 48, with a row or none) wherever the pass refuses it", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const ip of IP_COLUMNS)
+      for (const value of [...CLASS_COLUMNS.map((sample) => sample.column), ...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls].constant)])
+        for (const name of ["in", "notIn"]) {
+          const expression = call(name, [column(value), column(ip.column)]);
+          try {
+            checkExpressionArgumentTypes(expression, CLASS_COLUMNS_ENTITY);
+            continue;
+          } catch (error) {
+            if (!(error instanceof QueryServiceError) || !error.message.includes("cannot convert")) continue;
+          }
+          refused += 1;
+          const sql = `${name}(${value}, ${ip.column})`;
+          for (const table of [PROBE_ROW_TABLE, "probe"]) {
+            const code = await codeOf(`SELECT ${sql} AS r FROM ${table}`);
+            if (code !== 48) wrong.push(`${sql} FROM ${table}: ${code ?? "answered"}`);
+          }
+        }
+    expect(refused).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("a set of constants whose values cannot be converted to the left's type (a float beside a DateTime, a number beside a UUID) is refused exactly where the engine refuses it (code 53)", async () => {
+    const literal = (value: number | boolean | string): Expression => ({ kind: "literal", value });
+    const lefts = [...CLASS_COLUMNS.filter((sample) => /DateTime|UUID/.test(sample.type)), ...DATE_COLUMNS].map((sample) => column(sample.column));
+    lefts.push(call("now", []));
+    const sets: Expression[] = [
+      ...[1.5, -1, 3, 70000, 2 ** 64, true, "a", "2024-01-01 00:00:00"].map(literal),
+      call("tuple", [literal(1), literal(1.5)]),
+      call("tuple", [literal(2), literal(-3)]),
+      call("array", [literal(0.5)]),
+      call("toFloat64", [literal(1)]),
+    ];
+    // (`event_id IN now()` is refused by the engine too, but the pass cannot tell whether a call
+    // of no arguments is a constant, and leaves it.)
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const left of lefts)
+      for (const set of sets)
+        for (const name of ["in", "notIn"]) {
+          const expression = call(name, [left, set]);
+          let passRefuses = false;
+          try {
+            checkExpressionArgumentTypes(expression, CLASS_COLUMNS_ENTITY);
+          } catch (error) {
+            if (!(error instanceof QueryServiceError)) throw error;
+            passRefuses = error.message.includes("among its values");
+          }
+          if (passRefuses) refused += 1;
+          for (const table of [PROBE_ROW_TABLE, "probe"]) {
+            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${table}`);
+            // The pass leaves texts to the string rules: only numbers, Booleans and DateTimes are its.
+            if (passRefuses !== (code === 53) && !(set.kind === "literal" && typeof set.value === "string")) wrong.push(`${sqlOf(expression)} FROM ${table}: engine ${code ?? "answered"}, the pass ${passRefuses ? "refuses" : "takes"}`);
+          }
+        }
+    expect(refused).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  }, 60_000);
 
   it("x IN a scalar computed per row is a UInt8, Nullable on neither side, as the engine types it; an array computed there is not typed so", async () => {
     const rights = [

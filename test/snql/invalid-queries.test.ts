@@ -316,6 +316,13 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS n WHERE ${R} AND project_id = 1 HAVING uniq(user) AS u > 1 ORDER BY uniq(title) AS u DESC`, "Shadowing aliases detected for alias: u", 1, 194],
   // a number or a DateTime looked for in a UUID column (found by the fuzz: code 48 in ClickHouse)
   [`MATCH (transactions) SELECT count() AS c WHERE finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1 AND 3 IN profile_id`, "3 at line 1, column 168 is a small integer (UInt8), and in (IN) looks for it in column profile_id at line 1, column 173, a UUID column: ClickHouse cannot convert", 1, 168],
+  // a number looked for in an IP column (found by the fuzz: code 48 in ClickHouse)
+  [`MATCH (transactions) SELECT count() AS c WHERE finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1 AND duration IN ip_address_v6`, "column duration at line 1, column 168 is an integer (UInt32), and in (IN) looks for it in column ip_address_v6 at line 1, column 180, an IPv6 column: ClickHouse cannot convert", 1, 168],
+  // a set of constants that cannot be converted to the left's type (found by the fuzz: code 53 in ClickHouse)
+  [`MATCH (events) SELECT toDate(timestamp) IN tuple(1, 1.5) AS d WHERE ${R} AND project_id = 1`, "1.5 at line 1, column 53 is a float, and in (IN) looks for toDate(…) at line 1, column 23, a Date, among its values", 1, 53],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND event_id IN 3`, "3 at line 1, column 174 is a small integer (UInt8), and in (IN) looks for column event_id at line 1, column 162, a UUID, among its values", 1, 174],
+  // a Variant with a DateTime64 alternative (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (discover_events) SELECT if(title = 'a', geo_city, timestamp_ms) - _tags_hash_map AS x WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 32 is a Variant of a string or a DateTime64", 1, 32],
   // one expression, one alias (Snuba's grammar has no second AS; found by the fuzz: codes 47 and 215 in ClickHouse)
   [`MATCH (events) SELECT upper(title) AS a AS title WHERE ${R} AND project_id = 1`, "syntax error at line 1, column 41 near 'AS': a already names this expression: give it one alias", 1, 41],
   [`MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`y\`, 1), tags.value) WHERE ${R} AND project_id = 1`, "identifier(s) `y` not defined", 1, 51],
