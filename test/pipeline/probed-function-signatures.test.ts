@@ -790,6 +790,41 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(variants, 3), 1000, (message) => message.includes("Variant"));
   }, 300_000);
 
+  /** AND, OR and IN of operands the pass has no type for: `s IN now()` (now() may or may not be a constant), an if's Variant. */
+  const untypedConditions = (): Expression[] => {
+    const unknowns = [
+      call("in", [column(CLASS_SAMPLES.string.column), call("now", [])]),
+      call("in", [column(nullableSample("string")!.column), call("now", [])]),
+      call("if", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uint8.column)]),
+    ];
+    const others = [column(CLASS_SAMPLES.uint8.column), column(nullableSample("uint8")!.column), column(CLASS_SAMPLES.bool.column), { kind: "literal", value: 1 } as Expression];
+    return unknowns.flatMap((unknown) => [
+      call("and", [unknown, others[0]!]),
+      ...others.map((other) => call("or", [other, unknown])),
+      call("and", [unknown, unknowns[0]!]),
+      call("notIn", [unknown, call("tuple", [{ kind: "literal", value: 1 }])]),
+    ]);
+  };
+
+  it("AND, OR and IN of operands of no known type are a UInt8 or a Bool in the engine, Nullable or not, one of those the pass says", async () => {
+    const wrong: string[] = [];
+    let typed = 0;
+    for (const expression of untypedConditions()) {
+      const known = passTypingOf(expression);
+      if (known === null || known.alternatives === null) continue;
+      typed += 1;
+      const said = known.alternatives.map((alternative) => `${alternative.nullable ? "Nullable(" : ""}${alternative.cls === "bool" ? "Bool" : alternative.cls === "uint8" ? "UInt8" : alternative.cls}${alternative.nullable ? ")" : ""}`);
+      const type = await engineTypeOf(expression);
+      if (type !== "refused" && !said.includes(type)) wrong.push(`${sqlOf(expression)}: ${type}, the pass one of ${said.join(", ")}`);
+    }
+    expect(typed).toBeGreaterThan(12);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("a call given such a condition is refused by the engine where the pass refuses it (it takes none of the condition's types)", async () => {
+    await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
+  }, 300_000);
+
   it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
     const numbers = NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column]);
     const shapes = numbers.flatMap((x) => [[CLASS_SAMPLES.bool.column, x], [x, "true"], ["true", x, "1"], [x, CLASS_SAMPLES.bool.column, x], ["true", "1", x]]);
