@@ -35,7 +35,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
@@ -1063,6 +1063,21 @@ describe("probed function signatures", () => {
           if (type !== (known.nullable ? "Nullable(UInt8)" : "UInt8") || known.cls !== "uint8") wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
         }
     expect(typedCalls).toBeGreaterThan(60);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it("each function of one argument the pass makes a Nothing of a NULL is one in the engine, given a NULL or a column the storage computes as one", async () => {
+    const wrong: string[] = [];
+    let functions = 0;
+    for (const name of PROBED_FUNCTION_SIGNATURES.keys()) {
+      if (!nothingOfNullArgument(name, 1)) continue;
+      functions += 1;
+      for (const shape of [["NULL"], ["CAST(NULL AS Nullable(Nothing))"]]) {
+        const type = await resultType(name, shape);
+        if (type !== "Nullable(Nothing)") wrong.push(`${name}(${shape.join(", ")}): ${type}`);
+      }
+    }
+    expect(functions).toBeGreaterThan(80);
     expect(wrong).toEqual([]);
   }, 60_000);
 
