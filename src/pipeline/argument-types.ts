@@ -777,7 +777,8 @@ class ArgumentTyping {
         // AND, OR and IN answer a UInt8, Nullable where an operand is, whatever their operands'
         // types: with an operand of no known type (`x IN now()` of a string, a Variant), a UInt8
         // either way (condition); `NULL AND NULL` too, but `NULL IN (1)` is a Nothing.
-        const answersCondition = LOGICAL_FUNCTIONS.has(node.name) || (membership && !this.mayBeNothing(node.args[0]!));
+        // (Asked only of a call the rules leave untyped: the NULL look walks the left operand.)
+        const answersCondition = (): boolean => LOGICAL_FUNCTIONS.has(node.name) || (membership && !this.mayBeNothing(node.args[0]!));
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
@@ -793,7 +794,7 @@ class ArgumentTyping {
         }
         // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
-        if (mixedAt >= 0) return answersCondition ? condition(node.name, args, constant) : typed(null, constant);
+        if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
@@ -806,7 +807,7 @@ class ArgumentTyping {
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         const result = resultTyped(facts, args, constant);
-        return result.cls === null && result.variant < 0 && result.alternatives === undefined && answersCondition ? condition(node.name, args, constant) : result;
+        return result.cls === null && result.variant < 0 && result.alternatives === undefined && answersCondition() ? condition(node.name, args, constant) : result;
       }
       case "curried": {
         node.params.forEach((param, i) => {
