@@ -116,21 +116,6 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     for (const inner of walkExpression(node)) if (isAggregate(inner)) return inner;
     return null;
   };
-  /** An aggregate the expression holds, looked for through the aliases it names without expanding them. */
-  const aggregateThroughAliases = (node: Expression, seen: ReadonlySet<string> = new Set()): Expression | null => {
-    for (const inner of walkExpression(node)) {
-      // An alias stands for its definition, also where it shadows an aggregate column of the
-      // entity (`org_id AS users` on sessions, whose `users` is one), as `expand` reads it.
-      const definition = inner.kind === "column" && inner.entityAlias === undefined && !inner.insideOwnAlias ? aliases.get(inner.name) : undefined;
-      if (definition !== undefined) {
-        const found = seen.has((inner as { name: string }).name) ? null : aggregateThroughAliases(definition, new Set([...seen, (inner as { name: string }).name]));
-        if (found) return found;
-        continue;
-      }
-      if (isAggregate(inner)) return inner;
-    }
-    return null;
-  };
   const written = [
     ...query.selected.map((item) => item.expression),
     ...(query.having ? [query.having] : []),
@@ -138,7 +123,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     ...(query.limitBy?.columns ?? []),
   ];
   // Most queries neither group nor aggregate: nothing to judge, and no tree to rebuild.
-  if (query.groupBy.length === 0 && !written.some((expression) => aggregateThroughAliases(expression) !== null)) return;
+  if (query.groupBy.length === 0 && !written.some((expression) => aggregateThroughAliases(expression, aliases, isAggregate) !== null)) return;
 
   const keys = query.groupBy.map((key) => expand(key));
   for (const key of keys) {
@@ -259,6 +244,26 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
   };
   for (const output of outputs) judge(output);
+}
+
+/**
+ * An aggregate the expression holds, looked for through the aliases it names without expanding
+ * them. An alias stands for its definition, also where it shadows an aggregate column of the
+ * entity (`org_id AS users` on sessions, whose `users` is one), as the expanded query reads it.
+ */
+function aggregateThroughAliases(node: Expression, aliases: ReadonlyMap<string, Expression>, isAggregate: (node: Expression) => boolean, seen: ReadonlySet<string> = new Set()): Expression | null {
+  for (const inner of walkExpression(node)) {
+    if (inner.kind === "column" && inner.entityAlias === undefined && !inner.insideOwnAlias) {
+      const definition = aliases.get(inner.name);
+      if (definition !== undefined) {
+        const found = seen.has(inner.name) ? null : aggregateThroughAliases(definition, aliases, isAggregate, new Set([...seen, inner.name]));
+        if (found) return found;
+        continue;
+      }
+    }
+    if (isAggregate(inner)) return inner;
+  }
+  return null;
 }
 
 function describeAggregate(node: Expression): string {
@@ -462,21 +467,9 @@ export function checkJoinAggregation(query: LogicalQuery, entities: ReadonlyMap<
     return entity !== undefined && aggregateColumns(entity).has(node.name);
   };
   const mapped = new Set([...entities.values()].flatMap((entity) => [...mappedFunctions(entity)]));
-  /** The first aggregate an expression holds, through the aliases it names. */
-  const aggregateIn = (expression: Expression, seen: ReadonlySet<string> = new Set()): Expression | null => {
-    for (const node of walkExpression(expression)) {
-      if ((node.kind === "function" || node.kind === "curried") && (AGGREGATE_FUNCTIONS.has(node.name) || mapped.has(node.name))) return node;
-      if (isAggregateColumn(node)) return node;
-      if (node.kind === "column" && node.entityAlias === undefined && !seen.has(node.name)) {
-        const definition = aliases.get(node.name);
-        const found = definition === undefined ? null : aggregateIn(definition, new Set([...seen, node.name]));
-        if (found !== null) return found;
-      }
-    }
-    return null;
-  };
+  const isAggregate = (node: Expression): boolean => ((node.kind === "function" || node.kind === "curried") && (AGGREGATE_FUNCTIONS.has(node.name) || mapped.has(node.name))) || isAggregateColumn(node);
   const outputs = [...query.selected.map((item) => item.expression), ...query.orderBy.map((item) => item.expression)];
-  const aggregate = [...outputs, ...(query.having ? [query.having] : [])].map((expression) => aggregateIn(expression)).find((found) => found !== null) ?? null;
+  const aggregate = [...outputs, ...(query.having ? [query.having] : [])].map((expression) => aggregateThroughAliases(expression, aliases, isAggregate)).find((found) => found !== null) ?? null;
   if (aggregate === null) return;
   for (const output of outputs) {
     const column = output.kind === "column" && output.entityAlias === undefined ? aliases.get(output.name) : output;

@@ -1596,10 +1596,10 @@ const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_
 const NULLABLE_NUMBER_CLASSES: readonly Typed[] = NUMBER_CLASSES.map((t) => typed(t.cls, null, true));
 
 /**
- * A condition whose operands' types the pass does not know (`a AND x IN now()`): a UInt8 or a
- * Nullable(UInt8), each judged in turn where it is used, refused only where neither is taken
- * (`arrayElement(a AND b, 1)`, `toStartOfHour(x IN c AND d)`). An engine test holds the engine's
- * type of such conditions to one of the two.
+ * A condition whose operands' types the pass does not know (`a AND x IN now()`): one of these
+ * classes, Nullable or not, each judged in turn where it is used, refused only where none is
+ * taken (`arrayElement(a AND b, 1)`, `toStartOfHour(x IN c AND d)`). An engine test holds the
+ * engine's type of such conditions to one of them.
  */
 function conditionsOf(classes: readonly ArgumentClass[]): readonly Typed[] {
   return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: classes.flatMap((cls) => [typed(cls, constant), typed(cls, constant, true)]) }));
@@ -1870,10 +1870,10 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
   }
 }
 
-/** The classes a UUID's set of constants cannot hold: numbers, Booleans and DateTimes (`event_id IN 3`). */
-const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "bool", "datetime"]);
-/** The variants that take no float in their set of constants: a Date and a DateTime64 (`toDate(timestamp) IN 1.5`). */
-const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(["date", "nullableDate", "nullableDateTime64"].map((variant) => VARIANT_INDEX.get(variant)!));
+/** The classes a UUID's set of constants cannot hold: what a UUID column's set refuses, and Booleans (`event_id IN 3`, `event_id IN TRUE`). */
+const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set([...UUID_SET.refused, "bool"]);
+/** The variants that take no float in their set of constants: the Dates and DateTime64s, of the DateTimes' family (`toDate(timestamp) IN 1.5`). */
+const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(VARIANTS.flatMap((_, index) => (VARIANT_FAMILIES[index] === "datetime" ? [index] : [])));
 
 /**
  * `timestamp IN 1.5`, `timestamp IN (1, -1)`, `event_id IN 3`: ClickHouse converts each value of
