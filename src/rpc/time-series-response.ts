@@ -10,10 +10,21 @@ import { type TimeSeries, type TimeSeriesResponse, DataPointSchema, TimeSeriesRe
 import { QueryInfoSchema, QueryMetadataSchema, QueryStatsSchema, ResponseMetaSchema } from "../../gen/sentry_protos/snuba/v1/request_common_pb.js";
 import { Reliability } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
 import type { ResultRow } from "../execution/execute-sql.js";
+import { badRpcRequest } from "./rpc-request-error.js";
 import type { QueryResult } from "../pipeline/query-result.js";
 import type { ScalarKind } from "./attribute-sql.js";
 import type { SeriesColumns, TimeSeriesPlan } from "./translate-time-series.js";
 import { TIME_COLUMN } from "./translate-time-series.js";
+
+/**
+ * At most this many data points (groups × expressions × buckets) in one response. Why: every
+ * group gets a data point for every bucket, so a group-by on a high-cardinality attribute over
+ * many buckets multiplies into more objects than the process can hold. The reliability fuzz
+ * sent one (a group-by on `sentry.duration_ms` over 2,160 hourly buckets): it stalled the server
+ * for seconds on 100,000 demo rows and ran it out of heap on 1,000,000. Snuba zero-fills without
+ * a bound. A week by the minute (10,080 buckets) still fits 99 series.
+ */
+export const MAX_DATA_POINTS = 1_000_000;
 
 /** A confidence interval within half the value counts as reliable (Snuba's threshold). */
 const CONFIDENCE_INTERVAL_THRESHOLD = 0.5;
@@ -31,12 +42,17 @@ export function timeSeriesResponse(plan: TimeSeriesPlan, result: QueryResult, co
 
   // Rows by group (in the order groups first appear) and by bucket.
   const groups = new Map<string, { attributes: Record<string, string>; rows: Map<number, ResultRow> }>();
+  const pointsPerGroup = buckets.length * plan.series.length;
   for (const row of result.data) {
     const attributes: Record<string, string> = {};
     for (const g of plan.groupBy) attributes[g.name] = pythonText(row[g.column] ?? null, g.kind);
     const key = JSON.stringify(plan.groupBy.map((g) => attributes[g.name]));
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { attributes, rows: new Map() }));
+    if (!group) {
+      // Refused before any series is built: the bound is on what the zero-fill would allocate.
+      if ((groups.size + 1) * pointsPerGroup > MAX_DATA_POINTS) throw tooManyDataPoints(groups.size + 1, plan.series.length, buckets.length);
+      groups.set(key, (group = { attributes, rows: new Map() }));
+    }
     group.rows.set(Number(row[TIME_COLUMN]), row);
   }
 
@@ -72,6 +88,14 @@ export function timeSeriesResponse(plan: TimeSeriesPlan, result: QueryResult, co
     );
   }
   return create(TimeSeriesResponseSchema, { resultTimeseries: series, meta });
+}
+
+function tooManyDataPoints(groups: number, expressions: number, buckets: number) {
+  const count = (n: number) => n.toLocaleString("en");
+  return badRpcRequest(
+    `This request is asking for too many datapoints (at least ${count(groups)} groups × ${count(expressions)} expressions × ${count(buckets)} buckets, ` +
+      `more than ${count(MAX_DATA_POINTS)}): please raise your granularity_secs, shorten your time window, filter, or group by fewer attributes`,
+  );
 }
 
 function dataPoint(columns: SeriesColumns, row: ResultRow | undefined) {

@@ -23,6 +23,7 @@ import { defaultRegistry } from "../../src/datasets/registry.js";
 import { loadDemoData } from "../../src/demo-data/load-demo-data.js";
 import { startServer, type QuarryServer } from "../../src/server/start-server.js";
 import { GENEROUS_POLICY_LIMITS } from "../server/fixture-server.js";
+import { MAX_DATA_POINTS } from "../../src/rpc/time-series-response.js";
 import { anyMap } from "./hand-sql.js";
 
 const NOW = new Date("2026-11-22T10:37:12Z");
@@ -255,6 +256,29 @@ describe("EndpointTimeSeries v1", () => {
       if (typeof message === "string") expect(error.message).toBe(message);
       else expect(error.message).toMatch(message);
     }
+  });
+
+  it("refuses a response of more data points than MAX_DATA_POINTS, and still answers the same group-by over fewer buckets", async () => {
+    // A group-by on a double of many values, by the minute over a week (the reliability fuzz's
+    // request of this shape stalled the server and, on more demo rows, ran it out of heap).
+    const weekStart = END - 7 * 86_400;
+    const duration = anyMap("float", "sentry.duration_ms");
+    const [{ groups }] = (await handSql(
+      `SELECT uniqExact(${duration.value}) AS groups FROM eap_items_1_local WHERE ${BASE.replace(`toDateTime(${START})`, `toDateTime(${weekStart})`)} AND ${duration.exists}`,
+    )) as [{ groups: number }];
+    const weekBuckets = 7 * 1440;
+    expect(Number(groups) * weekBuckets).toBeGreaterThan(MAX_DATA_POINTS);
+    const byDuration = { expressions: [aggregate(Fn.COUNT, DURATION, "n")], groupBy: [DURATION] };
+    const refused = await rpcError(spans({ ...byDuration, granularitySecs: 60n, meta: { ...META, startTimestamp: { seconds: BigInt(weekStart) } } }));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(/^This request is asking for too many datapoints \(at least [\d,]+ groups × 1 expressions × 10,080 buckets, more than 1,000,000\): please raise your granularity_secs/);
+    const groupsNamed = Number(/at least ([\d,]+) groups/.exec(refused.message)![1]!.replaceAll(",", ""));
+    expect(groupsNamed * weekBuckets).toBeGreaterThan(MAX_DATA_POINTS);
+    expect((groupsNamed - 1) * weekBuckets).toBeLessThanOrEqual(MAX_DATA_POINTS);
+
+    const daily = await timeSeries(spans({ ...byDuration, granularitySecs: 86_400n, meta: { ...META, startTimestamp: { seconds: BigInt(weekStart) } } }));
+    expect(daily.resultTimeseries.length).toBe(Number(groups));
+    expect(daily.resultTimeseries.every((series) => series.dataPoints.length === 7)).toBe(true);
   });
 
   it("bad bytes, unknown endpoints and wrong methods get a serialized Error too", async () => {
