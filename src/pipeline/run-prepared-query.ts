@@ -5,7 +5,9 @@
  *   execute     ClickHouse runs the SQL under the granted threads and the execution limits
  *   cache_set   the result is stored for identical queries
  * then the response is built and one query-log row is queued (never awaited). Front ends call
- * this with the timer they started, so `timing.marks_ms` covers the whole request.
+ * this with the timer they started, so `timing.marks_ms` covers the whole request. A front end
+ * whose answer is built from the rows (the RPC's time series) passes its builder, so a refusal
+ * the builder raises is the query's one logged outcome rather than a second row after a success.
  */
 import { admitFromCache, admitQuery, passthroughQuotaAllowance, type Admission } from "../allocation-policies/admit-query.js";
 import { DEFAULT_POLICY_MAX_THREADS } from "../allocation-policies/policy-base.js";
@@ -45,16 +47,17 @@ function record(backend: QueryBackend, facts: QueryLogFacts): void {
   if (facts.error) markRecorded(facts.error);
 }
 
-export async function runPreparedQuery(
+export async function runPreparedQuery<Answer = QueryResult>(
   context: PipelineContext,
   request: QueryRequest,
   prepared: PreparedQuery,
   timer: StageTimer,
-): Promise<QueryResult> {
+  buildAnswer: (result: QueryResult) => Answer = (result) => result as Answer,
+): Promise<Answer> {
   const { storage } = prepared;
   if (request.dryRun) {
     const maxThreads = request.consistent ? 1 : DEFAULT_POLICY_MAX_THREADS;
-    return { data: [], meta: [], timing: timer.toTiming(), quota_allowance: passthroughQuotaAllowance(storage.name, maxThreads), sql: prepared.sql };
+    return buildAnswer({ data: [], meta: [], timing: timer.toTiming(), quota_allowance: passthroughQuotaAllowance(storage.name, maxThreads), sql: prepared.sql });
   }
   const backend = context.backend ?? implicitBackend(context.columnstore);
   const { metrics } = backend;
@@ -192,9 +195,15 @@ export async function runPreparedQuery(
   });
   if (request.debug || context.statsInResponse) result.stats = stats;
   if (request.debug) result.sql = prepared.sql;
-  record(
-    backend,
-    logFacts({ timing, cacheStatus: stats.cache_status, rowsRead, bytesRead, resultRows: execution.data.length, quotaAllowance: admission.quotaAllowance }),
-  );
-  return result;
+  const ranFacts = { timing, cacheStatus: stats.cache_status, rowsRead, bytesRead, resultRows: execution.data.length, quotaAllowance: admission.quotaAllowance };
+  let answer: Answer;
+  try {
+    answer = buildAnswer(result);
+  } catch (reason) {
+    const error = QueryServiceError.from(reason);
+    record(backend, logFacts({ ...ranFacts, error }));
+    throw error;
+  }
+  record(backend, logFacts(ranFacts));
+  return answer;
 }

@@ -66,6 +66,9 @@ export async function runTimeSeries(context: PipelineContext, request: TimeSerie
   timer.mark("validate_schema");
   const { prepared, plan } = translateTimeSeries(executed, eapStorage(context.definitions));
   timer.mark("prepare_query");
-  const result = await runPreparedQuery(context, { ...queryRequest, debug: executed.meta!.debug }, prepared, timer);
-  return { response: timeSeriesResponse(plan, result, { requestId: executed.meta!.requestId, debug: executed.meta!.debug }), executed };
+  // The response is built inside the logged run: a refusal of its size is the query's log row.
+  const response = await runPreparedQuery(context, { ...queryRequest, debug: executed.meta!.debug }, prepared, timer, (result) =>
+    timeSeriesResponse(plan, result, { requestId: executed.meta!.requestId, debug: executed.meta!.debug }),
+  );
+  return { response, executed };
 }

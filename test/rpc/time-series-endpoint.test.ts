@@ -269,8 +269,16 @@ describe("EndpointTimeSeries v1", () => {
     const weekBuckets = 7 * 1440;
     expect(Number(groups) * weekBuckets).toBeGreaterThan(MAX_DATA_POINTS);
     const byDuration = { expressions: [aggregate(Fn.COUNT, DURATION, "n")], groupBy: [DURATION] };
-    const refused = await rpcError(spans({ ...byDuration, granularitySecs: 60n, meta: { ...META, startTimestamp: { seconds: BigInt(weekStart) } } }));
+    const referrer = "test.rpc.too_many_points";
+    const refused = await rpcError(spans({ ...byDuration, granularitySecs: 60n, meta: { ...META, referrer, startTimestamp: { seconds: BigInt(weekStart) } } }));
     expect(refused.status).toBe(400);
+    // The query ran before its answer was refused: one query-log row, the refusal, with what it read.
+    await server.backend.queryLog!.flush();
+    const logged = (await handSql(`SELECT status, error_type, error_message, rows_read, sql FROM querylog_local WHERE referrer = '${referrer}'`)) as Record<string, string | number>[];
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ status: "invalid-request", error_type: "invalid_query", error_message: refused.message });
+    expect(Number(logged[0]!.rows_read)).toBeGreaterThan(0);
+    expect(logged[0]!.sql).toMatch(/^SELECT /);
     expect(refused.message).toMatch(/^This request is asking for too many datapoints \(at least [\d,]+ groups × 1 expressions × 10,080 buckets, more than 500,000\): please raise your granularity_secs/);
     const groupsNamed = Number(/at least ([\d,]+) groups/.exec(refused.message)![1]!.replaceAll(",", ""));
     expect(groupsNamed * weekBuckets).toBeGreaterThan(MAX_DATA_POINTS);
