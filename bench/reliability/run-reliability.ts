@@ -16,7 +16,7 @@ import { fuzz } from "./fuzz.js";
 import { describeRequest, fuzzInput, type FuzzRequest } from "./fuzz-inputs.js";
 import { classify, type Outcomes } from "./outcomes.js";
 import { send } from "./send.js";
-import { startServerProcess, type ServerProcess, type StopResult } from "./server-process.js";
+import { mappingChanges, startServerProcess, type ServerProcess, type StopResult } from "./server-process.js";
 import { soak } from "./soak.js";
 
 export interface ReliabilityOptions {
@@ -244,6 +244,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const baselineMb = baseline.rssMb;
     const baselineAnonMb = baseline.anonMb;
     const baselineJs = jsMemoryMb(await server.metrics(), server);
+    const baselineMappings = server.residentByMapping();
     log(`warm-up done: ${baselineMb} MB resident (${baselineAnonMb} MB anonymous; JS heap ${baselineJs.heapMb} MB of ${baselineJs.heapTotalMb} MB reserved, external ${baselineJs.externalMb} MB; engine tracked ${baselineJs.engineMb} MB; ${baselineJs.threads} threads)`);
 
     currentPhase = "fuzz";
@@ -285,6 +286,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     const endMb = settled.rssMb;
     const endAnonMb = settled.anonMb;
     const endJs = jsMemoryMb(metrics, server);
+    log(`resident memory by mapping, baseline -> settled: ${mappingChanges(baselineMappings, server.residentByMapping())}`);
     log(`settled: ${endMb} MB resident (${endAnonMb} MB anonymous; JS heap ${endJs.heapMb} MB of ${endJs.heapTotalMb} MB reserved, external ${endJs.externalMb} MB; engine tracked ${endJs.engineMb} MB; ${endJs.threads} threads); query log ${JSON.stringify(queryLog)}`);
 
     // SIGTERM while 100 clients are still sending.

@@ -34,6 +34,8 @@ export interface ServerProcess {
   anonMb(): number;
   /** Its threads (the engine's pool included). */
   threads(): number;
+  /** Resident kB by what is mapped (a file's name, or `[anonymous]`, `[heap]`, `[stack]`…), from smaps. */
+  residentByMapping(): Map<string, number>;
   metrics(): Promise<Map<string, number>>;
   /** SIGTERM; resolves with the exit code and how long the process took to exit. */
   stop(): Promise<StopResult>;
@@ -105,6 +107,7 @@ export async function startServerProcess(options: { demoRows: number; shutdownTi
     rssMb: () => statusMb(pid, "VmRSS"),
     anonMb: () => statusMb(pid, "RssAnon"),
     threads: () => statusNumber(pid, "Threads"),
+    residentByMapping: () => residentByMapping(pid),
     async metrics() {
       const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
       return parseMetrics(text);
@@ -155,4 +158,37 @@ function statusNumber(pid: number, field: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Resident kB per mapping name, summed over /proc/<pid>/smaps (empty once the process is gone):
+ * tells growth of the engine's code pages (file-backed) from growth of its heap (anonymous).
+ */
+export function residentByMapping(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return byName;
+  }
+  let name = "[anonymous]";
+  for (const line of text.split("\n")) {
+    // A mapping's header: `start-end perms offset dev inode [name]`.
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (header) {
+      name = header[1]!.trim() === "" ? "[anonymous]" : header[1]!.trim().replace(/^.*\//, "");
+      continue;
+    }
+    if (line.startsWith("Rss:")) byName.set(name, (byName.get(name) ?? 0) + Number(/(\d+)/.exec(line)?.[1] ?? 0));
+  }
+  return byName;
+}
+
+/** The largest changes between two `residentByMapping` readings, in MB: `libchdb.so +15.2 MB, [anonymous] +30.1 MB`. */
+export function mappingChanges(before: Map<string, number>, after: Map<string, number>, top = 6): string {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  const changes = [...names].map((name) => [name, (after.get(name) ?? 0) - (before.get(name) ?? 0)] as const).filter(([, kb]) => Math.abs(kb) >= 1024);
+  changes.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  return changes.length === 0 ? "no mapping changed by 1 MB or more" : changes.slice(0, top).map(([name, kb]) => `${name} ${kb >= 0 ? "+" : ""}${(kb / 1024).toFixed(1)} MB`).join(", ");
 }
