@@ -20,7 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, type StringReading } from "./literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
 import { aggregateColumns } from "./aggregate-columns.js";
@@ -1857,8 +1857,9 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
       const text = anyScalar ? (value.kind === "literal" && value.value !== null ? String(value.value) : null) : constantText(value, columnText);
-      // Compared with a DateTime (not listed in a set), a date no calendar has fails too.
-      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !impossibleLeadingDate(text)))) continue;
+      // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
+      // do digits of a length the best-effort reading has no meaning for.
+      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !(impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text))))) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
       const folded = value.kind === "literal" ? "" : ` (the text '${text.length > 40 ? `${text.slice(0, 40)}…` : text}')`;

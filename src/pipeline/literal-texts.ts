@@ -71,6 +71,25 @@ export function impossibleLeadingDate(text: string): boolean {
   return month > 12 || day > new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/**
+ * Whether a comparison with a DateTime fails on a text of digits alone (or one led by a sign),
+ * which ClickHouse's best-effort reading takes by its length: 1 or 2 digits a day of the month
+ * (1 to 31), 4 a year, 6 a year and month (month 0 to 12), 8 a date (judged by
+ * impossibleLeadingDate), 9 or 10 a Unix time; other lengths, zeros alone up to 8 digits, and a
+ * leading `-` or `+` fail (`'0' = timestamp`, `'123' < timestamp`: code 41).
+ */
+export function unreadableDigitsAsComparedDateTime(text: string): boolean {
+  const trimmed = text.trim();
+  if (/^[-+]/.test(trimmed)) return true;
+  if (!/^\d+$/.test(trimmed)) return false;
+  const length = trimmed.length;
+  if (length === 9 || length === 10) return false;
+  if (/^0+$/.test(trimmed) || length > 10) return true;
+  if (length <= 2) return Number(trimmed) > 31;
+  if (length === 6) return Number(trimmed.slice(4)) > 12;
+  return length !== 4 && length !== 8;
+}
+
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;

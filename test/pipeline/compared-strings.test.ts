@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, impossibleLeadingDate } from "../../src/pipeline/literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, impossibleLeadingDate, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 /**
@@ -157,6 +157,22 @@ describe("strings compared with a value of a class", () => {
     // Listed in a set, some such texts are taken (the pass judges none of them there).
     const column = columns.find((c) => c.key === "datetime")!;
     expect(await accepted(`SELECT count() FROM one_row WHERE ${column.name} IN ('2024-13-45T25:61:61', '2024-01-01')`)).toBe(true);
+  });
+
+  it("digits alone of a length the best-effort reading has no meaning for fail compared with a DateTime; those it reads are taken (found by the fuzz: '0' = timestamp)", async () => {
+    const unreadable = ["0", "00", "32", "99", "123", "0000", "12345", "000000", "202413", "1234567", "00000000", "17000000000", "-1", "+1", "-2024-01-01", "0 "];
+    const readable = ["1", "01", "31", "1234", "0001", "202400", "202412", "20240101", "000000000", "123456789", "1700000000", " 1", "2024-01-01 -1"];
+    for (const text of unreadable) expect(unreadableDigitsAsComparedDateTime(text), text).toBe(true);
+    for (const text of readable) expect(unreadableDigitsAsComparedDateTime(text), text).toBe(false);
+    const wrongly: string[] = [];
+    for (const column of columns.filter((c) => c.key === "datetime")) {
+      for (const text of [...unreadable, ...readable]) {
+        for (const condition of [`${quote(text)} = ${column.name}`, `${column.name} < ${quote(text)}`, `${quote(text)} IN greatest(${column.name})`]) {
+          if ((await accepted(`SELECT count() FROM one_row WHERE ${condition}`)) !== readable.includes(text)) wrongly.push(condition);
+        }
+      }
+    }
+    expect(wrongly).toEqual([]);
   });
 
   it("a text that ifNull or coalesce returns (its first argument not NULL) is compared as the literal is: the engine refuses what the pass refuses through it", async () => {

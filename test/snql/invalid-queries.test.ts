@@ -51,6 +51,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ifNull('abc', title) >= 0`, "ifNull(…) at line 1, column 162 (the text 'abc') is not an unsigned integer", 1, 162],
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
   [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
+  // digits alone that a comparison with a DateTime cannot read: '0', three digits (found by the fuzz: code 41)
+  [`MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND toString(0) IN (bucketed_time)`, "toString(…) at line 1, column 201 (the text '0') is not a datetime, and in (IN) compares it with column bucketed_time", 1, 201],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '123' < timestamp`, "'123' at line 1, column 162 is not a datetime, and less (<) compares it with column timestamp", 1, 162],
   // aggregate states of different functions added, or repeated a number of times read per row (codes 421, 44)
   [`MATCH (metrics_distributions) SELECT sum + histogram_buckets AS t WHERE ${METRICS}`, "column sum at line 1, column 38 is an aggregate state of AggregateFunction(sum, Float64), and column histogram_buckets at line 1, column 44 one of AggregateFunction(histogram(250), Float64)", 1, 44],
   [`MATCH (metrics_distributions) SELECT granularity * count AS t WHERE ${METRICS}`, "column granularity at line 1, column 38 is computed per row, and multiply (*) repeats the aggregate state column count", 1, 38],
@@ -376,6 +379,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
   // states of one function and type added; a state repeated a constant number of times
   `MATCH (metrics_distributions) SELECT sum + sum AS t, 2 * count AS c WHERE ${METRICS}`,
+  // a text on the left: digits a DateTime comparison reads, any text IN a number or UUID column (the column is the set)
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '2024-01-01T01:00:00' <= timestamp AND '1700000000' > timestamp AND '31' != timestamp AND '1' = project_id`,
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'x' IN (project_id) AND 'x' NOT IN (event_id)`,
   // index 0 of a constant array or string is computed first, and taken
   `MATCH (events) SELECT arrayElement(array('a'), 0) AS k, substring('abc', 0, 1) AS s WHERE ${R} AND project_id = 1`,
   // an array beside a text written as one, or beside an array; a bare column on the right of IN is a set
