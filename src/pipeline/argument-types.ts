@@ -756,6 +756,17 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
+        // The other way round (`trace_id IN message_timestamp`, `event_id IN project_id`): the
+        // column is read as values of the left's type, and a UUID cannot be made from a number, a
+        // Boolean or a DateTime either (code 48, whatever the rows, Nullable or not).
+        const held = membership && args[0]!.cls === "uuid" ? args[1]!.cls : null;
+        if (held !== null && NOT_UUID_VALUES.has(held) && this.isStorageColumn(node.args[1]!)) {
+          const [left, right] = node.args as [Expression, Expression];
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is a UUID, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[held]}: ClickHouse reads that column as UUIDs and cannot convert ${CLASS_NAMES[held]} to one; compare with a UUID string ('…')`,
+            right.position ?? node.position,
+          );
+        }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet, this.mappedText);
         judgeConvertedText(node.name, node.args, this.mappedText);

@@ -175,6 +175,22 @@ describe("strings compared with a value of a class", () => {
     expect(wrongly).toEqual([]);
   });
 
+  it("a UUID looked for in a column of numbers, Booleans or DateTimes fails (the column is read as UUIDs, code 48), and in a UUID column is taken", async () => {
+    const refusedKeys = ["uint8", "uint32", "int64", "float64", "bool", "datetime"];
+    const wrongly: string[] = [];
+    let checked = 0;
+    for (const [table, cols] of [["empty_values", columns], ["one_row", columns], ["nullable_row", nullableColumns]] as const) {
+      const uuid = cols.find((c) => c.key === "uuid")!;
+      for (const column of cols.filter((c) => refusedKeys.includes(c.key))) {
+        checked++;
+        for (const name of ["IN", "NOT IN"]) if (await accepted(`SELECT count() FROM ${table} WHERE ${uuid.name} ${name} ${column.name}`)) wrongly.push(`${table}: ${uuid.type} ${name} ${column.type}`);
+      }
+      expect(await accepted(`SELECT count() FROM ${table} WHERE ${uuid.name} IN ${uuid.name}`)).toBe(true);
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(wrongly).toEqual([]);
+  });
+
   it("a text that ifNull or coalesce returns (its first argument not NULL) is compared as the literal is: the engine refuses what the pass refuses through it", async () => {
     const wrongly: string[] = [];
     let checked = 0;
