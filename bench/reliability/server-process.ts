@@ -151,7 +151,7 @@ function statusMb(pid: number, field: string): number {
 }
 
 /** A number field of /proc/<pid>/status (kB for memory fields), 0 once the process is gone. */
-function statusNumber(pid: number, field: string): number {
+export function statusNumber(pid: number, field: string): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);

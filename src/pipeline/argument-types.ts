@@ -763,7 +763,7 @@ class ArgumentTyping {
         if (held !== null && NOT_UUID_VALUES.has(held) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is a UUID, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[held]}: ClickHouse reads that column as UUIDs and cannot convert ${CLASS_NAMES[held]} to one; compare with a UUID string ('…')`,
+            `${describe(left)}${at(left.position)} is a UUID, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[held]}: ClickHouse reads that column as UUIDs and cannot convert ${CLASS_NAMES[held]} to one; ${UUID_SET.instead}`,
             right.position ?? node.position,
           );
         }

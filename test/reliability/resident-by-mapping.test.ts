@@ -2,9 +2,8 @@
  * The reliability run places memory growth by mapping (smaps): the engine's code pages against
  * the heaps. Read from this test's own process, which maps the node binary and anonymous memory.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mappingChanges, residentByMapping } from "../../bench/reliability/server-process.js";
+import { mappingChanges, residentByMapping, statusNumber } from "../../bench/reliability/server-process.js";
 
 describe("resident memory by mapping", () => {
   it("sums smaps' Rss per mapped file and for anonymous memory, matching VmRSS", () => {
@@ -12,7 +11,7 @@ describe("resident memory by mapping", () => {
     expect(byName.get("node") ?? 0).toBeGreaterThan(1024);
     expect(byName.get("[anonymous]") ?? 0).toBeGreaterThan(1024);
     const total = [...byName.values()].reduce((sum, kb) => sum + kb, 0);
-    const vmRss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]);
+    const vmRss = statusNumber(process.pid, "VmRSS");
     // Two readings a moment apart: within 10 %.
     expect(Math.abs(total - vmRss)).toBeLessThan(vmRss * 0.1);
     expect(residentByMapping(2 ** 22 + 12_345).size).toBe(0);
