@@ -13,6 +13,7 @@ import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/ex
 import { RemoteExecutor } from "../subscriptions/remote-executor.js";
 import type { ResultPublisher } from "../subscriptions/result-publisher.js";
 import { startSchedulerNode } from "../subscriptions/scheduler-node.js";
+import { shutdownBudget } from "../server/shutdown-budget.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 
 export async function runSchedulerCommand(settings: Settings, definitions: DefinitionLookup, log: (line: string) => void): Promise<void> {
@@ -73,7 +74,8 @@ export async function runSchedulerCommand(settings: Settings, definitions: Defin
     }, deadline + 3000);
     late.unref();
     node
-      .stop(deadline)
+      // The end of the deadline is left for closing the engine and exiting.
+      .stop(shutdownBudget(deadline).drainedByMs)
       .then(() => buckets.close())
       .then(() => closeEngine())
       .then(

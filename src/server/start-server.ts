@@ -13,6 +13,7 @@ import { ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease } from "./idle-memory-releas
 import { jsonRoutes } from "./json-routes.js";
 import type { ServiceContext } from "./service-context.js";
 import { listenOnSinglePort, type RequestHandler, type RunningServer } from "./single-port-server.js";
+import { shutdownBudget } from "./shutdown-budget.js";
 
 export interface ServerOptions {
   readonly host: string;
@@ -139,12 +140,14 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     /**
      * Without a deadline: connections are cut at once, subscription runs and the query log get
      * their own default time. With one: requests in progress, then subscription runs, then the
-     * query log share it.
+     * query log share it, leaving the end of it for closing the engine and exiting (see
+     * shutdown-budget.ts).
      */
     async close(deadlineMs?: number) {
       const started = Date.now();
-      const left = () => (deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started)));
-      await running.close(deadlineMs ?? 0);
+      const budget = deadlineMs === undefined ? undefined : shutdownBudget(deadlineMs);
+      const left = () => (budget === undefined ? undefined : Math.max(0, budget.drainedByMs - (Date.now() - started)));
+      await running.close(budget?.requestsMs ?? 0);
       engine.stop();
       await memory.stop();
       // Runs in progress finish and the checkpoints are saved while the engine is still there.

@@ -136,7 +136,7 @@ describe("shutdown deadlines", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-lifecycle-deadline-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it("cuts a request that never ends at the deadline, and a second signal exits at once", async () => {
+  it("cuts a request that never ends before the deadline and is gone by it, on a busy machine; a second signal exits at once", async () => {
     const port = await freePort();
     const server = quarry({ QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_SHUTDOWN_TIMEOUT_MS: "1500" });
     await ready(port, server);
@@ -144,12 +144,23 @@ describe("shutdown deadlines", () => {
     const stuck = slowQuery(port, QUERY, 60_000, 2);
     stuck.done.catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 300));
-    let signalled = Date.now();
-    server.child.kill("SIGTERM");
-    const { code, at } = await server.exited;
-    expect(code).toBe(0);
-    expect(at - signalled).toBeGreaterThanOrEqual(1400);
-    expect(at - signalled).toBeLessThan(4000);
+    // Both cores busy while the server stops: closing the engine and exiting take longest then.
+    const burners = [0, 1].map(() => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+    let signalled: number;
+    let stopped: { code: number | null; at: number };
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      signalled = Date.now();
+      server.child.kill("SIGTERM");
+      stopped = await server.exited;
+    } finally {
+      for (const burner of burners) burner.kill("SIGKILL");
+    }
+    expect(stopped.code).toBe(0);
+    // The request had the deadline less its tail (600 ms of 1,500); the process is gone by the deadline.
+    expect(stopped.at - signalled).toBeGreaterThanOrEqual(850);
+    expect(stopped.at - signalled).toBeLessThanOrEqual(1500);
+    expect(server.output).toContain("SIGTERM: shutting down within 1500 ms");
 
     const again = quarry({ QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_SHUTDOWN_TIMEOUT_MS: "60000" });
     await ready(port, again);
@@ -157,11 +168,11 @@ describe("shutdown deadlines", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     again.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    signalled = Date.now();
+    const secondSignal = Date.now();
     again.child.kill("SIGTERM");
     const second = await again.exited;
     expect(second.code).toBe(130);
-    expect(second.at - signalled).toBeLessThan(1500);
+    expect(second.at - secondSignal).toBeLessThan(1500);
     expect(again.output).toContain("SIGTERM again: exiting now");
   }, 240_000);
 });
