@@ -153,11 +153,14 @@ interface Typed {
   /** A type without a class that has its own probed refusals (index in VARIANTS, -1 for none): an array variant, a tuple, a map, ... */
   readonly variant: number;
   /**
-   * A Variant made by `if` or `multiIf` (the mixed variant): each branch's class, plain, as the
-   * engine applies a function to it. Without a variant: the classes the value may be, one of
-   * which it is (numbersWithBool). Either way a call is refused only where none is taken.
+   * A Variant made by `if`, `multiIf`, `ifNull` or `coalesce` (the mixed variant): each branch's
+   * class, plain, as the engine applies a function to it; a call is refused where it refuses
+   * any, as rows may hold each (unless `pickedOnce`). Without a variant: the classes the value
+   * may be, one of which it is (numbersWithBool); a call is refused only where none is taken.
    */
   readonly alternatives?: readonly Typed[];
+  /** A mixed variant whose branch a constant condition picks once for all rows (`if(FALSE, a, b)`): every row holds the same alternative, which one the pass does not say. */
+  readonly pickedOnce?: boolean;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -274,7 +277,10 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const known = byFamily.get(family);
     byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
-  if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
+  if (byFamily.size > 1) {
+    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && t.constant === true);
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}) };
+  }
   const [only] = byFamily.values();
   if (only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
   // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
@@ -324,8 +330,18 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   // Numbers of two classes have a common type the pass does not know (`ifNull(n_uint8, i)` is an
   // Int64, `ifNull(n_int64, f)` a Variant(Float64, Int64)): no class.
   const [only] = byFamily.values();
-  return only !== undefined && only.cls === null && only.variant < 0 ? typed(null, constant) : null;
+  if (only !== undefined && only.cls === null && only.variant < 0) return typed(null, constant);
+  // Values of one class that is one type (`ifNull(geo_region, username)`, two Nullable(String)s):
+  // that type, Nullable when the last one kept is (the probe saw one Nullable argument at a time).
+  // A class of numbers stands for several types (a UInt64 and an Int64 are both int64s), whose
+  // common type the class does not say.
+  const cls = kept[0]!.cls;
+  if (cls !== null && ONE_TYPE_CLASSES.has(cls) && kept.every((t) => t.cls === cls && t.variant < 0)) return typed(cls, constant, kept[kept.length - 1]!.nullable);
+  return null;
 }
+
+/** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
+const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool"]);
 
 /** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
 function mixedArgument(types: readonly Typed[]): number {
@@ -700,7 +716,7 @@ class ArgumentTyping {
         // So is an array there (`'a' IN array(1, 2)` is taken, and false).
         const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
         const constantSet = membership && args[1]!.constant === true;
-        if (constantSet) refuseUnconvertibleSetValues(node.name, node.args, args);
+        if (membership) refuseUnconvertibleSetValues(node.name, node.args, args, constantSet);
         // An array of columns there is looked in per row as `has(array, x)` looks: its elements
         // need a common type with x (`now() IN array(logger, platform)`, code 386).
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
@@ -711,17 +727,18 @@ class ArgumentTyping {
           );
         }
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
-        // A Variant from `if` (`like(if(c, 0.95, now()), 'x')`): the engine applies the function to
-        // each alternative, and refuses the call when it takes none of them. Aggregates take or
+        // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
+        // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
         // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
         const mixedAt = facts.aggregate ? -1 : mixedArgument(args);
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
-        // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`) is
+        // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
+        // `user IN toDate(finish_ts)`) is
         // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
         // array (its elements are looked in), and not a bare column, which ClickHouse takes.
-        const computedSet = membership && !constantSet && args[1]!.constant === false && (computedScalar(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!));
+        const computedSet = membership && !constantSet && args[1]!.constant === false && (computedScalar(node.args[1]!, args[1]!) || scalarPerRow(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!));
         if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
@@ -768,7 +785,7 @@ class ArgumentTyping {
           );
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
-        if (args.length === 2 && COMPARISONS.has(node.name)) judgeComparedString(node.name, node.args, args, computedSet, this.mappedText);
+        if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args);
         if (node.args.length === 2 && (node.name === "plus" || node.name === "multiply")) this.refuseStateArithmetic(node.name, node.args, args);
@@ -887,31 +904,60 @@ class ArgumentTyping {
   }
 
   /**
-   * A call with a Variant argument (the mixed variant of an `if`), judged as the engine runs it:
-   * once per alternative, each in the Variant's place. Refused only when every alternative is:
-   * one that is taken answers for the rows that hold it (ClickHouse refuses the others as it
-   * computes them, which depends on the data, not on the types).
+   * A call with a Variant argument, judged as the engine runs it: once per alternative, each in
+   * the Variant's place.
+   * - The mixed variant of an `if` or a `coalesce` holds each alternative in the rows that pick
+   *   it, and ClickHouse fails the query on the first row whose alternative the call refuses
+   *   (`lower(coalesce(location, 1))` fails on a row where location is NULL, code 43;
+   *   `title = if(c, title, 3)` where c is false, code 386). Whether such a row exists depends
+   *   on the data, so the call is refused when it refuses any alternative: on the rows where it
+   *   would answer it answers by chance, and Snuba's ClickHouse, which has no Variant, refuses
+   *   the branches themselves.
+   * - A type the pass cannot pin down among a few (which one depends on its arguments' exact
+   *   types) is one of them for every row: refused only when every alternative is.
    */
   private judgeAlternatives(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], mixedAt: number, position: TextPosition | undefined): void {
     const alternatives = types[mixedAt]!.alternatives!;
-    let first: QueryServiceError | undefined;
+    const perRow = types[mixedAt]!.variant === MIXED_VARIANT && types[mixedAt]!.pickedOnce !== true;
+    let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
     for (const alternative of alternatives) {
       const each = types.slice();
       each[mixedAt] = alternative;
       try {
         judge(this, name, facts, args, each, position, false);
-        return;
+        if (!perRow) return;
       } catch (error) {
         if (!(error instanceof QueryServiceError)) throw error;
-        first ??= error;
+        refused ??= { alternative, error };
       }
     }
+    if (refused === undefined) return;
     const mixed = args[mixedAt]!;
-    const what =
-      types[mixedAt]!.variant === MIXED_VARIANT
-        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them (ClickHouse calls it once per alternative)`
-        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types), and ${nameOf(name)}${at(position)} takes none of them`;
-    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}. As ${typeName(alternatives[0]!)}: ${first!.message}`, first!.position ?? position);
+    const what = perRow
+      ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(refused.alternative)}:`
+      : types[mixedAt]!.variant === MIXED_VARIANT
+        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}:`
+        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types), and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}:`;
+    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what} ${refused.error.message}`, refused.error.position ?? position);
+  }
+
+  /**
+   * A text compared with a value of another type: judgeComparedString's. Compared with the mixed
+   * variant of an `if` or a `coalesce` (`coalesce(location, 1) = 'x'`), the text is compared with
+   * the alternative each row holds, and must read as every one (see judgeAlternatives).
+   */
+  private judgeComparedStrings(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
+    const mixedAt = types.findIndex((t) => t.variant === MIXED_VARIANT && t.alternatives !== undefined && t.pickedOnce !== true);
+    if (mixedAt < 0) return judgeComparedString(name, args, types, computedSet, this.mappedText);
+    const mixed = types[mixedAt]!;
+    for (const alternative of mixed.alternatives!) {
+      const each = types.slice();
+      each[mixedAt] = alternative;
+      this.judgeAs(
+        () => `${describe(args[mixedAt]!)}${at(args[mixedAt]!.position)} is a Variant of ${list(mixed.alternatives!.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(alternative)}:`,
+        () => judgeComparedString(name, args, each, computedSet, this.mappedText),
+      );
+    }
   }
 
   /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for (built only then). */
@@ -1000,12 +1046,15 @@ class ArgumentTyping {
     const known = this.aliasTypes.get(name);
     if (known !== undefined) return known ?? UNKNOWN;
     this.aliasTypes.set(name, null);
-    // An aliased expression is computed once per row: it is never a constant to its users.
+    // An alias of a constant may or may not be one to its users (of unknown constness); an alias
+    // of a value read per row is read per row wherever it is used (`transaction AS t ... now() !=
+    // t` compares a DateTime with a String column, code 386).
     const inCondition = this.inCondition;
     this.inCondition = false;
     const definition = this.visit(this.aliases.get(name)!);
     this.inCondition = inCondition;
-    const result = definition.alternatives ? { ...definition, constant: null } : definition.variant >= 0 ? variantTyped(definition.variant, null) : typed(definition.cls, null, definition.nullable);
+    const constant = definition.constant === false ? false : null;
+    const result = definition.alternatives ? { ...definition, constant } : definition.variant >= 0 ? variantTyped(definition.variant, constant) : typed(definition.cls, constant, definition.nullable);
     this.aliasTypes.set(name, result);
     return result;
   }
@@ -1882,6 +1931,13 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
   }
 }
 
+const IPV4_VARIANT = VARIANT_INDEX.get("nullableIPv4")!;
+
+/** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
+function isClockCall(node: Expression): boolean {
+  return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
+}
+
 /** The classes a UUID's set of constants cannot hold: what a UUID column's set refuses, and Booleans (`event_id IN 3`, `event_id IN TRUE`). */
 const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set([...UUID_SET.refused, "bool"]);
 /** The variants that take no float in their set of constants: the Dates and DateTime64s, of the DateTimes' family (`toDate(timestamp) IN 1.5`). */
@@ -1891,28 +1947,50 @@ const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(VARIANTS.flatMap((_, 
  * `timestamp IN 1.5`, `timestamp IN (1, -1)`, `event_id IN 3`: ClickHouse converts each value of
  * a set of constants to the left's type while it plans the query, and fails the query where one
  * does not convert (code 53, whatever the rows). A DateTime takes no float and no negative
- * integer, a Date or a DateTime64 no float, a UUID no number, Boolean or DateTime. Judged on the
- * values written as literals (in a list or alone) and on a constant computed alone
- * (`toFloat64(1)`); an integer of the int64 class computed so may be an Int64 (refused beside a
- * DateTime) or a UInt64 (taken), and is left alone.
+ * integer, a Date or a DateTime64 no float, a UUID no number, Boolean, Date or DateTime, a Map
+ * no scalar at all, an IP what its column's set refuses (UNCONVERTIBLE_VARIANT_SETS). Judged on the values written as literals (in a list or alone), on a constant
+ * computed alone (`toFloat64(1)`) and on the clock's calls, in a set of constants or not
+ * (`event_id IN now()`, `attributes_bool IN tuple(today(), x)`: codes 53, 48, 43); an integer of
+ * the int64 class computed so may be an Int64 (refused beside a DateTime) or a UInt64 (taken),
+ * and is left alone.
  */
-function refuseUnconvertibleSetValues(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+function refuseUnconvertibleSetValues(name: string, args: readonly Expression[], types: readonly Typed[], constantSet: boolean): void {
   const left = types[0]!;
   const isDateTime = left.cls === "datetime";
   const isUuid = left.cls === "uuid";
-  if (!isDateTime && !isUuid && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
+  const isMap = left.variant >= 0 && MAP_VARIANT_AT[left.variant]!;
+  const ipSet = left.variant >= 0 ? UNCONVERTIBLE_VARIANT_SETS[left.variant] : undefined;
+  if (!isDateTime && !isUuid && !isMap && !ipSet && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
   const set = args[1]!;
   const listed = set.kind === "function" && (set.name === "tuple" || set.name === "array");
+  // Only the values the pass knows to be constants: a set of them, values written in a list
+  // (read per row when a column is listed too, `event_id IN (1, trace_id)`, and refused alike),
+  // or the clock's calls, which the engine computes once per query (`event_id IN now()`).
+  if (!constantSet && !listed && !isClockCall(set)) return;
+  const perRow = types[1]!.constant === false;
   for (const value of listed ? set.args : [set]) {
-    const cls = value.kind === "literal" ? literalClass(value.value) : value.kind === "datetime" ? "datetime" : listed ? null : types[1]!.cls;
+    const cls = value.kind === "literal" ? literalClass(value.value) : value.kind === "datetime" || isClockCall(value) ? "datetime" : listed ? null : types[1]!.cls;
     if (cls === null) continue;
     const negative = value.kind === "literal" && typeof value.value === "number" && value.value < 0 && cls !== "float64";
-    const refused = isUuid ? NOT_UUID_VALUES.has(cls) : cls === "float64" || (isDateTime && negative);
+    // A map's set holds maps: no number, Boolean or date converts to one (code 53); a text may
+    // be a map written as one, judgeComparedString's.
+    // An IP's set refuses its column's unconvertible classes, and an IPv6's a Boolean too; an
+    // IPv4 takes a DateTime into a set of constants (`ipv4 IN now()`), refusing it only in a list
+    // read per row (code 48), and refuses a negative integer. A DateTime or Date compares a list
+    // read per row as `=` does, and takes a float or a negative integer there.
+    const isIPv4 = left.variant === IPV4_VARIANT;
+    const refused = isMap
+      ? cls !== "string"
+      : isUuid
+        ? NOT_UUID_VALUES.has(cls)
+        : ipSet
+          ? (ipSet.refused.has(cls) && (cls !== "datetime" || !isIPv4 || perRow)) || (isIPv4 ? negative : cls === "bool")
+          : !perRow && (cls === "float64" || (isDateTime && negative));
     if (!refused) continue;
     const compared = args[0]!;
     const what = left.cls !== null ? CLASS_NAMES[left.cls] : variantWhat(VARIANTS[left.variant]!);
     const pastUInt64 = value.kind === "literal" && typeof value.value === "number" && Number.isInteger(value.value) && cls === "float64";
-    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : CLASS_NAMES[cls];
+    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : isClockCall(value) && value.kind === "function" && value.name !== "now" ? "a Date" : CLASS_NAMES[cls];
     throw invalidQuery(
       `${describe(value)}${at(value.position)} is ${valueWhat}, and ${nameOf(name)} looks for ${describe(compared)}${at(compared.position)}, ${what}${left.nullable ? " (Nullable)" : ""}, among its values: ClickHouse cannot convert ${valueWhat} to that type`,
       value.position ?? compared.position,

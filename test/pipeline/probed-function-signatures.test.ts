@@ -694,7 +694,12 @@ describe("probed function signatures", () => {
       .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
 
   /** Each expression the pass refuses (the refusals `counted` keeps) is refused by the engine, computed on the probe's row; at least `atLeast` are. */
-  async function expectEngineRefusesWhatPassRefuses(expressions: Iterable<Expression>, atLeast: number, counted: (message: string) => boolean = () => true): Promise<void> {
+  async function expectEngineRefusesWhatPassRefuses(
+    expressions: Iterable<Expression>,
+    atLeast: number,
+    counted: (message: string) => boolean = () => true,
+    rows: { readonly from: string; readonly sql: (sql: string) => string } = { from: PROBE_ROW_TABLE, sql: (sql) => sql },
+  ): Promise<void> {
     const wrong: string[] = [];
     let refused = 0;
     for (const expression of expressions) {
@@ -706,8 +711,8 @@ describe("probed function signatures", () => {
         if (!counted(error.message)) continue;
       }
       refused += 1;
-      const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
-      if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${sqlOf(expression)}: ${code ?? "answered"}`);
+      const code = await codeOf(`SELECT ${rows.sql(sqlOf(expression))} AS r FROM ${rows.from}`);
+      if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${rows.sql(sqlOf(expression))}: ${code ?? "answered"}`);
     }
     expect(refused).toBeGreaterThan(atLeast);
     expect(wrong).toEqual([]);
@@ -778,17 +783,63 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions(), 20, (message) => message.includes("after its lambda"));
   }, 60_000);
 
-  it("a call given an if of two families (a Variant) is refused by the engine where the pass refuses it", async () => {
+  it("a call given an if or a coalesce of two families (a Variant) is refused by the engine where the pass refuses it, on rows holding each alternative", async () => {
     // One column per family as the if's branches; the pass refuses a call of their Variant when
-    // it takes none of its alternatives, or (an aggregate) on the mixed variant's own refusals.
-    // A Date and a DateTime64 (Nullable or not) are of the DateTimes' family: `if(c, s, timestamp_ms)`.
+    // it refuses any of its alternatives (a row holding that one fails the query), or (an
+    // aggregate) on the mixed variant's own refusals. A Date and a DateTime64 (Nullable or not)
+    // are of the DateTimes' family: `if(c, s, timestamp_ms)`. A coalesce of a Nullable column and
+    // a column of another family holds the second where the first is NULL.
     const branches = [
       ...(["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)),
       ...DATE_COLUMNS.map((sample) => column(sample.column)),
     ];
-    const variants = branches.flatMap((a, k) => branches.slice(k + 1).map((b) => call("if", [column(CLASS_SAMPLES.uint8.column), a, b])));
-    await expectEngineRefusesWhatPassRefuses(callsWith(variants, 3), 1000, (message) => message.includes("Variant"));
+    const condition = CLASS_SAMPLES.uint8.column;
+    const ifs = branches.flatMap((a, k) => branches.slice(k + 1).map((b) => call("if", [column(condition), a, b])));
+    const coalesces = (["string", "uint8", "datetime", "uuid"] as const).flatMap((first) =>
+      (["string", "uint8", "datetime", "uuid"] as const).filter((second) => second !== first).map((second) => call("coalesce", [column(nullableSample(first)!.column), column(CLASS_SAMPLES[second].column)])),
+    );
+    // The probe's row, where every if takes its first branch and every coalesce its first
+    // argument, and a copy where every if takes its second (its condition, `pick`, is 0) and
+    // every Nullable column is NULL.
+    const nulls = NULLABLE_CLASSES.map((cls) => `NULL AS ${nullableSample(cls)!.column}`).join(", ");
+    const bothAlternatives = {
+      from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT * REPLACE (${nulls}), 0 AS pick FROM ${PROBE_ROW_TABLE})`,
+      sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "),
+    };
+    await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
   }, 300_000);
+
+  it("a number, a Boolean or the clock's call looked for IN a set (alone, or listed beside a column) is refused by the pass exactly where the engine refuses it", async () => {
+    // The engine computes now(), today() and yesterday() once per query, and converts them to the
+    // left's type as it converts a set of constants: a UUID or a Map takes none (code 53). A list
+    // with a column in it is read per row: a UUID, an IP or a Map refuses what it cannot convert
+    // (codes 48, 43), a DateTime compares as `=` does.
+    const mapColumns = ["mapStrings", "mapFloats", "mapInts", "mapBools"].map((variant) => variantSamples(variant)[0]!);
+    const lefts = [...CLASS_COLUMNS.filter((sample) => !sample.type.startsWith("Array(") && !sample.type.startsWith("AggregateFunction(")), ...DATE_COLUMNS, ...IP_COLUMNS, ...mapColumns];
+    const entity = columnsEntity("probe", lefts.map((sample) => ({ name: sample.column, type: sample.type })));
+    const disagreements: string[] = [];
+    let refused = 0;
+    const literal = (value: number | boolean): Expression => ({ kind: "literal", value });
+    const values = [...["now", "today", "yesterday"].map((clock) => call(clock, [])), ...[1, 1.5, -1, 70000, true].map(literal)];
+    for (const left of lefts)
+      for (const value of values)
+        for (const listed of [false, true])
+          for (const name of ["in", "notIn"]) {
+            const expression = call(name, [column(left.column), listed ? call("tuple", [value, column(left.column)]) : value]);
+            let passRefuses = false;
+            try {
+              checkExpressionArgumentTypes(expression, entity);
+            } catch (error) {
+              if (!(error instanceof QueryServiceError)) throw error;
+              passRefuses = true;
+            }
+            if (passRefuses) refused++;
+            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+            if (passRefuses !== (code !== null)) disagreements.push(`${sqlOf(expression)}: the pass ${passRefuses ? "refuses" : "takes"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+    expect(refused).toBeGreaterThanOrEqual(150);
+    expect(disagreements).toEqual([]);
+  }, 120_000);
 
   /** AND, OR and IN of operands the pass has no type for: `s IN now()` (now() may or may not be a constant), an if's Variant. */
   const untypedConditions = (): Expression[] => {

@@ -261,9 +261,18 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a result of an argument's type keeps its variant (any of an Array(Float64) is one)
   [`MATCH (transactions) SELECT lower(any(measurements.value)) AS l WHERE ${TX} AND project_id = 1`, "any(…) at line 1, column 35 is an Array(Float64), and lower does not take", 1, 35],
   [`MATCH (events) SELECT project_id - anyLast(exception_frames.function) AS d WHERE ${R} AND project_id = 1`, "anyLast(…) at line 1, column 36 is an Array(Nullable(String)), and minus (-) does not take", 1, 36],
-  // a function of such a Variant is applied to each alternative, and refused when it takes none (found by the fuzz: code 43 in ClickHouse)
-  [`MATCH (events) SELECT like(if(title = 'a', 0.95, timestamp), 'x%') AS l WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 28 is a Variant of a float or a datetime (its branches have no common type), and like (LIKE) at line 1, column 23 takes none of them (ClickHouse calls it once per alternative). As a float: if(…) at line 1, column 28 is a float, and like (LIKE) does not take a float as argument 1 of 2", 1, 28],
-  [`MATCH (events) SELECT upper(multiIf(level = 'a', 1, level = 'b', timestamp, tags.key)) AS u WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 29 is a Variant of a small integer (UInt8), a datetime or an array of strings (its branches have no common type), and upper at line 1, column 23 takes none of them", 1, 29],
+  // a function of such a Variant is applied to the alternative each row holds, and refused when it refuses any (found by the fuzz: codes 43, 386 and 53 in ClickHouse, on the rows holding it)
+  [`MATCH (events) SELECT like(if(title = 'a', 0.95, timestamp), 'x%') AS l WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 28 is a Variant of a float or a datetime (its branches have no common type), and ClickHouse fails the query on any row that holds a float: if(…) at line 1, column 28 is a float, and like (LIKE) does not take a float as argument 1 of 2", 1, 28],
+  [`MATCH (events) SELECT upper(multiIf(level = 'a', 1, level = 'b', timestamp, tags.key)) AS u WHERE ${R} AND project_id = 1`, "multiIf(…) at line 1, column 29 is a Variant of a small integer (UInt8), a datetime or an array of strings (its branches have no common type), and ClickHouse fails the query on any row that holds a small integer (UInt8)", 1, 29],
+  [`MATCH (events) SELECT lower(if(title = 'a', title, timestamp)) AS s WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 29 is a Variant of a string or a datetime (its branches have no common type), and ClickHouse fails the query on any row that holds a datetime: if(…) at line 1, column 29 is a datetime, and lower does not take a datetime", 1, 29],
+  [`MATCH (events) SELECT culprit WHERE ${R} AND project_id = 1 AND title = coalesce(location, 1.5)`, "coalesce(…) at line 1, column 165 is a Variant of a string or a float (its branches have no common type), and ClickHouse fails the query on any row that holds a float: column title at line 1, column 157 is a string and coalesce(…) at line 1, column 165 is a float: equals (=) does not take them together", 1, 165],
+  // the clock's calls are constants to the engine, converted to the left's type as a set is; an IPv6 takes no number in its set (code 53)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND event_id IN now()`, "now(…) at line 1, column 174 is a datetime, and in (IN) looks for column event_id at line 1, column 162, a UUID, among its values: ClickHouse cannot convert a datetime to that type", 1, 174],
+  [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND attributes_bool NOT IN tuple(today(), 1)`, "today(…) at line 1, column 175 is a Date, and notIn (NOT IN) looks for column attributes_bool at line 1, column 146, a Map(String, Bool), among its values", 1, 175],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ip_address_v6 IN tuple(1, 2)`, "1 at line 1, column 185 is a small integer (UInt8), and in (IN) looks for column ip_address_v6", 1, 185],
+  // ifNull of two Nullable strings is a Nullable(String), refused beside a Bool as `user = FALSE` is (ClickHouse fails on any row where user holds a value, code 386)
+  [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ifNull(user, user) = FALSE`, "ifNull(…) at line 1, column 168 is a string (Nullable) and false at line 1, column 189 is a boolean (Bool): equals (=) does not take them together", 1, 189],
+  [`MATCH (events) SELECT culprit WHERE ${R} AND project_id = 1 AND coalesce(location, 1) = 'x'`, "coalesce(…) at line 1, column 157 is a Variant of a string or a small integer (UInt8) (its branches have no common type), and ClickHouse fails the query on any row that holds a small integer (UInt8): 'x' at line 1, column 181 is not an unsigned integer", 1, 181],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
@@ -390,9 +399,11 @@ const ACCEPTED: readonly string[] = [
   // an array beside a text written as one, or beside an array; a bare column on the right of IN is a set
   `MATCH (events) SELECT count() WHERE ${R} AND project_id = 1 AND array(title) = '[\\'a\\']' AND array(1, 2) != array(3)`,
   `MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND '2024-01-01 00:00:00' IN bucketed_time`,
-  // a Variant of if's branches, given to a function that takes one of its alternatives, or to an aggregate that takes any
+  // a Variant of if's or coalesce's branches, given to a function that takes all its alternatives, or to an aggregate that takes any; a text every alternative reads
   `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a BY title, timestamp WHERE ${R} AND project_id = 1`,
-  `MATCH (events) SELECT lower(if(title = 'a', title, timestamp)) AS s WHERE ${R} AND project_id = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
+  `MATCH (events) SELECT title AS s WHERE ${R} AND project_id = 1 AND coalesce(location, 1) = '1' AND notEmpty(toString(coalesce(location, now()))) = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
+  // a constant condition picks one branch for every row: a call that takes one alternative is taken (the engine answers `lower(if(FALSE, timestamp, title))`)
+  `MATCH (events) SELECT lower(if(FALSE, timestamp, title)) AS s WHERE ${R} AND project_id = 1 AND title = if(FALSE, 1, title)`,
   // strings that read as the value they are compared with
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > '10'`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) = '2024-01-01 00:00:00'`,
@@ -408,8 +419,6 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT has(tags.key, NULL) AS h, indexOf(tags.key, NULL) AS i WHERE ${R} AND project_id = 1`,
   // a Nullable condition is taken, and ifNull/coalesce/isNull do not keep Nullable (not in nullableResults)
   `MATCH (transactions) SELECT if(isNull(lower(user)), 1, 2) AS a, if(notEmpty(coalesce(user, 'x')), 1, 2) AS b, if(lower(user) = 'a', 1, 2) AS c WHERE ${TX} AND project_id = 1`,
-  // ifNull leaves one Nullable argument plain, not two (found by the fuzz)
-  `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ifNull(user, user) = FALSE`,
   // array variants where arrays are taken, and compared by their elements in conditions
   `MATCH (discover_events) SELECT has(exception_frames.module, 'x') AS h, arrayMax(exception_frames.lineno) AS s, length(exception_frames.in_app) + 1 AS n WHERE ${R} AND project_id = 1 AND exception_frames.module = 'x' AND exception_frames.lineno > 5`,
   `MATCH (transactions) SELECT arrayJoin(measurements.value) + 1 AS v, arrayMax(measurements.value) AS m WHERE ${TX} AND project_id = 1`,
