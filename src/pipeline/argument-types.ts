@@ -1346,13 +1346,16 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
   if (keepsPlainResult(signature, args.length)) return typed(signature.result, constant);
   // `toDate(timestamp)` is a Date: probed with plain classes only, at the probed counts. A
-  // Nullable argument makes it a Nullable(Date) where the probe saw it wrap the result.
+  // Nullable argument makes it a Nullable(Date) where the probe saw it wrap the result. A Date or
+  // a DateTime64 where a DateTime goes gives the same result (`toDate(toDate(timestamp))`, an
+  // engine test holds it); a Nullable one, the Nullable result.
   if (signature.resultVariant !== null) {
     if (signature.counts[args.length] !== "probed") return typed(null, constant);
     let nullable = false;
     for (const arg of args) {
-      if (arg.cls === null) return typed(null, constant);
-      if (arg.nullable) nullable = true;
+      const date = arg.cls === null && arg.variant >= 0 && VARIANT_FAMILIES[arg.variant] === "datetime";
+      if (arg.cls === null && !date) return typed(null, constant);
+      if (arg.nullable || (date && VARIANT_MAY_BE_NULL[arg.variant]!)) nullable = true;
     }
     if (!nullable) return variantTyped(VARIANT_INDEX.get(signature.resultVariant)!, constant);
     const wrapped = NULLABLE_VARIANT_OF[signature.resultVariant];
