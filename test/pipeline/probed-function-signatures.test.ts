@@ -698,7 +698,7 @@ describe("probed function signatures", () => {
     expressions: Iterable<Expression>,
     atLeast: number,
     counted: (message: string) => boolean = () => true,
-    rows: { readonly from: string; readonly sql: (sql: string) => string } = { from: PROBE_ROW_TABLE, sql: (sql) => sql },
+    rows: { readonly from: string; readonly sql: (sql: string) => string; readonly anyFailure?: boolean } = { from: PROBE_ROW_TABLE, sql: (sql) => sql },
   ): Promise<void> {
     const wrong: string[] = [];
     let refused = 0;
@@ -712,7 +712,7 @@ describe("probed function signatures", () => {
       }
       refused += 1;
       const code = await codeOf(`SELECT ${rows.sql(sqlOf(expression))} AS r FROM ${rows.from}`);
-      if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${rows.sql(sqlOf(expression))}: ${code ?? "answered"}`);
+      if (code === null || (!rows.anyFailure && !TYPE_OR_COUNT_ERRORS.has(code))) wrong.push(`${rows.sql(sqlOf(expression))}: ${code ?? "answered"}`);
     }
     expect(refused).toBeGreaterThan(atLeast);
     expect(wrong).toEqual([]);
@@ -800,11 +800,14 @@ describe("probed function signatures", () => {
     );
     // The probe's row, where every if takes its first branch and every coalesce its first
     // argument, and a copy where every if takes its second (its condition, `pick`, is 0) and
-    // every Nullable column is NULL.
+    // every Nullable column is NULL. The engine must fail each query the pass refuses; it may
+    // fail on either row first, so with a type error or with a value error (the row holding the
+    // sample text 'abc' where a date is read fails with code 41 before the other row is reached).
     const nulls = NULLABLE_CLASSES.map((cls) => `NULL AS ${nullableSample(cls)!.column}`).join(", ");
     const bothAlternatives = {
       from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT * REPLACE (${nulls}), 0 AS pick FROM ${PROBE_ROW_TABLE})`,
       sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "),
+      anyFailure: true,
     };
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
   }, 300_000);
@@ -1112,7 +1115,9 @@ describe("probed function signatures", () => {
           typedCalls += 1;
           if (type !== (known.nullable ? "Nullable(UInt8)" : "UInt8") || known.cls !== "uint8") wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known.cls}${known.nullable ? " (Nullable)" : ""}`);
         }
-    expect(typedCalls).toBeGreaterThan(60);
+    // (A number, string, UUID or Boolean IN a Date computed per row is refused by the pass, as
+    // `=` refuses it and the engine does on a row, codes 43 and 386: those are not typed here.)
+    expect(typedCalls).toBeGreaterThan(50);
     expect(wrong).toEqual([]);
   }, 60_000);
 
