@@ -676,6 +676,17 @@ describe("probed function signatures", () => {
             ? `(${node.params.join(", ")}) -> ${sqlOf(node.body)}`
             : (node as { name: string }).name;
 
+  /** The pass's refusal of an expression over an entity's columns (its message), or null where it takes it. */
+  const passRefusal = (expression: Expression, entity: Parameters<typeof checkExpressionArgumentTypes>[1]): string | null => {
+    try {
+      checkExpressionArgumentTypes(expression, entity);
+      return null;
+    } catch (error) {
+      if (error instanceof QueryServiceError) return error.message;
+      throw error;
+    }
+  };
+
   /** The pass's typing of an expression over the probe's columns, or null where it refuses it. */
   const passTypingOf = (expression: Expression): ReturnType<typeof expressionTyping> | null => {
     try {
@@ -829,13 +840,7 @@ describe("probed function signatures", () => {
         for (const listed of [false, true])
           for (const name of ["in", "notIn"]) {
             const expression = call(name, [column(left.column), listed ? call("tuple", [value, column(left.column)]) : value]);
-            let passRefuses = false;
-            try {
-              checkExpressionArgumentTypes(expression, entity);
-            } catch (error) {
-              if (!(error instanceof QueryServiceError)) throw error;
-              passRefuses = true;
-            }
+            const passRefuses = passRefusal(expression, entity) !== null;
             if (passRefuses) refused++;
             const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
             if (passRefuses !== (code !== null)) disagreements.push(`${sqlOf(expression)}: the pass ${passRefuses ? "refuses" : "takes"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
@@ -1075,13 +1080,7 @@ describe("probed function signatures", () => {
       for (const set of sets)
         for (const name of ["in", "notIn"]) {
           const expression = call(name, [left, set]);
-          let passRefuses = false;
-          try {
-            checkExpressionArgumentTypes(expression, CLASS_COLUMNS_ENTITY);
-          } catch (error) {
-            if (!(error instanceof QueryServiceError)) throw error;
-            passRefuses = error.message.includes("among its values");
-          }
+          const passRefuses = passRefusal(expression, CLASS_COLUMNS_ENTITY)?.includes("among its values") === true;
           if (passRefuses) refused += 1;
           for (const table of [PROBE_ROW_TABLE, "probe"]) {
             const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${table}`);
@@ -1369,13 +1368,7 @@ describe("probed function signatures", () => {
       for (const sample of samples)
         for (const args of [[nullLiteral, column(sample.column)], [column(sample.column), nullLiteral], [nullLiteral, column(sample.column), nullLiteral]]) {
           const expression = call(name, args);
-          let passRefuses = false;
-          try {
-            checkExpressionArgumentTypes(expression, entity);
-          } catch (error) {
-            if (!(error instanceof QueryServiceError)) throw error;
-            passRefuses = true;
-          }
+          const passRefuses = passRefusal(expression, entity) !== null;
           const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
           const engineRefuses = code !== null && TYPE_OR_COUNT_ERRORS.has(code);
           if (passRefuses) refused += 1;
