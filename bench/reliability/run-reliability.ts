@@ -567,7 +567,7 @@ if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
       demoRows: number("--demo-rows", 100_000),
       concurrency: number("--concurrency", 8),
       warmupSeconds: number("--warmup-seconds", 20),
-      warmupInputs: number("--warmup-inputs", 20_000),
+      warmupInputs: number("--warmup-inputs", 100_000),
       settleSeconds: number("--settle-seconds", 90),
       log: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
     };
