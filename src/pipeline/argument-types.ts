@@ -340,6 +340,11 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   return null;
 }
 
+/** How a refusal of a call of an if's or coalesce's Variant starts: the Variant, and the alternative whose rows fail. */
+function rowsHoldingPrefix(mixed: Expression, alternatives: readonly Typed[], refused: Typed, position: TextPosition | undefined): string {
+  return `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(refused)}:`;
+}
+
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
 const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool"]);
 
@@ -735,9 +740,9 @@ class ArgumentTyping {
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
-        // `user IN toDate(finish_ts)`) is
-        // no set: ClickHouse compares the two as `=` does, and refuses what `=` refuses. Not an
-        // array (its elements are looked in), and not a bare column, which ClickHouse takes.
+        // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
+        // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
+        // column, which ClickHouse takes.
         const computedSet = membership && !constantSet && args[1]!.constant === false && (computedScalar(node.args[1]!, args[1]!) || scalarPerRow(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!));
         if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
@@ -933,12 +938,12 @@ class ArgumentTyping {
     }
     if (refused === undefined) return;
     const mixed = args[mixedAt]!;
-    const what = perRow
-      ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(refused.alternative)}:`
-      : types[mixedAt]!.variant === MIXED_VARIANT
-        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}:`
-        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types), and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}:`;
-    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what} ${refused.error.message}`, refused.error.position ?? position);
+    if (perRow) throw invalidQuery(`${rowsHoldingPrefix(mixed, alternatives, refused.alternative, position)} ${refused.error.message}`, refused.error.position ?? position);
+    const what =
+      types[mixedAt]!.variant === MIXED_VARIANT
+        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type)`
+        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`;
+    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}, and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`, refused.error.position ?? position);
   }
 
   /**
@@ -954,7 +959,7 @@ class ArgumentTyping {
       const each = types.slice();
       each[mixedAt] = alternative;
       this.judgeAs(
-        () => `${describe(args[mixedAt]!)}${at(args[mixedAt]!.position)} is a Variant of ${list(mixed.alternatives!.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(alternative)}:`,
+        () => rowsHoldingPrefix(args[mixedAt]!, mixed.alternatives!, alternative, undefined),
         () => judgeComparedString(name, args, each, computedSet, this.mappedText),
       );
     }
@@ -1937,7 +1942,7 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
 const IPV4_VARIANT = VARIANT_INDEX.get("nullableIPv4")!;
 
 /** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
-function isClockCall(node: Expression): boolean {
+function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
   return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
 }
 
@@ -1951,9 +1956,9 @@ const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(VARIANTS.flatMap((_, 
  * a set of constants to the left's type while it plans the query, and fails the query where one
  * does not convert (code 53, whatever the rows). A DateTime takes no float and no negative
  * integer, a Date or a DateTime64 no float, a UUID no number, Boolean, Date or DateTime, a Map
- * no scalar at all, an IP what its column's set refuses (UNCONVERTIBLE_VARIANT_SETS). Judged on the values written as literals (in a list or alone), on a constant
- * computed alone (`toFloat64(1)`) and on the clock's calls, in a set of constants or not
- * (`event_id IN now()`, `attributes_bool IN tuple(today(), x)`: codes 53, 48, 43); an integer of
+ * no scalar at all, an IP what its column's set refuses (UNCONVERTIBLE_VARIANT_SETS). Judged on
+ * the values written as literals (in a list or alone), on a constant computed alone
+ * (`toFloat64(1)`) and on the clock's calls, in a set of constants or not (`event_id IN now()`, `attributes_bool IN tuple(today(), x)`: codes 53, 48, 43); an integer of
  * the int64 class computed so may be an Int64 (refused beside a DateTime) or a UInt64 (taken),
  * and is left alone.
  */
@@ -1993,7 +1998,7 @@ function refuseUnconvertibleSetValues(name: string, args: readonly Expression[],
     const compared = args[0]!;
     const what = left.cls !== null ? CLASS_NAMES[left.cls] : variantWhat(VARIANTS[left.variant]!);
     const pastUInt64 = value.kind === "literal" && typeof value.value === "number" && Number.isInteger(value.value) && cls === "float64";
-    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : isClockCall(value) && value.kind === "function" && value.name !== "now" ? "a Date" : CLASS_NAMES[cls];
+    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : isClockCall(value) && value.name !== "now" ? "a Date" : CLASS_NAMES[cls];
     throw invalidQuery(
       `${describe(value)}${at(value.position)} is ${valueWhat}, and ${nameOf(name)} looks for ${describe(compared)}${at(compared.position)}, ${what}${left.nullable ? " (Nullable)" : ""}, among its values: ClickHouse cannot convert ${valueWhat} to that type`,
       value.position ?? compared.position,
