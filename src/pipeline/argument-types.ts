@@ -19,7 +19,7 @@ import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
-import { comparedByElements, comparesElements } from "./snql-array-conditions.js";
+import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { nullColumns } from "./null-columns.js";
@@ -264,13 +264,19 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   const byFamily = new Map<string, Typed>();
   let nulls = 0;
   let nullable = false;
+  // A condition of unknown Nullability (`s IN now()`, a UInt8 or a Nullable one) is a number
+  // beside another family (`multiIf(c, 'a', s IN now())` is a Variant(String, UInt8)); of one
+  // family with others, its Nullability is not known, nor is the type.
+  let conditions = false;
   for (let i = 1; i < args.length; i++) {
     if (!isBranch(i, args.length)) continue;
     if (nullAt(args[i]!)) {
       nulls++;
       continue;
     }
-    const t = types[i]!;
+    const isCondition = types[i]!.alternatives !== undefined && UINT8_CONDITION_ALTERNATIVES.has(types[i]!.alternatives);
+    if (isCondition) conditions = true;
+    const t = isCondition ? typed("uint8", types[i]!.constant) : types[i]!;
     const family = familyOf(t);
     if (family === undefined) return null;
     if (t.nullable) nullable = true;
@@ -282,7 +288,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}) };
   }
   const [only] = byFamily.values();
-  if (only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
+  if (conditions || only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
   // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
   // NULL): its type is still the Nullable, but no row holds a value of it, so the refusals the
   // engine makes only on a row's value (`level = x` where x holds a float) would not happen.
@@ -673,6 +679,26 @@ class ArgumentTyping {
     return null;
   }
 
+  /**
+   * `quantiles(0.5)(NULL)`, `quantilesTDigestWeighted(0.5)(x, NULL)`: the quantiles of many levels
+   * refuse a value or a weight of type Nothing (code 43); an -If's condition may be one.
+   */
+  private refuseNothingQuantiled(name: string, args: readonly Expression[], position: TextPosition | undefined): void {
+    const values = name.endsWith("If") ? args.length - 1 : args.length;
+    for (let i = 0; i < values; i++) {
+      const arg = args[i]!;
+      if (!this.isNothing(arg)) continue;
+      const argPosition = arg.position ?? position;
+      const what = arg.kind === "literal" ? "NULL" : this.isBareNull(arg) ? "always NULL on this entity (its storage does not hold it)" : "a call of a NULL";
+      throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${what}, of type Nothing, and ${name} does not take it as argument ${i + 1}: the quantiles of many levels take numbers, dates or times`, argPosition);
+    }
+  }
+
+  /** What the condition rewrite makes of this call in WHERE or HAVING (snql-array-conditions.ts), or null. */
+  private elementComparisonOf(node: Extract<Expression, { kind: "function" }>): ElementComparison | null {
+    return this.inCondition ? elementComparison(node, this.entityOf, this.arrayJoined) : null;
+  }
+
   /** Whether the condition rewrite compares this column's elements (not a Nested column read whole). */
   private comparedByElements(column: Extract<Expression, { kind: "column" }>): boolean {
     const entity = this.entityOf(column.entityAlias);
@@ -743,8 +769,18 @@ class ArgumentTyping {
         // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
         // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
         // column, which ClickHouse takes.
-        const computedSet = membership && !constantSet && args[1]!.constant === false && (computedScalar(node.args[1]!, args[1]!) || scalarPerRow(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!));
-        if (computedSet) judge(this, node.name, functionFacts("equals"), node.args, args, node.position, false);
+        // So is an `if`'s or a `coalesce`'s Variant there (`n IN if(c, 'a', 5)`), compared with the
+        // alternative each row holds, as `=` compares it (code 386 on a row holding 'a').
+        const computedSet =
+          membership &&
+          !constantSet &&
+          args[1]!.constant === false &&
+          (computedScalar(node.args[1]!, args[1]!) || scalarPerRow(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!) || args[1]!.variant === MIXED_VARIANT);
+        if (computedSet) {
+          const equals = functionFacts("equals");
+          if (mixedAt >= 0) this.judgeAlternatives(node.name, equals, node.args, args, mixedAt, node.position);
+          judge(this, node.name, equals, node.args, args, node.position, false);
+        }
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
         const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!));
@@ -794,6 +830,11 @@ class ArgumentTyping {
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args);
         if (node.args.length === 2 && (node.name === "plus" || node.name === "multiply")) this.refuseStateArithmetic(node.name, node.args, args);
+        // In a condition, a comparison of an array column's elements is what the rewrite makes of
+        // it: `exception_frames.stack_level = 0` on discover, which lacks the column, is `false`, a
+        // Bool the engine then compares with the rest (`s != (… = 0)` of a String s, code 386).
+        const elements = facts.comparesElements ? this.elementComparisonOf(node) : null;
+        if (elements !== null) return elements.form === "constant" ? BOOL_CONSTANT : CONDITION;
         // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
         // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
         const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
@@ -856,8 +897,11 @@ class ArgumentTyping {
         const mapper = this.mapperOf(node.name, node.args);
         if (mapper !== undefined) judgeMappedCount(node.name, mapper, node.args, node.position);
         if (facts.signature && mapper === undefined) {
-          // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count.
-          if (!node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
+          // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count;
+          // not the quantiles of many levels, which check theirs and refuse a NULL value.
+          const multiLevel = MULTI_LEVEL_QUANTILE.test(node.name);
+          if (multiLevel || !node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
+          if (multiLevel) this.refuseNothingQuantiled(node.name, node.args, node.position);
           judge(this, node.name, facts, node.args, args, node.position, true);
         }
         // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it.
@@ -1076,12 +1120,20 @@ class ArgumentTyping {
         return node.value === null;
       case "column":
         if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) {
-          return depth > 8 || this.mayBeNothing(this.aliases.get(node.name)!, depth + 1);
+          if (depth > 8) return true;
+          // An alias's definition is not rewritten as a condition (see aliasType).
+          const inCondition = this.inCondition;
+          this.inCondition = false;
+          const nothing = this.mayBeNothing(this.aliases.get(node.name)!, depth + 1);
+          this.inCondition = inCondition;
+          return nothing;
         }
         return this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? true;
       case "function":
         // `count(NULL)` is a UInt64: a NULL does not reach past a call whose result stays plain.
         const facts = functionFacts(node.name);
+        // Nor past a comparison of an array's elements in a condition: a Bool or a UInt8 there.
+        if (facts.comparesElements && this.elementComparisonOf(node) !== null) return false;
         if (keepsPlainResult(facts.signature, node.args.length)) return false;
         // Nor past an -If aggregate's condition: `sumIf(x, NULL)` is a UInt64.
         if (isIfAggregate(node.name, facts, node.args.length)) return node.args.slice(0, -1).some((arg) => this.mayBeNothing(arg, depth));
@@ -1128,6 +1180,7 @@ class ArgumentTyping {
    */
   isNothing(node: Expression, depth = 0): boolean {
     if (this.isBareNull(node)) return true;
+    if (node.kind === "function" && comparesElements(node.name) && this.elementComparisonOf(node) !== null) return false;
     return node.kind === "function" && depth < 8 && (NOTHING_OF_NULL.has(node.name) || nothingOfNullArgument(node.name, node.args.length)) && node.args.some((arg) => this.isNothing(arg, depth + 1));
   }
 
@@ -1213,6 +1266,9 @@ function curriedArgumentFacts(name: string): FunctionFacts {
   }
   return plural;
 }
+
+/** The quantile functions of many levels (`quantiles`, `quantilesTDigest`, ...), which a NULL does not make the `nothing` aggregate. */
+const MULTI_LEVEL_QUANTILE = /^quantiles/;
 
 /** The quantile functions of one level (`quantile`, `quantileExact`, ...; not the plural `quantiles`). */
 export const SINGLE_LEVEL_QUANTILE = /^quantile(?!s)/;
@@ -1715,6 +1771,7 @@ function isIfAggregate(name: string, facts: FunctionFacts, count: number): boole
 
 /** What an -If aggregate's NULL condition counts as for the call's type: a UInt8 column (an engine test holds the types alike). */
 const CONDITION = typed("uint8", false);
+const BOOL_CONSTANT = typed("bool", true);
 
 const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
 
@@ -2145,10 +2202,11 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
   if (!rules) return;
   for (let i = 1; i < args.length; i++) {
     const t = types[i]!;
-    if (rules.arraysOnly[i - 1] && (t.nullable || typing.isBareNull(args[i]!))) {
+    // A NULL there is a bare one or a call of one (`now() * NULL`), of type Nothing (code 43).
+    if (rules.arraysOnly[i - 1] && (t.nullable || typing.isNothing(args[i]!))) {
       const arg = args[i]!;
       const argPosition = arg.position ?? position;
-      const what = t.nullable ? `${CLASS_NAMES[t.cls!]} (Nullable)` : "NULL";
+      const what = t.nullable ? `${CLASS_NAMES[t.cls!]} (Nullable)` : typing.isBareNull(arg) ? "NULL" : "NULL (a call of a NULL)";
       throw invalidQuery(
         `${describe(arg)}${at(argPosition)} is ${what}, and ${nameOf(name)} takes only arrays after its lambda (argument ${i + 1}), and arrays are never NULL or Nullable`,
         argPosition,

@@ -1,14 +1,17 @@
 /**
  * Snuba's `_array_column_conditions`: a condition on an Array column (or a Nested sub-column,
  * `exception_stacks.type`, `tags.key`) compares each element. Positive operators hold when any
- * element matches, `arrayExists(x -> assumeNotNull(op(x, rhs)), col)`; negative ones when every
- * element does, `arrayAll(...)`. Columns the query ARRAY JOINs are single values and stay as
+ * element matches, `arrayExists(x -> ifNull(op(x, rhs), 0), col)`; negative ones when every
+ * element does, `arrayAll(...)`. A test that is NULL (an element or the value is NULL) does not
+ * pass: `ifNull`, not Snuba's `assumeNotNull`, as the engine cannot make a column of a NULL of
+ * type Nothing (`x = startsWith(NULL, s)`, code 44) and `ifNull` takes one. Columns the query ARRAY JOINs are single values and stay as
  * they are. Also Snuba's shorthand `arrayExists(col, '<op>', value)` (`_array_join_transformation`).
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { nullColumns } from "./null-columns.js";
 import { nestedColumnParts } from "./nested-columns.js";
+import type { TextPosition } from "../errors/query-service-error.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
@@ -40,12 +43,42 @@ export function comparedByElements(entity: EntityDefinition, columnName: string)
   return arrayColumns(entity).has(columnName);
 }
 
-/** A NULL literal, or a column its entity lacks (a bare NULL in its SQL). */
-function isNull(node: Expression, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): boolean {
-  if (node.kind === "literal") return node.value === null;
-  if (node.kind !== "column") return false;
-  const entity = entityOf(node.entityAlias);
-  return entity !== undefined && nullColumns(entity).has(node.name);
+/**
+ * What the rewrite makes of one comparison in a condition, or null when it leaves the call as it is:
+ * - `constant`: its answer whatever the rows, `every`: the column is one the entity lacks, a
+ *   bare NULL in its SQL (discover's `exception_stacks.*` on transactions), which has no
+ *   elements, so no element matches and every element does. Not a test over an empty array:
+ *   `array()` is an Array(Nothing), and the engine cannot convert the compared value to Nothing
+ *   (`NOT IN ('error')`, code 48).
+ * - `elements`: the per-element test, `arrayExists` or `arrayAll`.
+ * The typing pass asks it too (argument-types.ts), so that it types what the SQL holds: a
+ * constant is a Bool, the per-element test a UInt8 read per row.
+ */
+export interface ElementComparison {
+  readonly column: Extract<Expression, { kind: "column" }>;
+  readonly every: boolean;
+  readonly form: "constant" | "elements";
+}
+
+export function elementComparison(
+  node: Extract<Expression, { kind: "function" }>,
+  entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
+  arrayJoined: ReadonlySet<string>,
+): ElementComparison | null {
+  const every = EVERY_ELEMENT.has(node.name);
+  if (!every && !ANY_ELEMENT.has(node.name)) return null;
+  const [column] = node.args;
+  if (column?.kind !== "column" || (arrayJoined.size > 0 && arrayJoined.has(`${column.entityAlias ?? ""}.${column.name}`))) return null;
+  const entity = entityOf(column.entityAlias);
+  if (!entity || !arrayColumns(entity).has(column.name)) return null;
+  return { column, every, form: nullColumns(entity).has(column.name) ? "constant" : "elements" };
+}
+
+/** `arrayExists(x -> ifNull(op(x, ...values), 0), column)`, or arrayAll: a NULL test passes no element. */
+function elementTest(every: boolean, operator: string, values: readonly Expression[], column: Expression, position: { position?: TextPosition }): Expression {
+  const element: Expression = { kind: "argument", name: ELEMENT };
+  const test: Expression = { kind: "function", name: "ifNull", args: [{ kind: "function", name: operator, args: [element, ...values] }, { kind: "literal", value: 0 }] };
+  return { kind: "function", name: every ? "arrayAll" : "arrayExists", args: [{ kind: "lambda", params: [ELEMENT], body: test }, column], ...position };
 }
 
 /**
@@ -61,35 +94,13 @@ function applyArrayColumnConditions(
   const rewrite = (condition: Expression): Expression =>
     mapExpression(condition, (node) => {
       if (node.kind !== "function") return node;
-      const every = EVERY_ELEMENT.has(node.name);
-      if (!every && !ANY_ELEMENT.has(node.name)) return node;
-      const [column, ...rest] = node.args;
-      if (column?.kind !== "column" || arrayJoined.has(`${column.entityAlias ?? ""}.${column.name}`)) return node;
-      const entity = entityOf(column.entityAlias);
-      if (!entity || !arrayColumns(entity).has(column.name)) return node;
+      const comparison = elementComparison(node, entityOf, arrayJoined);
+      if (comparison === null) return node;
       changed = true;
-      // A column this entity lacks is a bare NULL in its SQL (discover's `exception_stacks.*` on
-      // transactions): it has no elements, so no element matches and every element does, which
-      // is the answer. Not a test over an empty array: `array()` is an Array(Nothing), and the
-      // engine cannot convert the compared value to Nothing (`NOT IN ('error')`, code 48).
+      const { column, every, form } = comparison;
       const position = node.position ? { position: node.position } : {};
-      if (nullColumns(entity).has(column.name)) return { kind: "literal", value: every, ...position };
-      // Compared with NULL (`exception_frames.lineno >= NULL`, or a column this entity lacks:
-      // `spans.exclusive_time_32 >= exception_frames.function` on discover_transactions), each
-      // element's test is NULL, which no element passes: none matches, and every element does
-      // only in an empty array. Written as the per-element test, the engine refuses it once the
-      // array has an element (a NULL of type Nothing, code 44).
-      if (rest.length === 1 && isNull(rest[0]!, entityOf)) {
-        return every ? { kind: "function", name: "empty", args: [column], ...position } : { kind: "literal", value: false, ...position };
-      }
-      const element: Expression = { kind: "argument", name: ELEMENT };
-      const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ ...node, args: [element, ...rest] }] };
-      return {
-        kind: "function",
-        name: every ? "arrayAll" : "arrayExists",
-        args: [{ kind: "lambda", params: [ELEMENT], body: test }, column],
-        ...position,
-      };
+      if (form === "constant") return { kind: "literal", value: every, ...position };
+      return elementTest(every, node.name, node.args.slice(1), column, position);
     });
   const where = query.where ? rewrite(query.where) : null;
   const having = query.having ? rewrite(query.having) : null;
@@ -102,16 +113,14 @@ const SHORTHAND_OPERATORS: ReadonlyMap<string, string> = new Map([
   ["IN", "in"], ["NOT IN", "notIn"], ["LIKE", "like"], ["NOT LIKE", "notLike"], ["IS NULL", "isNull"], ["IS NOT NULL", "isNotNull"],
 ]);
 
-/** `arrayExists(col, '=', 'v')` -> `arrayExists(x -> assumeNotNull(equals(x, 'v')), col)`; same for arrayAll. */
+/** `arrayExists(col, '=', 'v')` -> `arrayExists(x -> ifNull(equals(x, 'v'), 0), col)`; same for arrayAll. */
 function expandShorthand(node: Expression): Expression {
   if (node.kind !== "function" || (node.name !== "arrayExists" && node.name !== "arrayAll") || node.args.length < 2 || node.args.length > 3) return node;
   const [column, operator, value] = node.args;
   if (operator?.kind !== "literal" || typeof operator.value !== "string" || column?.kind === "lambda") return node;
   const name = SHORTHAND_OPERATORS.get(operator.value);
   if (!name || (value === undefined) !== name.startsWith("is")) return node;
-  const element: Expression = { kind: "argument", name: ELEMENT };
-  const test: Expression = { kind: "function", name: "assumeNotNull", args: [{ kind: "function", name, args: value ? [element, value] : [element] }] };
-  return { ...node, args: [{ kind: "lambda", params: [ELEMENT], body: test }, column!] };
+  return elementTest(node.name === "arrayAll", name, value ? [value] : [], column!, node.position ? { position: node.position } : {});
 }
 
 function applyArrayShorthand(query: LogicalQuery): LogicalQuery {

@@ -61,7 +61,7 @@ describe("golden SQL per construct", () => {
   it("conditions on array and Nested columns compare elements, except ARRAY JOINed ones", () => {
     expect(sqlOf(`MATCH (events) SELECT count() AS c WHERE ${W} AND exception_stacks.type = 'ValueError' AND tags.value != 'Chrome'`)).toBe(
       `SELECT count() AS _snuba_c FROM errors_local WHERE and(equals(deleted, 0), and(and(and(and(${SQL_RANGE}), equals(project_id, 1)), ` +
-        "arrayExists((x) -> assumeNotNull(equals(x, 'ValueError')), exception_stacks.type)), arrayAll((x) -> assumeNotNull(notEquals(x, 'Chrome')), tags.value))) LIMIT 1000 OFFSET 0",
+        "arrayExists((x) -> ifNull(equals(x, 'ValueError'), 0), exception_stacks.type)), arrayAll((x) -> ifNull(notEquals(x, 'Chrome'), 0), tags.value))) LIMIT 1000 OFFSET 0",
     );
     expect(sqlOf(`MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE ${W} AND tags.key = 'browser'`)).toContain(
       "equals(project_id, 1)), equals(tags.key, 'browser')))",
@@ -70,8 +70,8 @@ describe("golden SQL per construct", () => {
 
   it("Snuba's arrayExists(col, '<op>', value) shorthand", () => {
     expect(sqlOf(`MATCH (events) SELECT arrayAll(tags.key, 'IS NOT NULL') AS all_set WHERE ${W} AND arrayExists(tags.value, 'LIKE', 'Chr%') = 1`)).toBe(
-      "SELECT arrayAll((x) -> assumeNotNull(isNotNull(x)), tags.key) AS _snuba_all_set FROM errors_local " +
-        `WHERE and(equals(deleted, 0), and(and(and(${SQL_RANGE}), equals(project_id, 1)), equals(arrayExists((x) -> assumeNotNull(like(x, 'Chr%')), tags.value), 1))) LIMIT 1000 OFFSET 0`,
+      "SELECT arrayAll((x) -> ifNull(isNotNull(x), 0), tags.key) AS _snuba_all_set FROM errors_local " +
+        `WHERE and(equals(deleted, 0), and(and(and(${SQL_RANGE}), equals(project_id, 1)), equals(arrayExists((x) -> ifNull(like(x, 'Chr%'), 0), tags.value), 1))) LIMIT 1000 OFFSET 0`,
     );
   });
 

@@ -823,6 +823,32 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
   }, 300_000);
 
+  it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
+    // The engine compares the value with the alternative each row holds, as `=` compares them:
+    // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).
+    const families = (["string", "uint8", "datetime", "uuid"] as const).map((cls) => CLASS_SAMPLES[cls]);
+    const lefts = [...CLASS_COLUMNS.filter((sample) => !sample.type.startsWith("Array(") && !sample.type.startsWith("AggregateFunction(")), ...DATE_COLUMNS];
+    const entity = columnsEntity("probe", [...lefts, { column: "pick", type: "UInt8" }].map((sample) => ({ name: sample.column, type: sample.type })));
+    const from = `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT *, 0 AS pick FROM ${PROBE_ROW_TABLE})`;
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const left of lefts)
+      for (const [k, a] of families.entries())
+        for (const b of families.slice(k + 1))
+          for (const name of ["in", "notIn"]) {
+            const expression = call(name, [column(left.column), call("if", [column("pick"), column(a.column), column(b.column)])]);
+            const passRefuses = passRefusal(expression, entity) !== null;
+            if (passRefuses) refused++;
+            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${from}`);
+            // A value error (a text read as a date, code 41) may come first on a row: any failure
+            // counts where the pass refuses; where it takes the call, only a type error is its miss.
+            const engineRefuses = passRefuses ? code !== null : code !== null && (TYPE_OR_COUNT_ERRORS.has(code) || code === 53);
+            if (passRefuses !== engineRefuses) disagreements.push(`${sqlOf(expression)}: the pass ${passRefuses ? "refuses" : "takes"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+    expect(refused).toBeGreaterThanOrEqual(100);
+    expect(disagreements).toEqual([]);
+  }, 120_000);
+
   it("a number, a Boolean or the clock's call looked for IN a set (alone, or listed beside a column) is refused by the pass exactly where the engine refuses it", async () => {
     // The engine computes now(), today() and yesterday() once per query, and converts them to the
     // left's type as it converts a set of constants: a UUID or a Map takes none (code 53). A list

@@ -273,6 +273,17 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // ifNull of two Nullable strings is a Nullable(String), refused beside a Bool as `user = FALSE` is (ClickHouse fails on any row where user holds a value, code 386)
   [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ifNull(user, user) = FALSE`, "ifNull(…) at line 1, column 168 is a string (Nullable) and false at line 1, column 189 is a boolean (Bool): equals (=) does not take them together", 1, 189],
   [`MATCH (events) SELECT culprit WHERE ${R} AND project_id = 1 AND coalesce(location, 1) = 'x'`, "coalesce(…) at line 1, column 157 is a Variant of a string or a small integer (UInt8) (its branches have no common type), and ClickHouse fails the query on any row that holds a small integer (UInt8): 'x' at line 1, column 181 is not an unsigned integer", 1, 181],
+  // a comparison of a column discover lacks, in a condition, is its constant answer: a Bool (code 386 beside a String)
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND title != (exception_frames.stack_level = 0)`, "column title at line 1, column 164 is a string and equals(…) at line 1, column 203 is a boolean (Bool): notEquals (!=) does not take them together", 1, 203],
+  // a value IN an if's Variant is compared as = compares it with the alternative each row holds (code 386)
+  [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND duration IN if(duration > 1, transaction, 5)`, "if(…) at line 1, column 180 is a Variant of a string or a small integer (UInt8) (its branches have no common type), and ClickHouse fails the query on any row that holds a string: column duration at line 1, column 168 is an integer (UInt32) and if(…) at line 1, column 180 is a string: in (IN) does not take them", 1, 180],
+  // a condition of unknown Nullability beside a string is a Variant's number
+  [`MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND spans.exclusive_time_32 IN multiIf(duration > 1, transaction, user IN now())`, "multiIf(…) at line 1, column 195 is a Variant of a string or a small integer (UInt8) (its branches have no common type), and ClickHouse fails the query on any row that holds a string: column spans.exclusive_time_32 at line 1, column 168 is a float", 1, 195],
+  // a call of a NULL is a Nothing, no array (code 43)
+  [`MATCH (events) SELECT arrayFilter((\`k\`) -> isNull(\`k\`), now() * NULL) AS d WHERE ${R} AND project_id = 1`, "multiply(…) at line 1, column 63 is NULL (a call of a NULL), and arrayFilter takes only arrays after its lambda (argument 2)", 1, 63],
+  // the quantiles of many levels are not the `nothing` aggregate: a NULL value or weight is refused (code 43)
+  [`MATCH (events) SELECT quantiles(0.5)(NULL) AS q WHERE ${R} AND project_id = 1`, "NULL at line 1, column 38 is NULL, of type Nothing, and quantiles does not take it as argument 1", 1, 38],
+  [`MATCH (transactions) SELECT quantilesTDigestWeighted(0.5)(duration, upper(NULL)) AS i WHERE ${TX} AND project_id = 1`, "upper(…) at line 1, column 69 is a call of a NULL, of type Nothing, and quantilesTDigestWeighted does not take it as argument 2", 1, 69],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
@@ -402,6 +413,11 @@ const ACCEPTED: readonly string[] = [
   // a Variant of if's or coalesce's branches, given to a function that takes all its alternatives, or to an aggregate that takes any; a text every alternative reads
   `MATCH (events) SELECT toString(if(title = 'a', title, timestamp)) AS s, count(if(title = 'a', 0.95, timestamp)) AS c, any(if(title = 'a', title, 3)) AS a BY title, timestamp WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT title AS s WHERE ${R} AND project_id = 1 AND coalesce(location, 1) = '1' AND notEmpty(toString(coalesce(location, now()))) = 1 LIMIT 1 BY if(title = 'a', title, 3)`,
+  // the constant answer of a comparison of a column discover lacks beside a number; a value IN an if of one family
+  `MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND (exception_frames.stack_level = 0) = 1 AND (exception_frames.lineno != NULL) = 1`,
+  `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND duration IN if(duration > 1, 7.5, 5) AND transaction IN if(duration > 1, transaction, user)`,
+  // an -If's NULL condition is taken by the quantiles of many levels too
+  `MATCH (transactions) SELECT quantilesIf(0.5)(duration, NULL) AS i WHERE ${TX} AND project_id = 1`,
   // a constant condition picks one branch for every row: a call that takes one alternative is taken (the engine answers `lower(if(FALSE, timestamp, title))`)
   `MATCH (events) SELECT lower(if(FALSE, timestamp, title)) AS s WHERE ${R} AND project_id = 1 AND title = if(FALSE, 1, title)`,
   // strings that read as the value they are compared with
