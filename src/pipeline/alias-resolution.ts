@@ -12,7 +12,7 @@
  *   `f(g(a) AS b) AS a`): an `invalid_query` that names it, where ClickHouse would fail.
  */
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { mapClauses, queryExpressions, type ColumnNode, type Expression, type LogicalQuery } from "../query/ast.js";
+import { mapClauses, queryExpressions, visitExpression, type ColumnNode, type Expression, type LogicalQuery } from "../query/ast.js";
 
 interface AliasDefinition {
   /** The expression the alias names (for a function: the function node itself). */
@@ -58,22 +58,34 @@ export function resolveAliases(query: LogicalQuery): LogicalQuery {
   return selfReferences ? markOwnColumns(query, definitions) : query;
 }
 
-/** Alias -> what it names: `expr AS name` on a select item, and every aliased function. */
+/**
+ * Alias -> what it names: `expr AS name` on a select item, and every aliased function, the first
+ * definition of each name. A select item that is the bare name it is aliased to (`time AS time`)
+ * selects that alias again where another definition names it (`(argMax(t, r)) AS time, time AS
+ * time`, as the SQL reads it), and is the column itself only where none does. Validation, typing
+ * and this rule read the same map.
+ */
+export function collectAliases(query: LogicalQuery): Map<string, Expression> {
+  const aliases = new Map<string, Expression>();
+  const reselections: { readonly alias: string; readonly expression: Expression }[] = [];
+  for (const item of query.selected) {
+    if (item.alias === undefined) continue;
+    const { expression } = item;
+    if (expression.kind === "column" && expression.entityAlias === undefined && expression.name === item.alias) reselections.push({ alias: item.alias, expression });
+    else if (!aliases.has(item.alias)) aliases.set(item.alias, expression);
+  }
+  for (const expression of queryExpressions(query)) {
+    visitExpression(expression, (node) => {
+      if ((node.kind === "function" || node.kind === "curried") && node.alias !== undefined && !aliases.has(node.alias)) aliases.set(node.alias, node);
+    });
+  }
+  for (const { alias, expression } of reselections) if (!aliases.has(alias)) aliases.set(alias, expression);
+  return aliases;
+}
+
 function aliasDefinitions(query: LogicalQuery): Map<string, AliasDefinition> {
   const definitions = new Map<string, AliasDefinition>();
-  const visit = (node: Expression): void => {
-    if (node.kind === "function" || node.kind === "curried") {
-      if (node.alias !== undefined && !definitions.has(node.alias)) definitions.set(node.alias, { expression: node, position: node.position });
-      if (node.kind === "curried") node.params.forEach(visit);
-      node.args.forEach(visit);
-    } else if (node.kind === "lambda") {
-      visit(node.body);
-    }
-  };
-  for (const item of query.selected) {
-    if (item.alias !== undefined && !definitions.has(item.alias)) definitions.set(item.alias, { expression: item.expression, position: item.expression.position });
-  }
-  for (const expression of queryExpressions(query)) visit(expression);
+  for (const [alias, expression] of collectAliases(query)) definitions.set(alias, { expression, position: expression.position });
   return definitions;
 }
 

@@ -23,6 +23,7 @@ import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.j
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
+import { collectAliases } from "./alias-resolution.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
 import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
@@ -251,19 +252,6 @@ export function checkClauses(query: LogicalQuery, aliases: ReadonlyMap<string, E
   if (query.totals && query.groupBy.length === 0) {
     throw invalidQuery(`TOTALS true${at(query.position?.totals)} needs a BY clause: totals are the aggregates over all groups`, query.position?.totals);
   }
-}
-
-export function collectAliases(query: LogicalQuery): Map<string, Expression> {
-  const aliases = new Map<string, Expression>();
-  for (const item of query.selected) {
-    if (item.alias !== undefined) aliases.set(item.alias, item.expression);
-  }
-  for (const expression of queryExpressions(query)) {
-    visitExpression(expression, (node) => {
-      if ((node.kind === "function" || node.kind === "curried") && node.alias !== undefined) aliases.set(node.alias, node);
-    });
-  }
-  return aliases;
 }
 
 const NO_FUNCTIONS: ReadonlySet<string> = new Set();

@@ -23,7 +23,6 @@ import {
   checkExpressions,
   checkSubscriptable,
   checkLiteralTypes,
-  collectAliases,
   knownColumnNames,
   requireColumns,
   requireTimeRange,
@@ -31,7 +30,7 @@ import {
   validateEntityQuery,
   type TimeRange,
 } from "./entity-validation.js";
-import { resolveAliases } from "./alias-resolution.js";
+import { collectAliases, resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";

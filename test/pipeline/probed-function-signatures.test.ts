@@ -1446,6 +1446,31 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a function of one fixed result class given a Date where a DateTime goes has that class, as the engine's result (toStartOfDay(toDate(timestamp)))", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    const dates = DATE_COLUMNS.filter((sample) => sample.type === "Date" || sample.type === "Nullable(Date)");
+    expect(dates).toHaveLength(2);
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.result === null || signature.counts[1] !== "probed" || AGGREGATE_FUNCTIONS.has(name)) continue;
+      for (const sample of dates) {
+        const expression = call(name, [column(sample.column)]);
+        const pass = passTypingOf(expression);
+        const engine = await engineTypeOf(expression);
+        if (engine === "refused" || pass === null) {
+          if ((engine === "refused") !== (pass === null)) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass === null ? "refuses it" : "takes it"}`);
+          continue;
+        }
+        if (pass.cls === null) continue;
+        typedCalls += 1;
+        const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+        if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("where the result is an argument's type, a variant there is the result's variant too", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;

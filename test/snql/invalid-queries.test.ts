@@ -284,6 +284,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // the quantiles of many levels are not the `nothing` aggregate: a NULL value or weight is refused (code 43)
   [`MATCH (events) SELECT quantiles(0.5)(NULL) AS q WHERE ${R} AND project_id = 1`, "NULL at line 1, column 38 is NULL, of type Nothing, and quantiles does not take it as argument 1", 1, 38],
   [`MATCH (transactions) SELECT quantilesTDigestWeighted(0.5)(duration, upper(NULL)) AS i WHERE ${TX} AND project_id = 1`, "upper(…) at line 1, column 69 is a call of a NULL, of type Nothing, and quantilesTDigestWeighted does not take it as argument 2", 1, 69],
+  // `time AS time` selects the alias again: BY time groups by the aggregate (code 184), parenthesised or not
+  [`MATCH (events) SELECT title, (argMax(title, received)) AS time, time AS time BY title, time WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause of query: 'argMax' at line 1, column 88", 1, 88],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
