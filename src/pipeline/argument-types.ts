@@ -696,6 +696,26 @@ class ArgumentTyping {
     }
   }
 
+  /**
+   * `project_id IN tuple(group_ids, 1)`: a scalar looked for in a list holding an array. The
+   * engine converts each listed value to the left's type and converts no array to a scalar (code
+   * 43); a string only where the list is read per row (`title IN tuple(tags.key, title)` reads
+   * the array as its text). A list of constants holding one is no set for a scalar (code 43).
+   */
+  private refuseArrayInList(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+    const [left, set] = args as [Expression, Expression];
+    const sought = types[0]!;
+    if (sought.cls === null || isArrayTyped(sought) || sought.cls === "aggregateState" || set.kind !== "function" || (set.name !== "tuple" && set.name !== "array")) return;
+    if (sought.cls === "string" && types[1]!.constant === false) return;
+    for (const value of set.args) {
+      if (!isArrayTyped(this.visit(value))) continue;
+      throw invalidQuery(
+        `${describe(value)}${at(value.position)} is an array, and ${nameOf(name)} looks for ${describe(left)}${at(left.position)}, ${CLASS_NAMES[sought.cls]}${sought.nullable ? " (Nullable)" : ""}, among the values listed with it: ClickHouse converts no array to ${CLASS_NAMES[sought.cls]}; compare with has(array, value)`,
+        value.position ?? left.position,
+      );
+    }
+  }
+
   /** What the condition rewrite makes of this call in WHERE or HAVING (snql-array-conditions.ts), or null. */
   private elementComparisonOf(node: Extract<Expression, { kind: "function" }>): ElementComparison | null {
     return this.inCondition ? elementComparison(node, this.entityOf, this.arrayJoined) : null;
@@ -750,6 +770,7 @@ class ArgumentTyping {
         const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
         const constantSet = membership && args[1]!.constant === true;
         if (membership) refuseUnconvertibleSetValues(node.name, node.args, args, constantSet);
+        if (membership) this.refuseArrayInList(node.name, node.args, args);
         // An array of columns there is looked in per row as `has(array, x)` looks: its elements
         // need a common type with x (`now() IN array(logger, platform)`, code 386).
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {

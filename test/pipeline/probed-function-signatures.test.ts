@@ -849,6 +849,28 @@ describe("probed function signatures", () => {
     expect(disagreements).toEqual([]);
   }, 120_000);
 
+  it("a scalar looked for IN a list holding an array (read per row or not) is refused by the pass exactly where the engine refuses it", async () => {
+    // The engine converts each listed value to the left's type: no array converts to a scalar,
+    // except to a String where the list is read per row (code 43 otherwise).
+    const lefts = CLASS_COLUMNS.filter((sample) => !sample.type.startsWith("Array(") && !sample.type.startsWith("AggregateFunction("));
+    const arrays = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column), call("array", [{ kind: "literal", value: 1 }])];
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const left of lefts)
+      for (const array of arrays)
+        for (const list of [[array], [array, column(left.column)], [array, { kind: "literal", value: 1 } as Expression]])
+          for (const name of ["in", "notIn"]) {
+            const expression = call(name, [column(left.column), call("tuple", list)]);
+            const passRefuses = passRefusal(expression, CLASS_COLUMNS_ENTITY) !== null;
+            if (passRefuses) refused++;
+            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+            const engineRefuses = passRefuses ? code !== null : code !== null && TYPE_OR_COUNT_ERRORS.has(code);
+            if (passRefuses !== engineRefuses) disagreements.push(`${sqlOf(expression)}: the pass ${passRefuses ? "refuses" : "takes"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+    expect(refused).toBeGreaterThanOrEqual(100);
+    expect(disagreements).toEqual([]);
+  }, 120_000);
+
   it("a number, a Boolean or the clock's call looked for IN a set (alone, or listed beside a column) is refused by the pass exactly where the engine refuses it", async () => {
     // The engine computes now(), today() and yesterday() once per query, and converts them to the
     // left's type as it converts a set of constants: a UUID or a Map takes none (code 53). A list

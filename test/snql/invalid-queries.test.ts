@@ -286,6 +286,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT quantilesTDigestWeighted(0.5)(duration, upper(NULL)) AS i WHERE ${TX} AND project_id = 1`, "upper(…) at line 1, column 69 is a call of a NULL, of type Nothing, and quantilesTDigestWeighted does not take it as argument 2", 1, 69],
   // `time AS time` selects the alias again: BY time groups by the aggregate (code 184), parenthesised or not
   [`MATCH (events) SELECT title, (argMax(title, received)) AS time, time AS time BY title, time WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause of query: 'argMax' at line 1, column 88", 1, 88],
+  // a scalar IN a list holding an array: ClickHouse converts no array to a scalar (code 43)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND timestamp IN tuple(tags.key, project_id)`, "column tags.key at line 1, column 181 is an array, and in (IN) looks for column timestamp at line 1, column 162, a datetime, among the values listed with it", 1, 181],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
@@ -420,6 +422,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND duration IN if(duration > 1, 7.5, 5) AND transaction IN if(duration > 1, transaction, user)`,
   // an -If's NULL condition is taken by the quantiles of many levels too
   `MATCH (transactions) SELECT quantilesIf(0.5)(duration, NULL) AS i WHERE ${TX} AND project_id = 1`,
+  // a string IN a list read per row takes an array there (read as its text)
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND title IN tuple(tags.key, title)`,
   // a constant condition picks one branch for every row: a call that takes one alternative is taken (the engine answers `lower(if(FALSE, timestamp, title))`)
   `MATCH (events) SELECT lower(if(FALSE, timestamp, title)) AS s WHERE ${R} AND project_id = 1 AND title = if(FALSE, 1, title)`,
   // strings that read as the value they are compared with
