@@ -1020,7 +1020,29 @@ class ArgumentTyping {
    */
   private judgeComparedStrings(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
     const mixedAt = types.findIndex((t) => t.variant === MIXED_VARIANT && t.alternatives !== undefined && t.pickedOnce !== true);
-    if (mixedAt < 0) return judgeComparedString(name, args, types, computedSet, this.mappedText);
+    if (mixedAt < 0) {
+      // A value of one of some types (`greatest(TRUE, x, NULL)`, a condition): the text must read
+      // as one of them at least (`greatest(TRUE, sample_weight, duration) > '%a%'`, code 53).
+      const oneOfAt = types.findIndex((t) => t.alternatives !== undefined);
+      if (oneOfAt < 0) return judgeComparedString(name, args, types, computedSet, this.mappedText);
+      let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
+      for (const alternative of types[oneOfAt]!.alternatives!) {
+        const each = types.slice();
+        each[oneOfAt] = alternative;
+        try {
+          judgeComparedString(name, args, each, computedSet, this.mappedText);
+          return;
+        } catch (error) {
+          if (!(error instanceof QueryServiceError)) throw error;
+          refused ??= { alternative, error };
+        }
+      }
+      const oneOf = args[oneOfAt]!;
+      throw invalidQuery(
+        `${describe(oneOf)}${at(oneOf.position)} is one of ${list(types[oneOfAt]!.alternatives!.map(typeName))} (which one depends on its arguments' exact types), and the text compared with it reads as none of them. As ${typeName(refused!.alternative)}: ${refused!.error.message}`,
+        refused!.error.position,
+      );
+    }
     const mixed = types[mixedAt]!;
     for (const alternative of mixed.alternatives!) {
       const each = types.slice();
@@ -1834,8 +1856,10 @@ function logicalBesideNull(others: readonly Typed[], constant: boolean | null): 
  */
 function commonTypeBesideNull(facts: FunctionFacts, others: readonly Typed[], constant: boolean | null): Typed {
   const first = others[0];
-  // A Bool among three arguments may make the result a Bool (`greatest(TRUE, 1, NULL)`), as in the fold.
-  if (first === undefined || others.some((t) => t.cls === "bool")) return typed(null, constant);
+  // A Bool among three arguments may make the result a Bool (`greatest(TRUE, 1, NULL)`), as in the
+  // fold: of numbers, one of the number classes, Nullable (numbersWithBool's).
+  if (first === undefined) return typed(null, constant);
+  if (others.some((t) => t.cls === "bool")) return others.every(isPlainNumber) ? { ...numbersWithBool(others, constant), alternatives: NULLABLE_NUMBER_CLASSES } : typed(null, constant);
   const cls = others.length === 1 ? (first.variant < 0 ? first.cls : null) : resultTyped(facts, others, constant).cls;
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
 }

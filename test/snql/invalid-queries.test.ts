@@ -288,6 +288,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT title, (argMax(title, received)) AS time, time AS time BY title, time WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause of query: 'argMax' at line 1, column 88", 1, 88],
   // a scalar IN a list holding an array: ClickHouse converts no array to a scalar (code 43)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND timestamp IN tuple(tags.key, project_id)`, "column tags.key at line 1, column 181 is an array, and in (IN) looks for column timestamp at line 1, column 162, a datetime, among the values listed with it", 1, 181],
+  // greatest of numbers with a Boolean beside a NULL is one of the number classes: a text must read as one (code 53)
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(TRUE, sample_weight, duration) > 'x'`, "greatest(…) at line 1, column 164 is one of a small integer (UInt8) (Nullable), an integer (Nullable), a float (Nullable), an integer (UInt32) (Nullable) or a boolean (Bool) (Nullable) (which one depends on its arguments' exact types), and the text compared with it reads as none of them", 1, 206],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
@@ -424,6 +426,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (transactions) SELECT quantilesIf(0.5)(duration, NULL) AS i WHERE ${TX} AND project_id = 1`,
   // a string IN a list read per row takes an array there (read as its text)
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND title IN tuple(tags.key, title)`,
+  // a text that reads as one of the types such a value may have
+  `MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(TRUE, sample_weight, duration) > '1' AND (title IN now()) = '1'`,
   // a constant condition picks one branch for every row: a call that takes one alternative is taken (the engine answers `lower(if(FALSE, timestamp, title))`)
   `MATCH (events) SELECT lower(if(FALSE, timestamp, title)) AS s WHERE ${R} AND project_id = 1 AND title = if(FALSE, 1, title)`,
   // strings that read as the value they are compared with
