@@ -286,7 +286,8 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
   if (byFamily.size > 1) {
-    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && t.constant === true);
+    // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
+    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}) };
   }
   const [only] = byFamily.values();
