@@ -326,6 +326,8 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
     kept.push(types[i]!);
     if (!mayHoldNull(types[i]!)) break;
   }
+  // Every argument a NULL (`ifNull(logger, version)` on discover, which stores neither): a Nothing, the probe's rule.
+  if (kept.length === 0) return null;
   if (kept.length === 1) return kept[0]!;
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
