@@ -132,6 +132,8 @@ export class Outcomes {
   readonly engineErrors = new Map<number, { count: number; first: string; message: string }>();
   /** The same by message shape (quoted names and numbers blanked), to tell the families of one code apart. */
   readonly engineErrorShapes = new Map<string, { count: number; first: string }>();
+  /** Every `columnstore` answer's input, code and message (the first 10,000), for `--engine-errors`. */
+  readonly engineErrorInputs: { replay: string; code: number; message: string }[] = [];
 
   constructor(
     private readonly maxExamples = 10,
@@ -175,6 +177,7 @@ export class Outcomes {
     }
     const code = typeof error?.code === "number" ? error.code : -1;
     const message = String(error?.message ?? "");
+    if (this.engineErrorInputs.length < 10_000) this.engineErrorInputs.push({ replay, code, message: message.slice(0, 300) });
     const seen = this.engineErrors.get(code);
     if (seen) seen.count += 1;
     else this.engineErrors.set(code, { count: 1, first: replay, message: message.slice(0, 160) });

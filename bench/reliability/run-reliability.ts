@@ -6,6 +6,7 @@
  *
  *   npm run reliability                         1,000,000 inputs, 5-minute 100-client soak; writes BENCHMARKS.md
  *   npm run reliability -- --inputs 50000 --soak-seconds 30 --seed 7 --no-write
+ *   npm run reliability -- --inputs 200000 --no-write --engine-errors /tmp/engine-errors.tsv
  *   npm run reliability -- --replay 7:1234 --now 1795000000000 [--url http://127.0.0.1:1218]
  *
  * Exits 1 when a target is missed. test/reliability runs a short smoke through `runReliability`.
@@ -75,6 +76,8 @@ export interface PhaseOutcome {
   readonly engineErrorShapes: string[];
   /** Answers carrying a ClickHouse type or argument-count error (TYPE_ERROR_CODES). */
   readonly engineTypeErrors: number;
+  /** Every input ClickHouse refused or failed (the first 10,000), for `--engine-errors FILE`. */
+  readonly engineErrorInputs: readonly { replay: string; code: number; message: string }[];
 }
 
 export interface ReliabilityReport {
@@ -172,6 +175,7 @@ function phase(outcomes: Outcomes, seconds: number): PhaseOutcome {
     engineErrors: outcomes.engineErrorLines(),
     engineErrorShapes: outcomes.engineErrorShapeLines(),
     engineTypeErrors: outcomes.engineErrorCount(TYPE_ERROR_CODES),
+    engineErrorInputs: outcomes.engineErrorInputs,
   };
 }
 
@@ -586,6 +590,12 @@ if (process.argv[1] && /run-reliability\.(ts|js)$/.test(process.argv[1])) {
     const examples = [...report.fuzz.examples, ...report.soak.examples];
     if (examples.length > 0) console.log(`First failing inputs (replay: npm run reliability -- --replay <seed:index> --now <ms>):\n${examples.join("\n")}\n`);
     if (report.serverErrors.length > 0) console.log(`Server log, last error lines:\n  ${report.serverErrors.join("\n  ")}\n`);
+    const engineErrorsFile = value("--engine-errors");
+    if (engineErrorsFile) {
+      // One line per input: replay id, ClickHouse code, type error or not, message (to work through each family).
+      const lines = report.fuzz.engineErrorInputs.map(({ replay, code, message }) => [replay, code, TYPE_ERROR_CODES.has(code) ? "type" : "other", message.replace(/\s+/g, " ")].join("\t"));
+      writeFileSync(engineErrorsFile, lines.join("\n") + "\n");
+    }
     if (!process.argv.includes("--no-write")) writeBlock(text);
     const missed = checks.filter((check) => !check.ok);
     console.log(missed.length === 0 ? "All targets met." : `Targets missed: ${missed.map((check) => check.bench).join("; ")}`);
