@@ -1493,6 +1493,17 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     const from = args[rule.from];
     if (from !== undefined && from.variant >= 0 && facts.keepsVariant[from.variant]) return variantTyped(from.variant, constant);
   }
+  // `arrayElement(error_ids, 1)` of an Array(UUID), `arrayMax` of an Array(DateTime): an array
+  // variant's element type, where the pass names one, its other arguments of plain known classes.
+  // An engine test holds it for every function of this rule and every array variant.
+  if (rule !== undefined && "elementOf" in rule) {
+    const of = args[rule.elementOf];
+    if (of !== undefined && of.variant >= 0 && ARRAY_VARIANT_AT[of.variant]) {
+      const element = ARRAY_VARIANT_ELEMENT[of.variant];
+      if (!element || args.some((arg, i) => i !== rule.elementOf && (arg.cls === null || arg.nullable))) return typed(null, constant);
+      return typed(element.cls, constant, element.nullable);
+    }
+  }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   // A Date where the probe saw DateTimes taken gives a function of one fixed result class that
   // class (`toStartOfDay(toDate(t))` is a DateTime, `toYear` of one a UInt16), Nullable with a

@@ -1513,6 +1513,37 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("where the result is an array argument's element, an array variant there (Array(UUID), Array(Nullable(String)), ...) gives the element's type the pass says", async () => {
+    // Entities have no Variant columns: a mixed array (Array(Variant(...))) is made by array(...) only.
+    const arrays = VARIANTS.flatMap((variant) => variantSamples(variant)).filter((sample) => /^Array\(/.test(sample.type) && !sample.type.includes("Variant("));
+    const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...arrays].map((sample) => ({ name: sample.column, type: sample.type })));
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, rule] of Object.entries(signature.results)) {
+        if (!rule || !("elementOf" in rule) || signature.result !== null) continue;
+        const partners = partnerColumns(signature, Number(countText));
+        for (const sample of arrays) {
+          const expression = call(name, partners.map((partner, i) => column(i === rule.elementOf ? sample.column : partner)));
+          let pass: ReturnType<typeof expressionTyping> | null;
+          try {
+            pass = expressionTyping(expression, entity);
+          } catch (error) {
+            if (!(error instanceof QueryServiceError)) throw error;
+            pass = null;
+          }
+          const engine = await engineTypeOf(expression);
+          if (engine === "refused" || pass === null || pass.cls === null) continue;
+          typedCalls += 1;
+          const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+          if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+        }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("where a Nullable argument makes the result Nullable, it still does", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;

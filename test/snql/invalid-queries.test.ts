@@ -160,6 +160,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // x IN an array of columns looks x up as has(array, x) does (found by the fuzz)
   [`MATCH (events) SELECT now() NOT IN array(title, platform) AS n WHERE ${R} AND project_id = 1`, "notIn (NOT IN) at line 1, column 29 with columns in its array looks the value up as has(array, value) does", 1, 23],
   // a Date function of a Nullable column is a Nullable(Date) (found by the fuzz)
+  // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
+  [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
   // `x IN column` is a Nullable(UInt8) (found by the fuzz)
   [`MATCH (metrics_sets) SELECT toStartOfHour(project_id NOT IN use_case_id AND project_id) AS h WHERE ${METRICS}`, "and(…) at line 1, column 73 is a small integer (UInt8) (Nullable), and toStartOfHour does not take", 1, 73],
