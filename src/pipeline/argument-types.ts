@@ -524,7 +524,12 @@ interface FunctionFacts {
   readonly elementDependent: readonly ReadonlySet<number>[];
   /** Per variant index: a result of an argument's type (a `from` rule) is that variant when the argument is (variantKeptByResult). */
   readonly keepsVariant: readonly boolean[];
+  /** `argMax(x, by)`, `argMinIf(x, by, c)`: the other arguments only choose the row whose x is the result. */
+  readonly choosesRow: boolean;
 }
+
+/** The functions whose arguments after the first only choose a row (ROW_CHOOSERS in FunctionFacts). */
+const ROW_CHOOSERS = /^arg(Max|Min)(If)?$/;
 
 /** An array (an array variant or an `array(...)` call) whose elements may be of the class `cls` (unknown elements may). */
 function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
@@ -626,6 +631,7 @@ function functionFacts(name: string): FunctionFacts {
       classResults: signature ? classResultsOf(signature) : [],
       elementDependent: [0, 1, 2, 3, 4].map((count) => (signature ? elementDependentPositions(signature, count) : NO_POSITIONS)),
       keepsVariant: VARIANTS.map((variant) => variantKeptByResult(name, variant)),
+      choosesRow: ROW_CHOOSERS.test(name),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -904,6 +910,10 @@ class ArgumentTyping {
           const product = arrayArithmeticType(node.name, node.args, args, constant);
           if (product !== null) return product;
         }
+        if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
+          const tuple = tupleArithmeticType(node.name, args, constant);
+          if (tuple !== null) return tuple;
+        }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         const result = resultTyped(facts, args, constant);
@@ -962,7 +972,7 @@ class ArgumentTyping {
       }
       for (let k = 0; k < leftTuple.args.length; k++) {
         const pair = [leftTuple.args[k]!, rightTuple.args[k]!];
-        this.judgeAs(() => elementBy(name, k, position), () => judge(this, name, facts, pair, pair.map((element) => this.visit(element)), position, false));
+        this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, pair.map((element) => this.visit(element)), position));
       }
       return;
     }
@@ -974,8 +984,14 @@ class ArgumentTyping {
     tuple.args.forEach((element, k) => {
       const elementType = this.visit(element);
       const pair = tuple === left ? [element, other] : [other, element];
-      this.judgeAs(() => elementBy(name, k, position), () => judge(this, name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position, false));
+      this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position));
     });
+  }
+
+  /** One element's operation of tuple arithmetic, as the call of its own: a state times a column per element is refused too (`tuple(state) * n`). */
+  private judgeElementOperation(name: string, facts: FunctionFacts, pair: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+    judge(this, name, facts, pair, types, position, false);
+    if (name === "plus" || name === "multiply") this.refuseStateArithmetic(name, pair, types);
   }
 
   /**
@@ -1449,6 +1465,9 @@ const NULLABLE_VARIANT_OF: Readonly<Record<string, string>> = { date: "nullableD
  * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
  * when it saw a Nullable argument leave it so (plainResults).
  */
+/** What stands for a row chooser's value of no class that holds no NULL (resultTyped): a plain class, which the `from` rule ignores. */
+const CHOSEN_BY = typed("uint8", false);
+
 function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
   const signature = facts.signature;
   if (!signature) return typed(null, constant);
@@ -1503,6 +1522,12 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
       if (!element || args.some((arg, i) => i !== rule.elementOf && (arg.cls === null || arg.nullable))) return typed(null, constant);
       return typed(element.cls, constant, element.nullable);
     }
+  }
+  // `argMax(sum, tuple(a, b))`: a choice of the row by a value of no class (a tuple, which holds
+  // no NULL) leaves the result of the first argument's type, as a choice by a plain class does
+  // (the state of `sum` here: `… * count()` is then state arithmetic, code 44). An engine test holds it.
+  if (facts.choosesRow && rule !== undefined && "from" in rule && args.some((arg, i) => i !== rule.from && arg.cls === null && arg.variant >= 0 && !VARIANT_MAY_BE_NULL[arg.variant])) {
+    args = args.map((arg, i) => (i !== rule.from && arg.cls === null && arg.variant >= 0 && !VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY : arg));
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   // A Date where the probe saw DateTimes taken gives a function of one fixed result class that
@@ -1758,6 +1783,25 @@ function isPlainNumber(t: Typed): boolean {
 /** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32). */
 function isNumberArray(t: Typed): boolean {
   return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
+}
+
+/**
+ * Arithmetic with a tuple that stays a tuple, element by element: `n * tuple(a)` and `tuple(a) * n`
+ * (tupleMultiplyByNumber), `tuple(a) / n`, `intDiv`, `intDivOrZero`, `modulo` with the tuple first,
+ * and `tuple(a) + tuple(b)`, `tuple(a) - tuple(b)`; of a number that is not Nullable. Not the product
+ * of two tuples (a dot product, a number), nor a DateTime minus a tuple (a DateTime). An engine
+ * test holds it (a tuple there as a condition is code 43, fuzz 1:232590).
+ */
+function tupleArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  const [left, right] = types as [Typed, Typed];
+  const isTuple = (t: Typed) => t.variant === TUPLE_VARIANT;
+  // A Nullable number makes a Nullable(Tuple(...)), which the pass has no type for.
+  const isNumber = (t: Typed) => t.variant < 0 && !t.nullable && t.cls !== null && t.cls !== "bool" && ARRAY_FAMILIES[t.cls] === "number";
+  const elementWise =
+    (isTuple(left) && isTuple(right) && (name === "plus" || name === "minus")) ||
+    (isTuple(left) && isNumber(right) && name !== "plus" && name !== "minus") ||
+    (isNumber(left) && isTuple(right) && name === "multiply");
+  return elementWise ? variantTyped(TUPLE_VARIANT, constant) : null;
 }
 
 /**

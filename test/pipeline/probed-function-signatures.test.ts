@@ -745,8 +745,28 @@ describe("probed function signatures", () => {
             yield call(name, [tuple, call("tuple", [column(other.column)])]);
           }
     }
-    // Only the element-by-element rule's refusals: the others are the probe's, tested above.
-    await expectEngineRefusesWhatPassRefuses(expressions(), 500, (message) => message.includes("element by element"));
+    // Only the element-by-element rule's refusals: the others are the probe's, tested above, and
+    // a state times a column (code 44 as the row is computed), held in state-arithmetic.test.ts.
+    await expectEngineRefusesWhatPassRefuses(expressions(), 500, (message) => message.includes("element by element") && !message.includes("a constant number of times"));
+  }, 120_000);
+
+  it("arithmetic with a tuple the pass types as a tuple is a tuple in the engine (n * tuple(a), tuple(a) / n, tuple(a) + tuple(b))", async () => {
+    const wrong: string[] = [];
+    let tuples = 0;
+    for (const name of TUPLE_ARITHMETIC)
+      for (const element of CLASS_COLUMNS)
+        for (const other of CLASS_COLUMNS) {
+          const tuple = call("tuple", [column(element.column)]);
+          for (const expression of [call(name, [tuple, column(other.column)]), call(name, [column(other.column), tuple]), call(name, [tuple, call("tuple", [column(other.column)])])]) {
+            const pass = passTypingOf(expression);
+            if (pass === null || pass.variant !== "tuple") continue;
+            tuples += 1;
+            const engine = await engineTypeOf(expression);
+            if (!engine.startsWith("Tuple(")) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass a tuple`);
+          }
+        }
+    expect(tuples).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
   }, 120_000);
 
   it("x IN an array of columns, and has(array, x), refused by the pass are refused by the engine", async () => {
@@ -1543,6 +1563,26 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it("argMax and argMin (and their -If) choosing the row by a tuple have the first argument's type, as the pass says", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    const condition = CLASS_SAMPLES.uint8.column;
+    for (const name of ["argMax", "argMin", "argMaxIf", "argMinIf"])
+      for (const value of CLASS_COLUMNS)
+        for (const by of CLASS_COLUMNS) {
+          const args = [column(value.column), call("tuple", [column(by.column), column(by.column)])];
+          const expression = call(name, name.endsWith("If") ? [...args, column(condition)] : args);
+          const pass = passTypingOf(expression);
+          const engine = await engineTypeOf(expression);
+          if (engine === "refused" || pass === null || pass.cls === null) continue;
+          typedCalls += 1;
+          const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+          if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+        }
+    expect(typedCalls).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
 
   it("where a Nullable argument makes the result Nullable, it still does", async () => {
     const wrong: string[] = [];

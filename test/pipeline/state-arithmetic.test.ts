@@ -26,9 +26,9 @@ afterAll(async () => {
 });
 
 describe("arithmetic on aggregate states", () => {
-  it("refuses states of different functions or types added, and a state multiplied by a column", async () => {
+  it("refuses states of different functions or types added, and a state multiplied by a column (in a tuple too, element by element)", async () => {
     for (const table of ["empty_values", "one_row"]) {
-      for (const expression of ["s1 + c", "c + s1", "s1 + su", "q + s1", "s1 * g", "g * c"]) {
+      for (const expression of ["s1 + c", "c + s1", "s1 + su", "q + s1", "s1 * g", "g * c", "tuple(s1) * g", "g * tuple(c, s1)"]) {
         expect(await engine.accepted(`SELECT ${expression} FROM ${table}`), `${table}: ${expression}`).toBe(false);
       }
     }
@@ -36,7 +36,7 @@ describe("arithmetic on aggregate states", () => {
 
   it("takes states of one function and type added, and a state multiplied by a constant", async () => {
     for (const table of ["empty_values", "one_row"]) {
-      for (const expression of ["s1 + s2", "s1 * 2", "3 * c"]) {
+      for (const expression of ["s1 + s2", "s1 * 2", "3 * c", "tuple(s1, c) * 2"]) {
         expect(await engine.accepted(`SELECT ${expression} FROM ${table}`), `${table}: ${expression}`).toBe(true);
       }
     }

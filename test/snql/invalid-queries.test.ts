@@ -160,6 +160,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // x IN an array of columns looks x up as has(array, x) does (found by the fuzz)
   [`MATCH (events) SELECT now() NOT IN array(title, platform) AS n WHERE ${R} AND project_id = 1`, "notIn (NOT IN) at line 1, column 29 with columns in its array looks the value up as has(array, value) does", 1, 23],
   // a Date function of a Nullable column is a Nullable(Date) (found by the fuzz)
+  // argMax of a state choosing its row by a tuple is the state; times a count, state arithmetic (found by the fuzz, code 44)
+  [`MATCH (metrics_distributions) SELECT argMax(sum, tuple(10)) * count() AS t BY metric_id WHERE ${METRICS}`, "argMax(…) at line 1, column 38 is an aggregate state (AggregateFunction) and count(…) at line 1, column 63 is an integer", 1, 63],
+  // a state in a tuple times a column, element by element
+  [`MATCH (metrics_distributions) SELECT tuple(sum) * granularity AS t WHERE ${METRICS}`, "refuses element 1: column granularity at line 1, column 51 is computed per row, and multiply (*) repeats the aggregate state column sum", 1, 51],
+  // a number times a tuple is a tuple (found by the fuzz, code 43)
+  [`MATCH (events) SELECT multiIf(project_id * tuple(1), 1, 2) AS m WHERE ${R} AND project_id = 1`, "multiply(…) at line 1, column 42 is a tuple, and multiIf does not take a tuple as argument 1 of 3", 1, 42],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
