@@ -1687,6 +1687,10 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     else if (t.nullable) nullables++;
   }
   const form = formIndex(types);
+  // Of three or more arguments, greatest and least have a common type where each two have one
+  // (refuseWithoutCommonType): the pairs probed at that count, each beside the probe's own third
+  // argument, would refuse `greatest(toDate(t), t, t)` for the third's sake.
+  const pairTables = !(COMMON_TYPE_FUNCTIONS.has(name) && args.length > 2);
   if (unknown > 0 || nullables > 0) {
     // A plain argument beside one of unknown type: the refusals that held beside any type
     // (robust), or beside a NULL when the other may be one (most functions answer NULL for a
@@ -1713,6 +1717,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     }
     // One Nullable argument beside arguments of known classes: the pairs probed with it Nullable;
     // two: the pairs probed with both Nullable.
+    if (!pairTables) return;
     if (unknown === 0 && nullables === 1) refusePairs(name, args, types, rules.nullablePairs[form], position, types.findIndex((t) => t.nullable));
     if (unknown === 0 && nullables === 2) refuseBothNullable(name, args, types, rules.nullablePairs[form], position);
     // Two plain arguments of known classes beside others of unknown type (or NULL): the pairs
@@ -1736,7 +1741,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   }
   const refused = rules.refused[form];
   if (refused) for (let i = 0; i < types.length; i++) refuseAt(name, args, types, i, refused[i]!, position);
-  refusePairs(name, args, types, rules.pairs[form], position, -1);
+  if (pairTables) refusePairs(name, args, types, rules.pairs[form], position, -1);
 }
 
 /**
@@ -1928,17 +1933,26 @@ export function commonTypeBesideNullOf(name: string, classes: readonly (Argument
   return { cls: t.cls, nullable: t.nullable };
 }
 
-/** The first two arguments with classes that the function refused together for two arguments, or null. */
+/**
+ * The first two arguments of types the function refused together for two arguments, or null:
+ * two classes, or a variant beside a class or a variant (`greatest(tuple(a, b), array(c), 0)`,
+ * code 386: a set of types has no common type when two of them have none). Not a Nullable beside
+ * a variant, nor an `if`'s Variant (judged per row): not probed so.
+ */
 function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [number, number] | null {
-  const pairs = facts.counts[2]?.pairs;
-  if (!pairs) return null;
+  const rules = facts.counts[2];
+  if (!rules) return null;
+  const judged = (t: Typed) => (t.variant < 0 ? t.cls !== null : t.variant !== MIXED_VARIANT);
   for (let i = 0; i < types.length; i++) {
     const first = types[i]!;
-    if (first.cls === null || first.variant >= 0) continue;
+    if (!judged(first)) continue;
     for (let j = i + 1; j < types.length; j++) {
       const second = types[j]!;
-      if (second.cls === null || second.variant >= 0) continue;
-      if (pairs[constnessCode(first) * 3 + constnessCode(second)]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
+      if (!judged(second)) continue;
+      const form = constnessCode(first) * 3 + constnessCode(second);
+      if (first.variant < 0 && second.variant < 0) {
+        if (rules.pairs[form]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
+      } else if (!first.nullable && !second.nullable && rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
     }
   }
   return null;

@@ -653,6 +653,7 @@ describe("probed function signatures", () => {
 
   // Each class, plain and Nullable, as a column of a columns-only entity named as in the probe
   // table: the pass judges an expression over it, the engine the same call over the probe table.
+  const COMMON_TYPE_NAMES = ["greatest", "least"] as const;
   const NUMBER_CLASSES_OF_TEST = ["uint8", "int64", "float64", "uint32", "bool"] as const;
   const CLASS_COLUMNS = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...NULLABLE_CLASSES.map((cls) => nullableSample(cls)!)];
   /** The probe's Date and DateTime64 columns (variants, of no class), which make a Variant beside a value of another family. */
@@ -768,6 +769,26 @@ describe("probed function signatures", () => {
     expect(tuples).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("greatest and least of three arguments with a tuple, an array, a Date or an IP among them are refused by the engine wherever the pass refuses them (each two of them must have a common type)", async () => {
+    const c = (cls: ArgumentClass) => column(CLASS_SAMPLES[cls].column);
+    const containers: Expression[] = [
+      call("tuple", [c("uint8"), c("string")]),
+      call("array", [c("uint8")]),
+      call("array", [c("string"), c("uint8")]),
+      ...[...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => column(sample.column)),
+    ];
+    function* expressions(): Generator<Expression> {
+      for (const name of COMMON_TYPE_NAMES)
+        for (const container of containers)
+          for (const second of [...containers, ...CLASS_COLUMNS.map((sample) => column(sample.column))])
+            for (const third of ARGUMENT_CLASSES) {
+              yield call(name, [container, second, c(third)]);
+              yield call(name, [c(third), second, container]);
+            }
+    }
+    await expectEngineRefusesWhatPassRefuses(expressions(), 1000);
+  }, 300_000);
 
   it("x IN an array of columns, and has(array, x), refused by the pass are refused by the engine", async () => {
     function* expressions(): Generator<Expression> {
