@@ -159,8 +159,10 @@ interface Typed {
    * may be, one of which it is (numbersWithBool); a call is refused only where none is taken.
    */
   readonly alternatives?: readonly Typed[];
-  /** A mixed variant whose branch a constant condition picks once for all rows (`if(FALSE, a, b)`): every row holds the same alternative, which one the pass does not say. */
+  /** A mixed variant whose branch a constant condition picks once for all rows (`if(FALSE, a, b)`): every row holds the same alternative. */
   readonly pickedOnce?: boolean;
+  /** Of such a variant, the alternative every row holds, where the pass knows which branch is picked (`if(NULL, a, b)` picks b). */
+  readonly picked?: Typed;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -244,6 +246,28 @@ function isBranch(i: number, count: number): boolean {
   return i > 0 && (i % 2 === 1 || i === count - 1);
 }
 
+/** A branch's type as its family is judged: a condition of unknown Nullability (`s IN now()`) is a UInt8 there. */
+function branchType(t: Typed): Typed {
+  return t.alternatives !== undefined && UINT8_CONDITION_ALTERNATIVES.has(t.alternatives) ? typed("uint8", t.constant) : t;
+}
+
+/**
+ * The branch an `if` or `multiIf` picks for every row, where its conditions say so: each one
+ * NULL (a Nothing), a FALSE or a 0 is passed over, the first TRUE or other number picks its
+ * branch, and the else branch is picked when every one is passed over. -1 where a condition is
+ * computed per row first.
+ */
+function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) => boolean): number {
+  for (let i = 0; i < args.length - 1; i += 2) {
+    const condition = args[i]!;
+    if (nullAt(condition)) continue;
+    if (condition.kind !== "literal" || (typeof condition.value !== "number" && typeof condition.value !== "boolean")) return -1;
+    if (condition.value === 0 || condition.value === false) continue;
+    return i + 1;
+  }
+  return args.length - 1;
+}
+
 /**
  * The type of an `if` or `multiIf` from its branches (a NULL branch aside), where the probe's
  * rule (`if`'s two branches agreeing) does not say it; else null.
@@ -276,9 +300,8 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
       nulls++;
       continue;
     }
-    const isCondition = types[i]!.alternatives !== undefined && UINT8_CONDITION_ALTERNATIVES.has(types[i]!.alternatives);
-    if (isCondition) conditions = true;
-    const t = isCondition ? typed("uint8", types[i]!.constant) : types[i]!;
+    const t = branchType(types[i]!);
+    if (t !== types[i]) conditions = true;
     const family = familyOf(t);
     if (family === undefined) return null;
     if (t.nullable) nullable = true;
@@ -288,9 +311,20 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   if (byFamily.size > 1) {
     // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
     const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
-    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}) };
+    const branch = pickedOnce ? pickedBranch(args, nullAt) : -1;
+    const family = branch >= 0 && !nullAt(args[branch]!) ? familyOf(branchType(types[branch]!)) : undefined;
+    const picked = family !== undefined ? byFamily.get(family) : undefined;
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
   }
   const [only] = byFamily.values();
+  // Numbers of several classes (`if(c, 1000, x != y)`, a UInt16): one of the number classes,
+  // Nullable where a branch is or may be NULL; as numbersWithBool. Not a 64-bit integer beside a
+  // float, which have no common type (a Variant(Float64, Int64)). An engine test holds it.
+  const numberClasses = new Set(args.flatMap((node, i) => (isBranch(i, args.length) && !nullAt(node) ? [branchType(types[i]!).cls] : [])));
+  if (only !== undefined && only.cls === null && byFamily.has("number") && !(numberClasses.has("int64") && numberClasses.has("float64"))) {
+    const numbers = nullable || nulls > 0 ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES;
+    return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternativeConstant === null ? numbers : numbers.map((t) => ({ ...t, constant: alternativeConstant })) };
+  }
   if (conditions || only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
   // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
   // NULL): its type is still the Nullable, but no row holds a value of it, so the refusals the
@@ -352,22 +386,36 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
 }
 
 /** How a refusal of a call of an if's or coalesce's Variant starts: the Variant, and the alternative whose rows fail. */
-function rowsHoldingPrefix(mixed: Expression, alternatives: readonly Typed[], refused: Typed, position: TextPosition | undefined): string {
-  return `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (its branches have no common type), and ClickHouse fails the query on any row that holds ${typeName(refused)}:`;
+function rowsHoldingPrefix(mixed: Expression, mixedType: Typed, refused: Typed, position: TextPosition | undefined): string {
+  const variant = `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(mixedType.alternatives!.map(typeName))} (its branches have no common type), and`;
+  if (mixedType.picked !== undefined) return `${variant} its conditions pick the branch of ${typeName(refused)} for every row:`;
+  return `${variant} ClickHouse fails the query on any row that holds ${typeName(refused)}:`;
 }
 
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
 const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool"]);
 
-/** The position of the one argument that is a Variant with known alternatives, else -1 (none, or two: judged on the mixed variant's refusals alone). */
+/** Whether a row may hold any of a value's alternatives (an `if`'s or a `coalesce`'s Variant whose branch is not picked once), or every row the one picked. */
+function perRowAlternatives(t: Typed): boolean {
+  return t.variant === MIXED_VARIANT && (t.pickedOnce !== true || t.picked !== undefined);
+}
+
+/**
+ * The position of the argument a call is judged per alternative of (judgeAlternatives), else -1:
+ * the one argument with known alternatives, or of two, the one held per row (the other is then
+ * judged as one of its own inside each: `if(c, 1000, x) = if(d, 3, 'a')`). Three: none (judged
+ * on the mixed variant's refusals alone).
+ */
 function mixedArgument(types: readonly Typed[]): number {
   let found = -1;
+  let second = -1;
   for (let i = 0; i < types.length; i++) {
     if (types[i]!.alternatives === undefined) continue;
-    if (found >= 0) return -1;
-    found = i;
+    if (found < 0) found = i;
+    else if (second < 0) second = i;
+    else return -1;
   }
-  return found;
+  return second >= 0 && perRowAlternatives(types[second]!) && !perRowAlternatives(types[found]!) ? second : found;
 }
 
 /**
@@ -1008,14 +1056,19 @@ class ArgumentTyping {
    *   types) is one of them for every row: refused only when every alternative is.
    */
   private judgeAlternatives(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], mixedAt: number, position: TextPosition | undefined): void {
-    const alternatives = types[mixedAt]!.alternatives!;
-    const perRow = types[mixedAt]!.variant === MIXED_VARIANT && types[mixedAt]!.pickedOnce !== true;
+    // Every row holds the branch picked once, where the pass knows which: judged as held per row.
+    const picked = types[mixedAt]!.picked;
+    const alternatives = picked !== undefined ? [picked] : types[mixedAt]!.alternatives!;
+    const perRow = perRowAlternatives(types[mixedAt]!);
+    // A second argument of alternatives is one of them in every row: judged inside each.
+    const otherAt = types.findIndex((t, i) => i !== mixedAt && t.alternatives !== undefined);
     let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
     for (const alternative of alternatives) {
       const each = types.slice();
       each[mixedAt] = alternative;
       try {
-        judge(this, name, facts, args, each, position, false);
+        if (otherAt < 0) judge(this, name, facts, args, each, position, false);
+        else this.judgeAlternatives(name, facts, args, each, otherAt, position);
         if (!perRow) return;
       } catch (error) {
         if (!(error instanceof QueryServiceError)) throw error;
@@ -1024,7 +1077,7 @@ class ArgumentTyping {
     }
     if (refused === undefined) return;
     const mixed = args[mixedAt]!;
-    if (perRow) throw invalidQuery(`${rowsHoldingPrefix(mixed, alternatives, refused.alternative, position)} ${refused.error.message}`, refused.error.position ?? position);
+    if (perRow) throw invalidQuery(`${rowsHoldingPrefix(mixed, types[mixedAt]!, refused.alternative, position)} ${refused.error.message}`, refused.error.position ?? position);
     const what =
       types[mixedAt]!.variant === MIXED_VARIANT
         ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type)`
@@ -1038,7 +1091,7 @@ class ArgumentTyping {
    * the alternative each row holds, and must read as every one (see judgeAlternatives).
    */
   private judgeComparedStrings(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
-    const mixedAt = types.findIndex((t) => t.variant === MIXED_VARIANT && t.alternatives !== undefined && t.pickedOnce !== true);
+    const mixedAt = types.findIndex((t) => t.alternatives !== undefined && perRowAlternatives(t));
     if (mixedAt < 0) {
       // A value of one of some types (`greatest(TRUE, x, NULL)`, a condition): the text must read
       // as one of them at least (`greatest(TRUE, sample_weight, duration) > '%a%'`, code 53).
@@ -1063,11 +1116,11 @@ class ArgumentTyping {
       );
     }
     const mixed = types[mixedAt]!;
-    for (const alternative of mixed.alternatives!) {
+    for (const alternative of mixed.picked !== undefined ? [mixed.picked] : mixed.alternatives!) {
       const each = types.slice();
       each[mixedAt] = alternative;
       this.judgeAs(
-        () => rowsHoldingPrefix(args[mixedAt]!, mixed.alternatives!, alternative, undefined),
+        () => rowsHoldingPrefix(args[mixedAt]!, mixed, alternative, undefined),
         () => judgeComparedString(name, args, each, computedSet, this.mappedText),
       );
     }

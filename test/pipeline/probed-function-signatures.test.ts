@@ -973,6 +973,41 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
   }, 300_000);
 
+  it("an if or a multiIf of numbers of several classes is one of the number classes (Nullable where a branch may be NULL), as the engine types it", async () => {
+    const numbers: Expression[] = [
+      ...NUMBER_CLASSES_OF_TEST.flatMap((cls) => [column(CLASS_SAMPLES[cls].column), column(nullableSample(cls)!.column)]),
+      { kind: "literal", value: 1000 },
+      { kind: "literal", value: 2.5 },
+    ];
+    const condition = column(CLASS_SAMPLES.uint8.column);
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const a of numbers)
+      for (const b of numbers)
+        for (const expression of [call("if", [condition, a, b]), call("multiIf", [condition, a, condition, b, { kind: "literal", value: null }])]) {
+          const known = passTypingOf(expression);
+          if (known === null || known.alternatives === null || known.variant !== null) continue;
+          const type = await engineTypeOf(expression);
+          if (type === "refused") continue;
+          typedCalls += 1;
+          const nullable = classOfTypeName(type) === null;
+          const cls = classOfTypeName(type) ?? nullableClassOfTypeName(type);
+          if (!known.alternatives.some((alternative) => alternative.cls === cls && alternative.nullable === nullable)) wrong.push(`${sqlOf(expression)}: ${type}, not one of the pass's`);
+        }
+    expect(typedCalls).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("a call given an if's Variant whose conditions pick one branch for every row (NULL, 0, TRUE) is refused by the engine where the pass refuses it for that branch", async () => {
+    const branches = (["string", "uint8", "datetime", "arrayString"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    const conditions: Expression[] = [{ kind: "literal", value: null }, { kind: "literal", value: 0 }, { kind: "literal", value: true }];
+    const ifs = branches.flatMap((a) => branches.filter((b) => b !== a).flatMap((b) => conditions.map((condition) => call("if", [condition, a, b]))));
+    const multiIfs = branches.flatMap((a) => branches.filter((b) => b !== a).map((b) => call("multiIf", [{ kind: "literal", value: null }, a, { kind: "literal", value: 0 }, a, b])));
+    // The engine fails each on the probe's row, with a type error or, where it converts the
+    // Variant to what the call takes (arrayJoin of a string), with a conversion error (code 53).
+    await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...multiIfs], 2), 300, (message) => message.includes("pick the branch"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
+  }, 300_000);
+
   it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
     const numbers = NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column]);
     const shapes = numbers.flatMap((x) => [[CLASS_SAMPLES.bool.column, x], [x, "true"], ["true", x, "1"], [x, CLASS_SAMPLES.bool.column, x], ["true", "1", x]]);

@@ -168,6 +168,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT multiIf(project_id * tuple(1), 1, 2) AS m WHERE ${R} AND project_id = 1`, "multiply(…) at line 1, column 42 is a tuple, and multiIf does not take a tuple as argument 1 of 3", 1, 42],
   // greatest of three: each two must have a common type, a tuple and an array too (found by the fuzz, code 386)
   [`MATCH (discover_transactions) SELECT greatest(tuple(duration, 1), array(sdk_version, user, 10), 0) AS g WHERE ${TX} AND project_id = 1`, "tuple(…) at line 1, column 47 is a tuple and array(…) at line 1, column 67 is an array of mixed types (an Array(Variant(...))): greatest does not take them together", 1, 67],
+  // an if whose condition is NULL picks its else branch for every row: a call must take that branch (found by the fuzz, code 43/386)
+  [`MATCH (events) SELECT upper(if(NULL, title, project_id)) AS u WHERE ${R} AND project_id = 1`, "its conditions pick the branch of an integer for every row: if(…) at line 1, column 29 is an integer, and upper does not take an integer", 1, 29],
+  // numbers of several classes from an if are one of the number classes; beside a Variant held per row, judged for each row's alternative
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND if(project_id = 1, 100, 2.5) = if(project_id = 2, title, 4.5)`, "ClickHouse fails the query on any row that holds a string: if(…) at line 1, column 162 is one of a small integer (UInt8), an integer, a float", 1, 193],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
@@ -514,6 +518,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (transactions) SELECT arrayMax(spans.exclusive_time) * 1.5 AS m, spans.exclusive_time AS e WHERE ${TX} AND project_id = 1`,
   // greatest and least of three whose each two have a common type (the pairs probed at three arguments stood beside the probe's own third)
   `MATCH (events) SELECT greatest(toDate(timestamp), timestamp, timestamp) AS g, least(ip_address_v4, ip_address_v4, ip_address_v4) AS l WHERE ${R} AND project_id = 1`,
+  // an if whose conditions pick a branch a call takes
+  `MATCH (events) SELECT upper(if(NULL, project_id, title)) AS u, if(0, project_id, title) = title AS e, multiIf(NULL, title, 0, title, project_id) + 1 AS m WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
