@@ -1518,6 +1518,9 @@ const NULLABLE_VARIANT_OF: Readonly<Record<string, string>> = { date: "nullableD
  * Nullable when an argument is and the probe saw the result wrapped so (nullableResults), plain
  * when it saw a Nullable argument leave it so (plainResults).
  */
+/** Result classes of numbers, or arrays of them: of an array of floats, a Float64 where the probe's arrays of integers gave an integer. */
+const NUMBER_RESULTS: ReadonlySet<ArgumentClass | null> = new Set(ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number" || cls === "arrayNumber"));
+
 /** What stands for a row chooser's value of no class that holds no NULL (resultTyped): a plain class, which the `from` rule ignores. */
 const CHOSEN_BY = typed("uint8", false);
 
@@ -1583,12 +1586,15 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     args = args.map((arg, i) => (i !== rule.from && arg.cls === null && arg.variant >= 0 && !VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY : arg));
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
-  // A Date where the probe saw DateTimes taken gives a function of one fixed result class that
-  // class (`toStartOfDay(toDate(t))` is a DateTime, `toYear` of one a UInt16), Nullable with a
-  // Nullable(Date) where the probe saw Nullable arguments wrap it. An engine test holds it.
+  // A value of no class the function takes (a variant: a Date, an array of UUIDs, a tuple, an IP;
+  // of two or more arguments, a Date only) gives a function of one fixed result class that class (`toStartOfDay(toDate(t))` is a
+  // DateTime, `toString(tags.value * 2)` a String), Nullable with a variant that may hold a NULL
+  // where the probe saw Nullable arguments wrap it. Not an if's Variant, whose result is made per
+  // alternative, nor an array of floats given a function of numbers, whose sum is a Float64
+  // where the probe's array of integers gave an integer. An engine test holds it for every such function and variant.
   let nullables = 0;
   for (const arg of args) {
-    if (arg.cls === null && !(signature.result !== null && arg.variant >= 0 && DATES.has(arg.variant))) return typed(null, constant);
+    if (arg.cls === null && !(signature.result !== null && (args.length === 1 ? arg.variant >= 0 && arg.variant !== MIXED_VARIANT && !(isNumberArray(arg) && NUMBER_RESULTS.has(signature.result)) : DATES.has(arg.variant)))) return typed(null, constant);
     if (arg.nullable || (arg.cls === null && VARIANT_MAY_BE_NULL[arg.variant]!)) nullables++;
   }
   const cls = plainResultClass(facts, args);

@@ -172,6 +172,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT upper(if(NULL, title, project_id)) AS u WHERE ${R} AND project_id = 1`, "its conditions pick the branch of an integer for every row: if(…) at line 1, column 29 is an integer, and upper does not take an integer", 1, 29],
   // numbers of several classes from an if are one of the number classes; beside a Variant held per row, judged for each row's alternative
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND if(project_id = 1, 100, 2.5) = if(project_id = 2, title, 4.5)`, "ClickHouse fails the query on any row that holds a string: if(…) at line 1, column 162 is one of a small integer (UInt8), an integer, a float", 1, 193],
+  // toString of a value of no class (a tuple, an array of floats) is a String (found by the fuzz, code 386)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND now() >= toString(tuple(title, 1))`, "now(…) at line 1, column 162 is a datetime and toString(…) at line 1, column 171 is a string", 1, 171],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
@@ -520,6 +522,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT greatest(toDate(timestamp), timestamp, timestamp) AS g, least(ip_address_v4, ip_address_v4, ip_address_v4) AS l WHERE ${R} AND project_id = 1`,
   // an if whose conditions pick a branch a call takes
   `MATCH (events) SELECT upper(if(NULL, project_id, title)) AS u, if(0, project_id, title) = title AS e, multiIf(NULL, title, 0, title, project_id) + 1 AS m WHERE ${R} AND project_id = 1`,
+  // fixed result classes of values of no class where the engine takes them
+  `MATCH (events) SELECT toString(tuple(title, 1)) = title AS t, length(exception_frames.filename) + 1 AS l WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
