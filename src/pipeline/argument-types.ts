@@ -592,10 +592,16 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 }
 
 /** `array(a, ...)` whose elements are arrays or aggregate states: no sample of the probe's is such an array. */
-function arrayOfUntried(typing: ArgumentTyping, node: Expression): boolean {
+/**
+ * An `array(...)` whose elements the probe never tried beside a value of class `cls` (an array or
+ * a state): arrays of arrays beside an array (`has(array(tags.key), tags.key)`), arrays of
+ * states beside a state. An array of arrays beside a state is no such thing (`array(tags.key, s) = state`, code 43).
+ */
+function arrayOfUntried(typing: ArgumentTyping, node: Expression, cls: ArgumentClass): boolean {
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   const element = typing.visit(node.args[0]!);
-  return element.cls !== null ? elementClass(element.cls) !== null || element.cls === "aggregateState" : element.variant >= 0 && ARRAY_VARIANT_AT[element.variant]!;
+  if (cls === "aggregateState") return element.cls === "aggregateState";
+  return element.cls !== null ? elementClass(element.cls) !== null : element.variant >= 0 && ARRAY_VARIANT_AT[element.variant]!;
 }
 
 /** The position pairs where an array class was refused together with another class (FunctionFacts.elementDependent). */
@@ -1770,7 +1776,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
       // the robust refusal of an array or a state beside an array of arrays or of states, which
       // the probe never tried (`has(array(tags.key), tags.key)`).
-      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!)))) continue;
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!, t.cls!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }
