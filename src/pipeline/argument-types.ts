@@ -1438,6 +1438,8 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
   // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:
   // `array(array(user, 'a'), 'b')` is an Array(Variant(Array(Nullable(String)), String)).
+  // An element of unknown type beside them changes nothing: no type is common to two families
+  // (`array(transaction_source, 1.5, substring(...))` is a mixed array too).
   const families = new Set<string>();
   let containers = false;
   for (const arg of args) {
@@ -1446,12 +1448,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
       continue;
     }
     const family = familyOf(arg);
-    if (family === undefined) {
-      families.clear();
-      containers = false;
-      break;
-    }
-    families.add(family);
+    if (family !== undefined) families.add(family);
   }
   if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   if (first.cls === null) return typed(null, constant);
