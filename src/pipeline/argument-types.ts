@@ -965,7 +965,7 @@ class ArgumentTyping {
           if (product !== null) return product;
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
-          const tuple = tupleArithmeticType(node.name, args, constant);
+          const tuple = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
           if (tuple !== null) return tuple;
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
@@ -1863,12 +1863,29 @@ function tupleArithmeticType(name: string, types: readonly Typed[], constant: bo
   const [left, right] = types as [Typed, Typed];
   const isTuple = (t: Typed) => t.variant === TUPLE_VARIANT;
   // A Nullable number makes a Nullable(Tuple(...)), which the pass has no type for.
-  const isNumber = (t: Typed) => t.variant < 0 && !t.nullable && t.cls !== null && t.cls !== "bool" && ARRAY_FAMILIES[t.cls] === "number";
+  const isNumber = (t: Typed) => t.variant < 0 && !t.nullable && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
   const elementWise =
     (isTuple(left) && isTuple(right) && (name === "plus" || name === "minus")) ||
     (isTuple(left) && isNumber(right) && name !== "plus" && name !== "minus") ||
     (isNumber(left) && isTuple(right) && name === "multiply");
   return elementWise ? variantTyped(TUPLE_VARIANT, constant) : null;
+}
+
+/**
+ * A Date or a DateTime64 plus or minus a number of days or seconds (`toDate(t) - 1000`, `1 +
+ * toDate(t)`; minus with the date first) is of the date's type, Nullable where the number is
+ * (`toDate(t) - n` of a Nullable n is a Nullable(Date)). An engine test holds it.
+ */
+function dateArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (name !== "plus" && name !== "minus") return null;
+  const dateAt = types.findIndex((t) => t.variant >= 0 && VARIANT_FAMILIES[t.variant] === "datetime");
+  if (dateAt < 0 || (name === "minus" && dateAt !== 0)) return null;
+  const number = types[1 - dateAt]!;
+  if (number.variant >= 0 || number.cls === null || ARRAY_FAMILIES[number.cls] !== "number") return null;
+  const date = types[dateAt]!.variant;
+  if (!number.nullable) return variantTyped(date, constant);
+  const wrapped = VARIANT_MAY_BE_NULL[date] ? VARIANTS[date]! : NULLABLE_VARIANT_OF[VARIANTS[date]!];
+  return wrapped === undefined ? null : variantTyped(VARIANT_INDEX.get(wrapped)!, constant);
 }
 
 /**

@@ -790,6 +790,24 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions(), 1000);
   }, 300_000);
 
+  it("a Date or a DateTime64 plus or minus a number has the pass's type, as the engine's result (toDate(t) - 1000)", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    const numbers = [...NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column])].map(column);
+    for (const name of ["plus", "minus"])
+      for (const date of DATE_COLUMNS)
+        for (const number of [...numbers, { kind: "literal", value: 1000 } as Expression, { kind: "literal", value: 2.5 } as Expression])
+          for (const expression of [call(name, [column(date.column), number]), call(name, [number, column(date.column)])]) {
+            const pass = passTypingOf(expression);
+            if (pass === null || pass.variant === null) continue;
+            typedCalls += 1;
+            const engine = await engineTypeOf(expression);
+            if (variantOfTypeName(engine) !== pass.variant) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.variant}`);
+          }
+    expect(typedCalls).toBeGreaterThan(60);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("x IN an array of columns, has(array, x) and array = x, refused by the pass are refused by the engine", async () => {
     function* expressions(): Generator<Expression> {
       for (const value of CLASS_COLUMNS)

@@ -178,6 +178,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT count() AS c WHERE ${METRICS} AND array(tags.raw_value, use_case_id) = avg`, "column avg at line 1, column 255 is an aggregate state (AggregateFunction), and equals (=) does not take an aggregate state", 1, 255],
   // elements of two families beside one of unknown type are still a mixed array (found by the fuzz, code 43)
   [`MATCH (events) SELECT array(title, 1.5, if(project_id = 1, project_id, 2.5)) - 100 AS a WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 23 is an array of mixed types (an Array(Variant(...))), and minus (-) does not take", 1, 23],
+  // a Date minus a number of days is a Date (found by the fuzz, code 43)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND notEmpty(toDate(timestamp) - 1000) = 1`, "minus(…) at line 1, column 189 is a Date, and notEmpty does not take a Date", 1, 189],
+  // a tuple times a Boolean is a tuple (found by the fuzz, code 43)
+  [`MATCH (events) SELECT median(tuple(1) * not(TRUE)) AS m WHERE ${R} AND project_id = 1`, "multiply(…) at line 1, column 39 is a tuple, and median does not take a tuple", 1, 39],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
