@@ -745,6 +745,30 @@ class ArgumentTyping {
   }
 
   /**
+   * `max(tuple(sum, metric_id))`, `tuple(value, 1) < x`: an aggregate or a comparison compares a
+   * tuple element by element, and refuses one holding an aggregate state where it refuses a state
+   * (code 43: the values of that tuple type are not comparable). Other functions may take the
+   * tuple whole (`reverse`, `toNullable`). An engine test holds it over every probed function.
+   */
+  private refuseTupledStates(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+    const rules = facts.counts[args.length];
+    if (!rules || !(facts.aggregate || COMPARISONS.has(name))) return;
+    for (let i = 0; i < args.length; i++) {
+      if (types[i]!.variant !== TUPLE_VARIANT) continue;
+      // Beside arguments of known plain classes, the refusals probed so; else those beside any type.
+      const othersKnown = types.every((t, k) => k === i || (t.cls !== null && !t.nullable));
+      if (!(othersKnown ? rules.refused : rules.robust)[formIndex(types)]?.[i]?.has("aggregateState")) continue;
+      const state = this.stateInside(args[i]!);
+      if (state === null || args[i]!.kind !== "function") continue;
+      const argPosition = args[i]!.position ?? position;
+      throw invalidQuery(
+        `${describe(args[i]!)}${at(argPosition)} is a tuple holding ${describe(state)}${at(state.position)}, ${CLASS_NAMES.aggregateState}, and ${nameOf(name)} does not take a state as argument ${i + 1} of ${args.length}, inside a tuple either`,
+        argPosition,
+      );
+    }
+  }
+
+  /**
    * `quantiles(0.5)(NULL)`, `quantilesTDigestWeighted(0.5)(x, NULL)`: the quantiles of many levels
    * refuse a value or a weight of type Nothing (code 43); an -If's condition may be one.
    */
@@ -850,6 +874,7 @@ class ArgumentTyping {
         const mixedAt = facts.aggregate ? -1 : mixedArgument(args);
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
         // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and

@@ -808,6 +808,12 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a tuple holding an aggregate state, where a function refuses a state, is refused by the engine wherever the pass refuses it (max(tuple(s, n)))", async () => {
+    const tuples = [call("tuple", [column(CLASS_SAMPLES.aggregateState.column), column(CLASS_SAMPLES.uint8.column)]), call("tuple", [column(CLASS_SAMPLES.string.column), call("tuple", [column(CLASS_SAMPLES.aggregateState.column)])])];
+    // IN with a column on the right fails with code 44 instead (it reads the column as Nullable tuples).
+    await expectEngineRefusesWhatPassRefuses(callsWith(tuples, 2), 10, (message) => message.includes("inside a tuple either"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
+  }, 120_000);
+
   it("x IN an array of columns, has(array, x) and array = x, refused by the pass are refused by the engine", async () => {
     function* expressions(): Generator<Expression> {
       for (const value of CLASS_COLUMNS)

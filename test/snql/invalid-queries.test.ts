@@ -182,6 +182,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND notEmpty(toDate(timestamp) - 1000) = 1`, "minus(…) at line 1, column 189 is a Date, and notEmpty does not take a Date", 1, 189],
   // a tuple times a Boolean is a tuple (found by the fuzz, code 43)
   [`MATCH (events) SELECT median(tuple(1) * not(TRUE)) AS m WHERE ${R} AND project_id = 1`, "multiply(…) at line 1, column 39 is a tuple, and median does not take a tuple", 1, 39],
+  // min of a tuple holding a state compares the state (found by the fuzz, code 43)
+  [`MATCH (metrics_counters) SELECT min(tuple(granularity, value)) AS m WHERE ${METRICS}`, "tuple(…) at line 1, column 37 is a tuple holding column value at line 1, column 56, an aggregate state (AggregateFunction), and min does not take a state", 1, 37],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
@@ -532,6 +534,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT upper(if(NULL, project_id, title)) AS u, if(0, project_id, title) = title AS e, multiIf(NULL, title, 0, title, project_id) + 1 AS m WHERE ${R} AND project_id = 1`,
   // fixed result classes of values of no class where the engine takes them
   `MATCH (events) SELECT toString(tuple(title, 1)) = title AS t, length(exception_frames.filename) + 1 AS l WHERE ${R} AND project_id = 1`,
+  // a tuple holding a state where it is taken whole
+  `MATCH (metrics_counters) SELECT any(tuple(granularity, value)) AS a, count(tuple(value)) AS n WHERE ${METRICS}`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
