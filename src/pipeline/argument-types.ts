@@ -989,6 +989,13 @@ class ArgumentTyping {
           const product = arrayArithmeticType(node.name, node.args, args, constant);
           if (product !== null) return product;
         }
+        // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
+        // returns, where that has a scalar class and reads no column (nor a parameter, which the
+        // walk does not type). An engine test holds it.
+        if (node.name === "arrayMap" && node.args.length >= 2 && node.args[0]!.kind === "lambda") {
+          const body = this.visit(node.args[0]!.body);
+          if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
+        }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
           const tuple = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
           if (tuple !== null) return tuple;

@@ -814,6 +814,31 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(tuples, 2), 10, (message) => message.includes("inside a tuple either"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
   }, 120_000);
 
+  it("arrayMap of a lambda returning a value of a scalar class that reads no column is an array of that class, as the engine types it", async () => {
+    const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
+    const bodies: Expression[] = [
+      ...[1, 300, -5, 70000, 2.5, "a", true].map(literal),
+      call("now", []),
+      call("toString", [literal(1)]),
+      call("toStartOfHour", [call("now", [])]),
+      call("equals", [literal(1), literal(2)]),
+      call("plus", [literal(1), literal(2)]),
+    ];
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const body of bodies)
+      for (const array of [CLASS_SAMPLES.arrayString.column, CLASS_SAMPLES.arrayNumber.column]) {
+        const expression = call("arrayMap", [{ kind: "lambda", params: ["x"], body } as Expression, column(array)]);
+        const pass = passTypingOf(expression);
+        if (pass === null || (pass.cls === null && pass.variant === null)) continue;
+        typedCalls += 1;
+        const engine = await engineTypeOf(expression);
+        if ((classOfTypeName(engine) ?? variantOfTypeName(engine)) !== (pass.cls ?? pass.variant)) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls ?? pass.variant}`);
+      }
+    expect(typedCalls).toBeGreaterThan(15);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it("x IN an array of columns, has(array, x) and array = x, refused by the pass are refused by the engine", async () => {
     function* expressions(): Generator<Expression> {
       for (const value of CLASS_COLUMNS)
