@@ -395,6 +395,33 @@ function rowsHoldingPrefix(mixed: Expression, mixedType: Typed, refused: Typed, 
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
 const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool"]);
 
+/**
+ * Judges a call with each alternative in turn in the place `at` (`judgeWith` throws a refusal):
+ * the first refusal, where "any" alternative is refused (each may be a row's) or "every" one is
+ * (the value is one of them); else undefined.
+ */
+function refusalOfAlternatives(
+  alternatives: readonly Typed[],
+  types: readonly Typed[],
+  at: number,
+  refusedBy: "any" | "every",
+  judgeWith: (each: readonly Typed[]) => void,
+): { readonly alternative: Typed; readonly error: QueryServiceError } | undefined {
+  let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
+  for (const alternative of alternatives) {
+    const each = types.slice();
+    each[at] = alternative;
+    try {
+      judgeWith(each);
+      if (refusedBy === "every") return undefined;
+    } catch (error) {
+      if (!(error instanceof QueryServiceError)) throw error;
+      refused ??= { alternative, error };
+    }
+  }
+  return refused;
+}
+
 /** Whether a row may hold any of a value's alternatives (an `if`'s or a `coalesce`'s Variant whose branch is not picked once), or every row the one picked. */
 function perRowAlternatives(t: Typed): boolean {
   return t.variant === MIXED_VARIANT && (t.pickedOnce !== true || t.picked !== undefined);
@@ -1100,19 +1127,10 @@ class ArgumentTyping {
     const perRow = perRowAlternatives(types[mixedAt]!);
     // A second argument of alternatives is one of them in every row: judged inside each.
     const otherAt = types.findIndex((t, i) => i !== mixedAt && t.alternatives !== undefined);
-    let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
-    for (const alternative of alternatives) {
-      const each = types.slice();
-      each[mixedAt] = alternative;
-      try {
-        if (otherAt < 0) judge(this, name, facts, args, each, position, false);
-        else this.judgeAlternatives(name, facts, args, each, otherAt, position);
-        if (!perRow) return;
-      } catch (error) {
-        if (!(error instanceof QueryServiceError)) throw error;
-        refused ??= { alternative, error };
-      }
-    }
+    const refused = refusalOfAlternatives(alternatives, types, mixedAt, perRow ? "any" : "every", (each) => {
+      if (otherAt < 0) judge(this, name, facts, args, each, position, false);
+      else this.judgeAlternatives(name, facts, args, each, otherAt, position);
+    });
     if (refused === undefined) return;
     const mixed = args[mixedAt]!;
     if (perRow) throw invalidQuery(`${rowsHoldingPrefix(mixed, types[mixedAt]!, refused.alternative, position)} ${refused.error.message}`, refused.error.position ?? position);
@@ -1135,22 +1153,12 @@ class ArgumentTyping {
       // as one of them at least (`greatest(TRUE, sample_weight, duration) > '%a%'`, code 53).
       const oneOfAt = types.findIndex((t) => t.alternatives !== undefined);
       if (oneOfAt < 0) return judgeComparedString(name, args, types, computedSet, this.mappedText);
-      let refused: { readonly alternative: Typed; readonly error: QueryServiceError } | undefined;
-      for (const alternative of types[oneOfAt]!.alternatives!) {
-        const each = types.slice();
-        each[oneOfAt] = alternative;
-        try {
-          judgeComparedString(name, args, each, computedSet, this.mappedText);
-          return;
-        } catch (error) {
-          if (!(error instanceof QueryServiceError)) throw error;
-          refused ??= { alternative, error };
-        }
-      }
+      const refused = refusalOfAlternatives(types[oneOfAt]!.alternatives!, types, oneOfAt, "every", (each) => judgeComparedString(name, args, each, computedSet, this.mappedText));
+      if (refused === undefined) return;
       const oneOf = args[oneOfAt]!;
       throw invalidQuery(
-        `${describe(oneOf)}${at(oneOf.position)} is one of ${list(types[oneOfAt]!.alternatives!.map(typeName))} (which one depends on its arguments' exact types), and the text compared with it reads as none of them. As ${typeName(refused!.alternative)}: ${refused!.error.message}`,
-        refused!.error.position,
+        `${describe(oneOf)}${at(oneOf.position)} is one of ${list(types[oneOfAt]!.alternatives!.map(typeName))} (which one depends on its arguments' exact types), and the text compared with it reads as none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`,
+        refused.error.position,
       );
     }
     const mixed = types[mixedAt]!;
