@@ -1566,6 +1566,7 @@ const NUMBER_RESULTS: ReadonlySet<ArgumentClass | null> = new Set(ARGUMENT_CLASS
 
 /** What stands for a row chooser's value of no class that holds no NULL (resultTyped): a plain class, which the `from` rule ignores. */
 const CHOSEN_BY = typed("uint8", false);
+const CHOSEN_BY_NULLABLE = typed("uint8", false, true);
 
 function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
   const signature = facts.signature;
@@ -1622,11 +1623,12 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
       return typed(element.cls, constant, element.nullable);
     }
   }
-  // `argMax(sum, tuple(a, b))`: a choice of the row by a value of no class (a tuple, which holds
-  // no NULL) leaves the result of the first argument's type, as a choice by a plain class does
-  // (the state of `sum` here: `… * count()` is then state arithmetic, code 44). An engine test holds it.
-  if (facts.choosesRow && rule !== undefined && "from" in rule && args.some((arg, i) => i !== rule.from && arg.cls === null && arg.variant >= 0 && !VARIANT_MAY_BE_NULL[arg.variant])) {
-    args = args.map((arg, i) => (i !== rule.from && arg.cls === null && arg.variant >= 0 && !VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY : arg));
+  // `argMax(sum, tuple(a, b))`: a choice of the row by a value of no class (a tuple, a Date, an
+  // IP) leaves the result of the first argument's type, as a choice by a plain class does (the
+  // state of `sum` here: `… * count()` is then state arithmetic, code 44); by one that may be NULL
+  // (a Nullable DateTime64), as a Nullable class does: Nullable. An engine test holds it.
+  if (facts.choosesRow && rule !== undefined && "from" in rule && args.some((arg, i) => i !== rule.from && arg.cls === null && arg.variant >= 0 && arg.variant !== MIXED_VARIANT)) {
+    args = args.map((arg, i) => (i !== rule.from && arg.cls === null && arg.variant >= 0 && arg.variant !== MIXED_VARIANT ? (VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY_NULLABLE : CHOSEN_BY) : arg));
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   // A value of no class the function takes (a variant: a Date, an array of UUIDs, a tuple, an IP;

@@ -1699,14 +1699,14 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("argMax and argMin (and their -If) choosing the row by a tuple have the first argument's type, as the pass says", async () => {
+  it("argMax and argMin (and their -If) choosing the row by a tuple, a Date or an IP have the first argument's type (Nullable by a Nullable one), as the pass says", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;
     const condition = CLASS_SAMPLES.uint8.column;
     for (const name of ["argMax", "argMin", "argMaxIf", "argMinIf"])
       for (const value of CLASS_COLUMNS)
-        for (const by of CLASS_COLUMNS) {
-          const args = [column(value.column), call("tuple", [column(by.column), column(by.column)])];
+        for (const by of [...CLASS_COLUMNS.map((sample) => call("tuple", [column(sample.column), column(sample.column)])), ...[...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => column(sample.column))]) {
+          const args = [column(value.column), by];
           const expression = call(name, name.endsWith("If") ? [...args, column(condition)] : args);
           const pass = passTypingOf(expression);
           const engine = await engineTypeOf(expression);
