@@ -811,10 +811,11 @@ class ArgumentTyping {
   }
 
   /**
-   * `project_id IN tuple(group_ids, 1)`: a scalar looked for in a list holding an array. The
-   * engine converts each listed value to the left's type and converts no array to a scalar (code
-   * 43); a string only where the list is read per row (`title IN tuple(tags.key, title)` reads
-   * the array as its text). A list of constants holding one is no set for a scalar (code 43).
+   * `project_id IN tuple(group_ids, 1)`: a scalar looked for in a list holding an array or an
+   * aggregate state. The engine converts each listed value to the left's type and converts no
+   * array or state to a scalar (code 43); a string only where the list is read per row (`title IN
+   * tuple(tags.key, title)` reads the array as its text). A list of constants holding one is no
+   * set for a scalar (code 43).
    */
   private refuseArrayInList(name: string, args: readonly Expression[], types: readonly Typed[]): void {
     const [left, set] = args as [Expression, Expression];
@@ -822,9 +823,11 @@ class ArgumentTyping {
     if (sought.cls === null || isArrayTyped(sought) || sought.cls === "aggregateState" || set.kind !== "function" || (set.name !== "tuple" && set.name !== "array")) return;
     if (sought.cls === "string" && types[1]!.constant === false) return;
     for (const value of set.args) {
-      if (!isArrayTyped(this.visit(value))) continue;
+      const listed = this.visit(value);
+      const what = isArrayTyped(listed) ? "an array" : listed.cls === "aggregateState" ? "an aggregate state" : null;
+      if (what === null) continue;
       throw invalidQuery(
-        `${describe(value)}${at(value.position)} is an array, and ${nameOf(name)} looks for ${describe(left)}${at(left.position)}, ${CLASS_NAMES[sought.cls]}${sought.nullable ? " (Nullable)" : ""}, among the values listed with it: ClickHouse converts no array to ${CLASS_NAMES[sought.cls]}; compare with has(array, value)`,
+        `${describe(value)}${at(value.position)} is ${what}, and ${nameOf(name)} looks for ${describe(left)}${at(left.position)}, ${CLASS_NAMES[sought.cls]}${sought.nullable ? " (Nullable)" : ""}, among the values listed with it: ClickHouse converts no ${what.replace(/^an? /, "")} to ${CLASS_NAMES[sought.cls]}${what === "an array" ? "; compare with has(array, value)" : ""}`,
         value.position ?? left.position,
       );
     }

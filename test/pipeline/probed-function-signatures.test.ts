@@ -940,11 +940,11 @@ describe("probed function signatures", () => {
     expect(disagreements).toEqual([]);
   }, 120_000);
 
-  it("a scalar looked for IN a list holding an array (read per row or not) is refused by the pass exactly where the engine refuses it", async () => {
+  it("a scalar looked for IN a list holding an array or an aggregate state (read per row or not) is refused by the pass exactly where the engine refuses it", async () => {
     // The engine converts each listed value to the left's type: no array converts to a scalar,
     // except to a String where the list is read per row (code 43 otherwise).
     const lefts = CLASS_COLUMNS.filter((sample) => !sample.type.startsWith("Array(") && !sample.type.startsWith("AggregateFunction("));
-    const arrays = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column), call("array", [{ kind: "literal", value: 1 }])];
+    const arrays = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column), call("array", [{ kind: "literal", value: 1 }]), column(CLASS_SAMPLES.aggregateState.column)];
     const disagreements: string[] = [];
     let refused = 0;
     for (const left of lefts)

@@ -190,6 +190,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT quantiles(0.5)(concat(NULL, title)) AS q WHERE ${R} AND project_id = 1`, "concat(…) at line 1, column 38 is a call of a NULL, of type Nothing, and quantiles does not take it", 1, 38],
   // argMax choosing by a Nullable DateTime64 is of its first argument's type, Nullable (found by the fuzz, code 386)
   [`MATCH (discover_events) SELECT argMin(title, retention_days) < argMax(now(), timestamp_ms) AS x WHERE ${R} AND project_id = 1`, "argMin(…) at line 1, column 32 is a string and argMax(…) at line 1, column 64 is a datetime (Nullable)", 1, 64],
+  // a scalar IN a list holding an aggregate state (found by the fuzz, code 43)
+  [`MATCH (generic_metrics_gauges) SELECT count() AS c WHERE ${METRICS} AND 0.95 IN tuple(org_id, sum_weighted)`, "column sum_weighted at line 1, column 233 is an aggregate state, and in (IN) looks for 0.95", 1, 233],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
