@@ -912,7 +912,7 @@ describe("probed function signatures", () => {
       anyFailure: true,
     };
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
-  }, 300_000);
+  }, 600_000);
 
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
