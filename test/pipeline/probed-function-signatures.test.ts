@@ -688,14 +688,21 @@ describe("probed function signatures", () => {
     }
   };
 
-  /** The pass's typing of an expression over the probe's columns, or null where it refuses it. */
-  const passTypingOf = (expression: Expression): ReturnType<typeof expressionTyping> | null => {
+  /** The pass's typing of an expression over the probe's columns (or an entity's), or null where it refuses it. */
+  const passTypingOf = (expression: Expression, entity = CLASS_COLUMNS_ENTITY): ReturnType<typeof expressionTyping> | null => {
     try {
-      return expressionTyping(expression, CLASS_COLUMNS_ENTITY);
+      return expressionTyping(expression, entity);
     } catch (error) {
       if (error instanceof QueryServiceError) return null;
       throw error;
     }
+  };
+
+  /** Where the engine's type is not the pass's class, Nullable as the pass says: a line saying so; else null. */
+  const classMismatch = (expression: Expression, engine: string, pass: ReturnType<typeof expressionTyping>): string | null => {
+    const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+    if (engineClass === pass.cls && (classOfTypeName(engine) === null) === pass.nullable) return null;
+    return `${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`;
   };
 
   /** The engine's type of an expression over the probe's columns, or "refused". */
@@ -1626,20 +1633,14 @@ describe("probed function signatures", () => {
       if (signature.result === null || signature.counts[1] !== "probed" || AGGREGATE_FUNCTIONS.has(name)) continue;
       for (const sample of samples) {
         const expression = call(name, [column(sample.column)]);
-        let pass: ReturnType<typeof expressionTyping> | null;
-        try {
-          pass = expressionTyping(expression, entity);
-        } catch (error) {
-          if (!(error instanceof QueryServiceError)) throw error;
-          pass = null;
-        }
+        const pass = passTypingOf(expression, entity);
         const engine = await engineTypeOf(expression);
         // Refusals are the probe's own (toHour of a Date fails on a row, not while planned, which
         // this typing-only query never reaches): only the types of calls both take are compared.
         if (engine === "refused" || pass === null || pass.cls === null) continue;
         typedCalls += 1;
-        const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
-        if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+        const mismatch = classMismatch(expression, engine, pass);
+        if (mismatch !== null) wrong.push(mismatch);
       }
     }
     expect(typedCalls).toBeGreaterThan(200);
@@ -1680,18 +1681,12 @@ describe("probed function signatures", () => {
         const partners = partnerColumns(signature, Number(countText));
         for (const sample of arrays) {
           const expression = call(name, partners.map((partner, i) => column(i === rule.elementOf ? sample.column : partner)));
-          let pass: ReturnType<typeof expressionTyping> | null;
-          try {
-            pass = expressionTyping(expression, entity);
-          } catch (error) {
-            if (!(error instanceof QueryServiceError)) throw error;
-            pass = null;
-          }
+          const pass = passTypingOf(expression, entity);
           const engine = await engineTypeOf(expression);
           if (engine === "refused" || pass === null || pass.cls === null) continue;
           typedCalls += 1;
-          const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
-          if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+          const mismatch = classMismatch(expression, engine, pass);
+          if (mismatch !== null) wrong.push(mismatch);
         }
       }
     }
@@ -1712,8 +1707,8 @@ describe("probed function signatures", () => {
           const engine = await engineTypeOf(expression);
           if (engine === "refused" || pass === null || pass.cls === null) continue;
           typedCalls += 1;
-          const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
-          if (engineClass !== pass.cls || (classOfTypeName(engine) === null) !== pass.nullable) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+          const mismatch = classMismatch(expression, engine, pass);
+          if (mismatch !== null) wrong.push(mismatch);
         }
     expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
