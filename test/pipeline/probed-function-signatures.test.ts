@@ -698,6 +698,20 @@ describe("probed function signatures", () => {
     }
   };
 
+  /**
+   * Compares the pass's class of an expression with the engine's type where both take it and the
+   * pass gives it a class (a refusal is the probe's own to test); true when compared, a mismatch
+   * pushed on `wrong`.
+   */
+  async function comparedClass(expression: Expression, wrong: string[], entity = CLASS_COLUMNS_ENTITY): Promise<boolean> {
+    const pass = passTypingOf(expression, entity);
+    const engine = await engineTypeOf(expression);
+    if (engine === "refused" || pass === null || pass.cls === null) return false;
+    const mismatch = classMismatch(expression, engine, pass);
+    if (mismatch !== null) wrong.push(mismatch);
+    return true;
+  }
+
   /** Where the engine's type is not the pass's class, Nullable as the pass says: a line saying so; else null. */
   const classMismatch = (expression: Expression, engine: string, pass: ReturnType<typeof expressionTyping>): string | null => {
     const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
@@ -1633,14 +1647,9 @@ describe("probed function signatures", () => {
       if (signature.result === null || signature.counts[1] !== "probed" || AGGREGATE_FUNCTIONS.has(name)) continue;
       for (const sample of samples) {
         const expression = call(name, [column(sample.column)]);
-        const pass = passTypingOf(expression, entity);
-        const engine = await engineTypeOf(expression);
         // Refusals are the probe's own (toHour of a Date fails on a row, not while planned, which
         // this typing-only query never reaches): only the types of calls both take are compared.
-        if (engine === "refused" || pass === null || pass.cls === null) continue;
-        typedCalls += 1;
-        const mismatch = classMismatch(expression, engine, pass);
-        if (mismatch !== null) wrong.push(mismatch);
+        if (await comparedClass(expression, wrong, entity)) typedCalls += 1;
       }
     }
     expect(typedCalls).toBeGreaterThan(200);
@@ -1681,12 +1690,7 @@ describe("probed function signatures", () => {
         const partners = partnerColumns(signature, Number(countText));
         for (const sample of arrays) {
           const expression = call(name, partners.map((partner, i) => column(i === rule.elementOf ? sample.column : partner)));
-          const pass = passTypingOf(expression, entity);
-          const engine = await engineTypeOf(expression);
-          if (engine === "refused" || pass === null || pass.cls === null) continue;
-          typedCalls += 1;
-          const mismatch = classMismatch(expression, engine, pass);
-          if (mismatch !== null) wrong.push(mismatch);
+          if (await comparedClass(expression, wrong, entity)) typedCalls += 1;
         }
       }
     }
@@ -1703,12 +1707,7 @@ describe("probed function signatures", () => {
         for (const by of [...CLASS_COLUMNS.map((sample) => call("tuple", [column(sample.column), column(sample.column)])), ...[...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => column(sample.column))]) {
           const args = [column(value.column), by];
           const expression = call(name, name.endsWith("If") ? [...args, column(condition)] : args);
-          const pass = passTypingOf(expression);
-          const engine = await engineTypeOf(expression);
-          if (engine === "refused" || pass === null || pass.cls === null) continue;
-          typedCalls += 1;
-          const mismatch = classMismatch(expression, engine, pass);
-          if (mismatch !== null) wrong.push(mismatch);
+          if (await comparedClass(expression, wrong)) typedCalls += 1;
         }
     expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
