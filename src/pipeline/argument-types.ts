@@ -1630,8 +1630,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // IP) leaves the result of the first argument's type, as a choice by a plain class does (the
   // state of `sum` here: `… * count()` is then state arithmetic, code 44); by one that may be NULL
   // (a Nullable DateTime64), as a Nullable class does: Nullable. An engine test holds it.
-  if (facts.choosesRow && rule !== undefined && "from" in rule && args.some((arg, i) => i !== rule.from && arg.cls === null && arg.variant >= 0 && arg.variant !== MIXED_VARIANT)) {
-    args = args.map((arg, i) => (i !== rule.from && arg.cls === null && arg.variant >= 0 && arg.variant !== MIXED_VARIANT ? (VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY_NULLABLE : CHOSEN_BY) : arg));
+  if (facts.choosesRow && rule !== undefined && "from" in rule) {
+    const choosing = (arg: Typed, i: number) => i !== rule.from && arg.cls === null && arg.variant >= 0 && arg.variant !== MIXED_VARIANT;
+    if (args.some(choosing)) args = args.map((arg, i) => (choosing(arg, i) ? (VARIANT_MAY_BE_NULL[arg.variant] ? CHOSEN_BY_NULLABLE : CHOSEN_BY) : arg));
   }
   // The rules were probed on known types: an argument of unknown type may be anything, Nullable too.
   // A value of no class the function takes (a variant: a Date, an array of UUIDs, a tuple, an IP;
