@@ -329,7 +329,12 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
   // NULL): its type is still the Nullable, but no row holds a value of it, so the refusals the
   // engine makes only on a row's value (`level = x` where x holds a float) would not happen.
-  if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) return null;
+  // Where the pass knows the branch picked holds values (`if(10, 'transaction', NULL)`), every
+  // row holds one: the Nullable, judged as any (`… * 1.5` is refused, code 43).
+  if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) {
+    const branch = pickedBranch(args, nullAt);
+    if (branch < 0 || nullAt(args[branch]!)) return null;
+  }
   return typed(only.cls, constant, nullable || nulls > 0);
 }
 

@@ -1044,6 +1044,16 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
   }, 300_000);
 
+  it("a call given an if whose conditions pick a branch of values beside a NULL branch (if(10, 'a', NULL)) is refused by the engine where the pass refuses it", async () => {
+    const NULL: Expression = { kind: "literal", value: null };
+    const ifs = (["string", "uint8", "datetime"] as const).flatMap((cls) => {
+      const value = column(CLASS_SAMPLES[cls].column);
+      return [call("if", [{ kind: "literal", value: 10 }, value, NULL]), call("if", [NULL, NULL, value]), call("if", [{ kind: "literal", value: false }, NULL, value]), call("multiIf", [NULL, NULL, { kind: "literal", value: 1 }, value, NULL])];
+    });
+    for (const expression of ifs) expect(passTypingOf(expression)?.nullable, sqlOf(expression)).toBe(true);
+    await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2), 300);
+  }, 300_000);
+
   it("an if or a multiIf of numbers of several classes is one of the number classes (Nullable where a branch may be NULL), as the engine types it", async () => {
     const numbers: Expression[] = [
       ...NUMBER_CLASSES_OF_TEST.flatMap((cls) => [column(CLASS_SAMPLES[cls].column), column(nullableSample(cls)!.column)]),
