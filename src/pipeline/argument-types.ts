@@ -294,6 +294,8 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // beside another family (`multiIf(c, 'a', s IN now())` is a Variant(String, UInt8)); of one
   // family with others, its Nullability is not known, nor is the type.
   let conditions = false;
+  // The classes of the branches (for numbers of several classes, below).
+  const classes = new Set<ArgumentClass | null>();
   for (let i = 1; i < args.length; i++) {
     if (!isBranch(i, args.length)) continue;
     if (nullAt(args[i]!)) {
@@ -302,6 +304,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     }
     const t = branchType(types[i]!);
     if (t !== types[i]) conditions = true;
+    classes.add(t.cls);
     const family = familyOf(t);
     if (family === undefined) return null;
     if (t.nullable) nullable = true;
@@ -320,8 +323,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // Numbers of several classes (`if(c, 1000, x != y)`, a UInt16): one of the number classes,
   // Nullable where a branch is or may be NULL; as numbersWithBool. Not a 64-bit integer beside a
   // float, which have no common type (a Variant(Float64, Int64)). An engine test holds it.
-  const numberClasses = new Set(args.flatMap((node, i) => (isBranch(i, args.length) && !nullAt(node) ? [branchType(types[i]!).cls] : [])));
-  if (only !== undefined && only.cls === null && byFamily.has("number") && !(numberClasses.has("int64") && numberClasses.has("float64"))) {
+  if (only !== undefined && only.cls === null && byFamily.has("number") && !(classes.has("int64") && classes.has("float64"))) {
     const numbers = nullable || nulls > 0 ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES;
     return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternativeConstant === null ? numbers : numbers.map((t) => ({ ...t, constant: alternativeConstant })) };
   }
@@ -425,6 +427,11 @@ function refusalOfAlternatives(
     }
   }
   return refused;
+}
+
+/** The alternatives a value's rows may hold: the branch picked for every row where the pass knows it, else each. */
+function heldAlternatives(t: Typed): readonly Typed[] {
+  return t.picked !== undefined ? [t.picked] : t.alternatives!;
 }
 
 /** Whether a row may hold any of a value's alternatives (an `if`'s or a `coalesce`'s Variant whose branch is not picked once), or every row the one picked. */
@@ -1032,8 +1039,8 @@ class ArgumentTyping {
           if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
-          const tuple = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
-          if (tuple !== null) return tuple;
+          const kept = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
+          if (kept !== null) return kept;
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
@@ -1129,9 +1136,7 @@ class ArgumentTyping {
    *   types) is one of them for every row: refused only when every alternative is.
    */
   private judgeAlternatives(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], mixedAt: number, position: TextPosition | undefined): void {
-    // Every row holds the branch picked once, where the pass knows which: judged as held per row.
-    const picked = types[mixedAt]!.picked;
-    const alternatives = picked !== undefined ? [picked] : types[mixedAt]!.alternatives!;
+    const alternatives = heldAlternatives(types[mixedAt]!);
     const perRow = perRowAlternatives(types[mixedAt]!);
     // A second argument of alternatives is one of them in every row: judged inside each.
     const otherAt = types.findIndex((t, i) => i !== mixedAt && t.alternatives !== undefined);
@@ -1170,7 +1175,7 @@ class ArgumentTyping {
       );
     }
     const mixed = types[mixedAt]!;
-    for (const alternative of mixed.picked !== undefined ? [mixed.picked] : mixed.alternatives!) {
+    for (const alternative of heldAlternatives(mixed)) {
       const each = types.slice();
       each[mixedAt] = alternative;
       this.judgeAs(
