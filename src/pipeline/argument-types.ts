@@ -163,6 +163,8 @@ interface Typed {
   readonly pickedOnce?: boolean;
   /** Of such a variant, the alternative every row holds, where the pass knows which branch is picked (`if(NULL, a, b)` picks b). */
   readonly picked?: Typed;
+  /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
+  readonly holdsNoValue?: true;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -328,17 +330,45 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternativeConstant === null ? numbers : numbers.map((t) => ({ ...t, constant: alternativeConstant })) };
   }
   if (conditions || only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
-  // A constant condition picks its branch once for all rows (`multiIf(100, NULL, x)` is always
-  // NULL): its type is still the Nullable, but no row holds a value of it, so the refusals the
-  // engine makes only on a row's value (`level = x` where x holds a float) would not happen.
-  // Where the pass knows the branch picked holds values (`if(10, 'transaction', NULL)`), every
-  // row holds one: the Nullable, judged as any (`… * 1.5` is refused, code 43).
+  // A constant condition picks its branch once for all rows. Where the pass knows the branch
+  // picked holds values (`if(10, 'transaction', NULL)`), every row holds one: the Nullable,
+  // judged as any (`… * 1.5` is refused, code 43). Where it picks the NULL branch
+  // (`multiIf(100, NULL, x)`), the type is still the Nullable, and the engine judges it so
+  // (`count() / if(1, NULL, s)` is code 43), but no row holds a value of it: the refusals the
+  // engine makes only on a row's value (`s = x` where x holds a float) do not happen.
   if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) {
     const branch = pickedBranch(args, nullAt);
-    if (branch < 0 || nullAt(args[branch]!)) return null;
+    if (branch < 0) return null;
+    if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
   return typed(only.cls, constant, nullable || nulls > 0);
 }
+
+/**
+ * A call given a value no row holds one of (`if(1, NULL, x)`, a Nullable of x's class): the
+ * engine still refuses that class where it refuses it at its position with the argument
+ * Nullable (`count() / if(1, NULL, s)`, code 43), judged here. Every other refusal of it (a
+ * pair, a string converted to compare with it, a UUID `length` reads) is made on a row's
+ * value, which no row holds: beyond this, the value is one of unknown type (in place, in
+ * `types`). An engine test holds both.
+ */
+function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts: FunctionFacts, args: readonly Expression[], types: Typed[], position: TextPosition | undefined): void {
+  const rules = facts.signature ? facts.counts[args.length] : undefined;
+  const form = formIndex(types);
+  const nothing = args.some((arg, i) => types[i]!.cls === null && typing.mayBeNothing(arg));
+  const sets = rules === undefined ? undefined : nothing ? rules.nullableBesideNull[form] : rules.nullable[form];
+  for (let i = 0; i < types.length; i++) {
+    if (!types[i]!.holdsNoValue) continue;
+    if (sets && !(types[i]!.cls === "uuid" && UUID_LENGTHS.has(name))) refuseAt(name, args, types, i, sets[i]!, position);
+    types[i] = NO_VALUE_COLUMN;
+  }
+}
+
+/** The functions that refuse a UUID only as they read a row's value (`length(toNullable(event_id))` is code 43 on a row, taken on none). */
+const UUID_LENGTHS: ReadonlySet<string> = new Set(["length", "lengthUTF8"]);
+
+/** A value of unknown type that holds no row's value: judged as a NULL beside the others is (judge's `nothing`). */
+const NO_VALUE_COLUMN: Typed = { cls: null, index: -1, constant: false, nullable: false, variant: -1 };
 
 /** Per variant index: whether a value of it may be NULL (a Nullable scalar variant, or a Variant, which holds NULLs of its own). */
 const VARIANT_MAY_BE_NULL: readonly boolean[] = VARIANTS.map((variant) => variantSamples(variant).some((sample) => sample.type.startsWith("Nullable(") || sample.type.startsWith("Variant(")));
@@ -879,14 +909,17 @@ class ArgumentTyping {
         const args: Typed[] = [];
         let constants = 0;
         let columns = 0;
+        let noValues = 0;
         for (const arg of node.args) {
           let t = this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
           if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg) && this.comparedByElements(arg)) t = elementOf(t);
           args.push(t);
+          if (t.holdsNoValue) noValues++;
           if (t.constant === true) constants++;
           else if (t.constant === false) columns++;
         }
+        if (noValues > 0) judgeHoldingNoValue(this, node.name, facts, node.args, args, node.position);
         const mapper = this.mapperOf(node.name, node.args);
         if (mapper !== undefined) {
           judgeMappedCount(node.name, mapper, node.args, node.position);
@@ -1815,7 +1848,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // NULL without judging the rest). A Nullable argument: the refusals probed Nullable,
     // beside a NULL the ones that held there too.
     let nothing = false;
-    for (let i = 0; i < args.length && !nothing; i++) if (types[i]!.cls === null && typing.mayBeNothing(args[i]!)) nothing = true;
+    for (let i = 0; i < args.length && !nothing; i++) if (types[i] === NO_VALUE_COLUMN || (types[i]!.cls === null && typing.mayBeNothing(args[i]!))) nothing = true;
     const dependent = facts.elementDependent[args.length]!;
     for (let i = 0; i < types.length; i++) {
       const t = types[i]!;

@@ -1054,6 +1054,19 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2), 300);
   }, 300_000);
 
+  it("a call given an if whose constant condition picks its NULL branch (if(1, NULL, x)) is refused by the engine where the pass refuses it (its class's refusals at analysis, none made on a row's value)", async () => {
+    // The if is the Nullable of x's class, and no row holds a value: the engine judges its type
+    // (`count() / if(1, NULL, s)`, code 43) but converts nothing (`s = if(1, NULL, n)` is taken).
+    const NULL: Expression = { kind: "literal", value: null };
+    const ifs = (["string", "uint8", "datetime", "int64", "float64", "uuid", "bool", "uint32"] as const).flatMap((cls) => {
+      const value = column(CLASS_SAMPLES[cls].column);
+      return [call("if", [{ kind: "literal", value: 1 }, NULL, value]), call("multiIf", [{ kind: "literal", value: 100 }, NULL, value])];
+    });
+    for (const expression of ifs) expect(passTypingOf(expression)?.nullable, sqlOf(expression)).toBe(true);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "bool", "uint32", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2, partners), 300);
+  }, 600_000);
+
   it("an if or a multiIf of numbers of several classes is one of the number classes (Nullable where a branch may be NULL), as the engine types it", async () => {
     const numbers: Expression[] = [
       ...NUMBER_CLASSES_OF_TEST.flatMap((cls) => [column(CLASS_SAMPLES[cls].column), column(nullableSample(cls)!.column)]),

@@ -194,6 +194,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_gauges) SELECT count() AS c WHERE ${METRICS} AND 0.95 IN tuple(org_id, sum_weighted)`, "column sum_weighted at line 1, column 233 is an aggregate state, and in (IN) looks for 0.95", 1, 233],
   // an if whose constant condition picks a branch of values beside a NULL branch holds values in every row (found by the fuzz, code 43)
   [`MATCH (events) SELECT if(10, 'transaction', NULL) * 1.5 AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 23 is a string (Nullable), and multiply (*) does not take a string (Nullable)", 1, 23],
+  // picking its NULL branch, no row holds a value, but the engine still judges its type (fuzz: code 43)
+  [`MATCH (events) SELECT count() / if(1, NULL, geo_region) AS d WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 33 is a string (Nullable), and divide (/) does not take a string (Nullable)", 1, 33],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND segment_id != arrayElement(error_ids, 1)`, "arrayElement(…) at line 1, column 177 is a UUID: notEquals (!=) does not take them together", 1, 177],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toDate(replay_start_timestamp) = count_info_events`, "toDate(…) at line 1, column 163 is a Date (Nullable) and column count_info_events", 1, 196],
@@ -546,8 +548,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT toString(tuple(title, 1)) = title AS t, length(exception_frames.filename) + 1 AS l WHERE ${R} AND project_id = 1`,
   // a tuple holding a state where it is taken whole
   `MATCH (metrics_counters) SELECT any(tuple(granularity, value)) AS a, count(tuple(value)) AS n WHERE ${METRICS}`,
-  // an if whose constant condition picks its NULL branch holds no value (the engine answers NULL)
-  `MATCH (events) SELECT if(0, 'x', NULL) = 5 AS e, multiIf(100, NULL, title) = 1.5 AS f WHERE ${R} AND project_id = 1`,
+  // an if whose constant condition picks its NULL branch holds no value: nothing is converted or read per row (the engine answers NULL)
+  `MATCH (events) SELECT if(0, 'x', NULL) = 5 AS e, multiIf(100, NULL, title) = 1.5 AS f, length(if(1, NULL, event_id)) AS l WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
   `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
 ];
