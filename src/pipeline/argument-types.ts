@@ -163,6 +163,10 @@ interface Typed {
   readonly pickedOnce?: boolean;
   /** Of such a variant, the alternative every row holds, where the pass knows which branch is picked (`if(NULL, a, b)` picks b). */
   readonly picked?: Typed;
+  /** Of a mixed array made of values of known families (`array(title, 1)`): each element's alternative in its Variant, in order (null: a NULL element). */
+  readonly elements?: readonly (Typed | null)[];
+  /** A mixed variant that is such an array's element (`array(title, 1)[n]`), not an `if`'s or a `coalesce`'s: named so in refusals. */
+  readonly fromElements?: true;
   /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
   readonly holdsNoValue?: true;
 }
@@ -424,9 +428,14 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
 
 /** How a refusal of a call of an if's or coalesce's Variant starts: the Variant, and the alternative whose rows fail. */
 function rowsHoldingPrefix(mixed: Expression, mixedType: Typed, refused: Typed, position: TextPosition | undefined): string {
-  const variant = `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(mixedType.alternatives!.map(typeName))} (its branches have no common type), and`;
-  if (mixedType.picked !== undefined) return `${variant} its conditions pick the branch of ${typeName(refused)} for every row:`;
+  const variant = `${describe(mixed)}${at(mixed.position ?? position)} is a Variant of ${list(mixedType.alternatives!.map(typeName))} (${noCommonType(mixedType)}), and`;
+  if (mixedType.picked !== undefined) return `${variant} ${mixedType.fromElements ? "its index picks the element" : "its conditions pick the branch"} of ${typeName(refused)} for every row:`;
   return `${variant} ClickHouse fails the query on any row that holds ${typeName(refused)}:`;
+}
+
+/** Why a mixed variant is one: what has no common type. */
+function noCommonType(t: Typed): string {
+  return t.fromElements ? "the array's elements have no common type" : "its branches have no common type";
 }
 
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
@@ -643,6 +652,12 @@ interface FunctionFacts {
   readonly keepsVariant: readonly boolean[];
   /** `argMax(x, by)`, `argMinIf(x, by, c)`: the other arguments only choose the row whose x is the result. */
   readonly choosesRow: boolean;
+  /**
+   * Per argument count 0..4: 0 where the result is an element of the first argument, an array
+   * (`arrayElement(a, n)`, `arrayMax(a)`), else -1. Not `transform`'s third (the engine refuses
+   * a `to` array of two families, code 43).
+   */
+  readonly elementOfAt: readonly number[];
 }
 
 /** The functions whose arguments after the first only choose a row (ROW_CHOOSERS in FunctionFacts). */
@@ -755,6 +770,10 @@ function functionFacts(name: string): FunctionFacts {
       elementDependent: [0, 1, 2, 3, 4].map((count) => (signature ? elementDependentPositions(signature, count) : NO_POSITIONS)),
       keepsVariant: VARIANTS.map((variant) => variantKeptByResult(name, variant)),
       choosesRow: ROW_CHOOSERS.test(name),
+      elementOfAt: [0, 1, 2, 3, 4].map((count) => {
+        const rule = signature && signature.result === null ? signature.results[count] : undefined;
+        return rule !== undefined && "elementOf" in rule && rule.elementOf === 0 ? 0 : -1;
+      }),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -969,7 +988,8 @@ class ArgumentTyping {
         }
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
-        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!));
+        // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
+        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!) || isArrayCall(node.args[0]!) || isTupleCall(node.args[0]!));
         // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
         // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
         if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
@@ -977,14 +997,14 @@ class ArgumentTyping {
           const right = node.args[1]!;
           const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${args[0]!.cls !== null ? CLASS_NAMES[args[0]!.cls] : variantWhat(VARIANTS[args[0]!.variant]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
+            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
             left.position ?? node.position,
           );
         }
         if (containerOnLeft && this.isStorageColumn(node.args[1]!)) {
           const left = node.args[0]!;
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${args[0]!.cls !== null ? CLASS_NAMES[args[0]!.cls] : variantWhat(VARIANTS[args[0]!.variant]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
+            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
             left.position ?? node.position,
           );
         }
@@ -1044,6 +1064,8 @@ class ArgumentTyping {
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing), node.args);
+        const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
+        if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, node.name === "arrayElement" ? node.args[1] : undefined, constant);
         if (node.name === "if" || node.name === "multiIf") {
           const branches = branchesType(node.args, args, constant, this.nothing);
           if (branches !== null) return branches;
@@ -1182,7 +1204,7 @@ class ArgumentTyping {
     if (perRow) throw invalidQuery(`${rowsHoldingPrefix(mixed, types[mixedAt]!, refused.alternative, position)} ${refused.error.message}`, refused.error.position ?? position);
     const what =
       types[mixedAt]!.variant === MIXED_VARIANT
-        ? `a Variant of ${list(alternatives.map(typeName))} (its branches have no common type)`
+        ? `a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[mixedAt]!)})`
         : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`;
     throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}, and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`, refused.error.position ?? position);
   }
@@ -1279,12 +1301,14 @@ class ArgumentTyping {
 
   /**
    * A column of a scalar class the SQL computes per row: a time bucket (`bucketed_time` is
-   * `toStartOfHour(timestamp)` at an hour's granularity), an expression or a subscript. On the
+   * `toStartOfHour(timestamp)` at an hour's granularity, `toDate(timestamp)` at a day's), an
+   * expression or a subscript. On the
    * right of IN it is no set but a value, compared as `=` compares (`'x' IN bucketed_time`).
    */
   private isComputedColumn(node: Expression, t: Typed): boolean {
-    // A Nullable one is typed by the engine whatever it holds, and compared row by row: not judged here.
-    if (node.kind !== "column" || t.cls === null || t.nullable || elementClass(t.cls) !== null) return false;
+    // A Nullable one is typed by the engine whatever it holds, and compared row by row: not judged
+    // here. A time bucket at a day's granularity is a Date (`toDate(timestamp)`), of no class.
+    if (node.kind !== "column" || t.nullable || (t.cls === null ? !DATES.has(t.variant) : elementClass(t.cls) !== null)) return false;
     const entity = this.entityOfColumn(node);
     if (!entity) return false;
     const mapper = entity.columnMappers[node.name];
@@ -1536,7 +1560,13 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
     const family = familyOf(arg);
     if (family !== undefined) families.add(family);
   }
-  if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) {
+    const mixed = variantTyped(MIXED_ARRAY_VARIANT, constant);
+    // Every element of a known family: its Variant's alternatives are known (mixedElementType).
+    if (containers || !args.every((arg) => familyOf(arg) !== undefined)) return mixed;
+    const alternativeConstant = constant === false ? false : null;
+    return { ...mixed, elements: all.map((t, i) => (nullAt[i] ? null : alternativeOf(undefined, t, alternativeConstant))) };
+  }
   if (first.cls === null) return typed(null, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
@@ -1548,6 +1578,30 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // gives it.
   if (first.nullable || withNull || (first.cls === "int64" && args.length > 1)) return typed(null, constant);
   return arrayOfClass(first.cls, constant);
+}
+
+/**
+ * An element of a mixed array whose elements' alternatives are known (`array(group_ids, TRUE,
+ * site)[n]`, `arrayJoin(array(title, 1))`): a Variant of one alternative per family, as an `if`
+ * of those branches is, held per row (the engine fails the query on a row holding one a call
+ * refuses, and only there). A constant index (`arrayElement(…, 2)`, from the end when negative)
+ * picks one element for every row; out of range, or a NULL element, no row holds a value: no class.
+ */
+function mixedElementType(array: Typed, index: Expression | undefined, constant: boolean | null): Typed {
+  const elements = array.elements!;
+  const alternativeConstant = constant === false ? false : null;
+  const byFamily = new Map<string, Typed>();
+  for (const element of elements) {
+    if (element === null) continue;
+    const family = familyOf(element)!;
+    byFamily.set(family, alternativeOf(byFamily.get(family), element, alternativeConstant));
+  }
+  const variant: Typed = { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], fromElements: true };
+  if (index?.kind !== "literal" || typeof index.value !== "number" || !Number.isInteger(index.value)) return variant;
+  const k = index.value > 0 ? index.value - 1 : elements.length + index.value;
+  const element = k >= 0 && k < elements.length ? elements[k] : null;
+  if (element === null || element === undefined) return typed(null, constant);
+  return { ...variant, pickedOnce: true, picked: byFamily.get(familyOf(element)!)! };
 }
 
 /**
@@ -2402,6 +2456,13 @@ const STATE_SET: StringReading = { reads: () => false, what: "an aggregate state
 /** Nor as an array: a set looked in for an array holds arrays (`tags.key IN (array('a'))`). */
 const ARRAY_SET: StringReading = { reads: () => false, what: "an array" };
 
+/** What a tuple or an array is, in a refusal: its class or variant where the pass has one, else what the call makes. */
+function containerWhat(node: Expression, t: Typed): string {
+  if (t.cls !== null) return CLASS_NAMES[t.cls];
+  if (t.variant >= 0) return variantWhat(VARIANTS[t.variant]!);
+  return isTupleCall(node) ? "a tuple" : "an array";
+}
+
 function isArrayTyped(t: Typed): boolean {
   return t.cls !== null ? elementClass(t.cls) !== null : t.variant >= 0 && isArrayVariant(VARIANTS[t.variant]!);
 }
@@ -2595,10 +2656,10 @@ export function expressionTyping(
   constant: boolean | null;
   mayBeNothing: boolean;
   variant: string | null;
-  alternatives: { cls: ArgumentClass | null; nullable: boolean }[] | null;
+  alternatives: { cls: ArgumentClass | null; nullable: boolean; variant: string | null }[] | null;
 } {
   const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
-  const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable })) ?? null;
+  const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable, variant: alternative.variant >= 0 ? VARIANTS[alternative.variant]! : null })) ?? null;
   return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives };
 }

@@ -935,6 +935,67 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
   }, 600_000);
 
+  /** Columns of each family an `if` or an `array` makes a Variant of, one per family (a Date and a DateTime64 are of the DateTimes' family). */
+  const familyColumns = (): Expression[] => [
+    ...(["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)),
+    ...DATE_COLUMNS.map((sample) => column(sample.column)),
+  ];
+
+  it("an element of an array of two families (array(a, b)[n], arrayJoin, arrayMax) is a Variant of one alternative per family, as the engine types it", async () => {
+    const columns = familyColumns();
+    const wrong: string[] = [];
+    let typed = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      for (const [countText, rule] of Object.entries(signature.results)) {
+        if (!rule || !("elementOf" in rule) || signature.result !== null) continue;
+        const partners = partnerColumns(signature, Number(countText));
+        for (const [k, a] of columns.entries())
+          for (const b of columns.slice(k + 1)) {
+            const expression = call(name, partners.map((partner, i) => (i === rule.elementOf ? call("array", [a, b]) : column(partner))));
+            const pass = passTypingOf(expression);
+            if (pass?.variant !== "mixed") continue;
+            typed += 1;
+            const engine = await engineTypeOf(expression);
+            const members = /^Variant\((.*)\)$/.exec(engine)?.[1]?.split(/, (?![^(]*\))/) ?? [];
+            const passMembers = (pass.alternatives ?? []).map((alternative) => alternative.cls ?? alternative.variant ?? "unknown");
+            // A DateTime64 is the pass's Nullable(DateTime64) variant there, the only DateTime64 it knows.
+            const engineMembers = members.map((member) => classOfTypeName(member) ?? variantOfTypeName(member) ?? (member.startsWith("DateTime64(") ? "nullableDateTime64" : "unknown"));
+            if (engine === "refused" || [...engineMembers].sort().join() !== [...passMembers].sort().join()) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${passMembers.join(", ")}`);
+          }
+      }
+    }
+    expect(typed).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
+  it("a call given an element of an array of two families is refused by the engine where the pass refuses it, on rows holding each element, and with a constant index on the element it picks", async () => {
+    const columns = familyColumns();
+    const pairs = columns.flatMap((a, k) => columns.slice(k + 1).map((b) => [a, b] as const));
+    // Two rows, the index 1 on one and 2 on the other (`pick`): the engine must fail each query
+    // the pass refuses for an element either row holds.
+    const perRow = pairs.map(([a, b]) => call("arrayElement", [call("array", [a, b]), column("pick")]));
+    const twoRows = { from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT *, 2 AS pick FROM ${PROBE_ROW_TABLE})`, sql: (sql: string) => sql, anyFailure: true };
+    await expectEngineRefusesWhatPassRefuses(callsWith(perRow, 2), 500, (message) => message.includes("the array's elements have no common type"), twoRows);
+    const picked = pairs.flatMap(([a, b]) => [call("arrayElement", [call("array", [a, b]), { kind: "literal", value: 2 }]), call("arrayElement", [call("array", [a, b]), { kind: "literal", value: -2 }])]);
+    // arrayJoin of the Variant is the engine's code 53 (a type mismatch): any failure counts.
+    await expectEngineRefusesWhatPassRefuses(callsWith(picked, 2), 500, (message) => message.includes("its index picks the element"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
+  }, 600_000);
+
+  it("a tuple or an array call of any elements (arrays of arrays, tuples of arrays) looked for IN a column or a scalar computed per row is refused by the engine where the pass refuses it", async () => {
+    const containers = [
+      call("array", [call("array", [column(CLASS_SAMPLES.string.column)])]),
+      call("array", [call("array", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.int64.column)])]),
+      call("array", [call("tuple", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.string.column)])]),
+      call("tuple", [column(CLASS_SAMPLES.arrayNumber.column)]),
+      call("tuple", [call("array", [column(CLASS_SAMPLES.datetime.column)]), column(CLASS_SAMPLES.uint8.column)]),
+    ];
+    const sets = [...(["string", "uint8", "int64", "float64", "datetime", "uuid"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)), call("length", [column(CLASS_SAMPLES.string.column)]), call("upper", [column(CLASS_SAMPLES.string.column)])];
+    const expressions = containers.flatMap((container) => sets.flatMap((set) => [call("in", [container, set]), call("notIn", [container, set])]));
+    // The pass refuses each one (by this rule, or a tuple's own refusals beside a string); the
+    // engine with code 43, or 44 for a tuple it cannot make Nullable: any failure counts.
+    await expectEngineRefusesWhatPassRefuses(expressions, expressions.length - 1, () => true, { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
+  }, 120_000);
+
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
     // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).

@@ -51,6 +51,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ifNull('abc', title) >= 0`, "ifNull(…) at line 1, column 162 (the text 'abc') is not an unsigned integer", 1, 162],
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
   [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
+  // at a day's granularity the bucket is a Date, compared as = compares (fuzz: code 43)
+  [`MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND tags.value IN bucketed_time GRANULARITY 86400`, "column tags.value at line 1, column 201 is an integer and column bucketed_time at line 1, column 215 is a Date: in (IN) does not take them together", 1, 215],
   // digits alone that a comparison with a DateTime cannot read: '0', three digits (found by the fuzz: code 41)
   [`MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND toString(0) IN (bucketed_time)`, "toString(…) at line 1, column 201 (the text '0') is not a datetime, and in (IN) compares it with column bucketed_time", 1, 201],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '123' < timestamp`, "'123' at line 1, column 162 is not a datetime, and less (<) compares it with column timestamp", 1, 162],
@@ -194,6 +196,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_gauges) SELECT count() AS c WHERE ${METRICS} AND 0.95 IN tuple(org_id, sum_weighted)`, "column sum_weighted at line 1, column 233 is an aggregate state, and in (IN) looks for 0.95", 1, 233],
   // an if whose constant condition picks a branch of values beside a NULL branch holds values in every row (found by the fuzz, code 43)
   [`MATCH (events) SELECT if(10, 'transaction', NULL) * 1.5 AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 23 is a string (Nullable), and multiply (*) does not take a string (Nullable)", 1, 23],
+  // an element of an array of two families is a Variant of them, held per row or picked by a constant index (fuzz: code 43)
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'staging' LIKE arrayElement(array(group_ids, TRUE, title), project_id)`, "(the array's elements have no common type), and ClickHouse fails the query on any row that holds an array of integers", 1, 179],
+  [`MATCH (events) SELECT upper(arrayElement(array(title, 1), 2)) AS b WHERE ${R} AND project_id = 1`, "its index picks the element of a small integer (UInt8) for every row", 1, 29],
   // picking its NULL branch, no row holds a value, but the engine still judges its type (fuzz: code 43)
   [`MATCH (events) SELECT count() / if(1, NULL, geo_region) AS d WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 33 is a string (Nullable), and divide (/) does not take a string (Nullable)", 1, 33],
   // an array column's element (error_ids is an Array(UUID)) has the element's type (found by the fuzz, code 43)
@@ -245,6 +250,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND title = array(project_id)`, "column title at line 1, column 162 is a string and array(…) at line 1, column 170 is an array of integers: equals (=) does not take them together", 1, 170],
   // a set beside an array holds arrays; a tuple IN a column would be a Nullable tuple (found by the fuzz: codes 53 and 44 in ClickHouse)
   [`MATCH (metrics_counters) SELECT tags.value IN tuple('x', 'yesterday') AS m WHERE project_id = 1 AND org_id = 1 AND ${R}`, "'x' at line 1, column 53 is not an array, and in (IN) compares it with column tags.value at line 1, column 33, an array of integers", 1, 53],
+  // so is an array of arrays, whose type the pass does not name (fuzz: code 43)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(array(title, 'a')) IN project_id`, "array(…) at line 1, column 162 is an array, and in (IN) with column project_id at line 1, column 190 on its right reads that column as Nullable values", 1, 162],
   [`MATCH (replays) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(debug_id, project_id) NOT IN (click_aria_label)`, "tuple(…) at line 1, column 163 is a tuple, and notIn (NOT IN) with column click_aria_label at line 1, column 199 on its right reads that column as Nullable values", 1, 163],
   // a column the storage does not hold whole: read only by the entity's aggregates, or a map split by key (found by the fuzz: code 47 in ClickHouse)
   [`MATCH (metrics_distributions) SELECT value WHERE project_id = 1 AND org_id = 1 AND ${R}`, "column value at line 1, column 38 is not stored on entity 'metrics_distributions': only its aggregates read it, each from a stored state (min(value), max(value), avg(value)", 1, 38],
@@ -548,6 +555,10 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT toString(tuple(title, 1)) = title AS t, length(exception_frames.filename) + 1 AS l WHERE ${R} AND project_id = 1`,
   // a tuple holding a state where it is taken whole
   `MATCH (metrics_counters) SELECT any(tuple(granularity, value)) AS a, count(tuple(value)) AS n WHERE ${METRICS}`,
+  // a day's bucket looked for a Date or a DateTime in
+  `MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND toDate(timestamp) IN bucketed_time AND timestamp IN bucketed_time GRANULARITY 86400`,
+  // an element of an array of two families that a constant index picks, where the call takes it
+  `MATCH (events) SELECT upper(arrayElement(array(title, 1), -2)) AS b, arrayElement(array(title, 1), 2) + 1 AS n WHERE ${R} AND project_id = 1`,
   // an if whose constant condition picks its NULL branch holds no value: nothing is converted or read per row (the engine answers NULL)
   `MATCH (events) SELECT if(0, 'x', NULL) = 5 AS e, multiIf(100, NULL, title) = 1.5 AS f, length(if(1, NULL, event_id)) AS l WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
