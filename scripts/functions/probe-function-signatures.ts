@@ -570,6 +570,32 @@ function main(): void {
             for (const a of first)
               for (const b of second)
                 if (variantCallSamples(a).every((x) => variantCallSamples(b).every((y) => refusedCall([x, y], form)))) found.push(`0 1 ${a} ${b}`);
+            // A class taken at its position beside every class, and a variant taken alone at the
+            // other, refused together (`divide(x, ip_address_v4)` of a Float64 x, a Nullable(IPv4)):
+            // no refused pair of classes leads to it; with the class Nullable too, where it can be.
+            // (In a mixed form, not a variant refused alone there both as a constant and as a column.)
+            const refusedClasses = (position: number): readonly ArgumentClass[] => refused[count]![form]?.[position] ?? [];
+            const refusedEither = (position: number, variant: string): boolean =>
+              refusedAlone(position).includes(variant) || (variants[count]?.constant[position]?.includes(variant) === true && variants[count]?.column[position]?.includes(variant) === true);
+            for (const [p, k] of [[0, 1], [1, 0]] as const) {
+              for (const cls of ARGUMENT_CLASSES) {
+                if (refusedClasses(p).includes(cls)) continue;
+                for (const variant of VARIANTS) {
+                  if (refusedEither(k, variant)) continue;
+                  const refusedBeside = (written: string) =>
+                    variantCallSamples(variant).every((sample) => {
+                      const args: string[] = [];
+                      args[p] = written;
+                      args[k] = sample;
+                      return refusedCall(args, form);
+                    });
+                  if (!refusedBeside(cls)) continue;
+                  const pair = p === 0 ? `0 1 ${cls} ${variant}` : `0 1 ${variant} ${cls}`;
+                  found.push(pair);
+                  if (NULLABLE_CLASSES.includes(cls) && refusedBeside(`nullable:${cls}`)) found.push(`${pair} ${p}`);
+                }
+              }
+            }
           }
           if (found.length === 0) continue;
           const byFormPairs = (variantPairs[count] ??= Object.fromEntries(forms.map((f) => [f, []])) as unknown as ByForm<string[]>) as Record<CallForm, string[] | undefined>;
