@@ -167,6 +167,8 @@ interface Typed {
   readonly elements?: readonly (Typed | null)[];
   /** A mixed variant that is such an array's element (`array(title, 1)[n]`), not an `if`'s or a `coalesce`'s: named so in refusals. */
   readonly fromElements?: true;
+  /** An array of NULLs (NULLS_ARRAY): one of its alternatives, named so in refusals. */
+  readonly nullsArray?: true;
   /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
   readonly holdsNoValue?: true;
 }
@@ -679,10 +681,12 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 /**
  * An `array(...)` whose elements the probe never tried beside a value of class `cls` (an array or
  * a state): arrays of arrays beside an array (`has(array(tags.key), tags.key)`), arrays of
- * states beside a state. An array of arrays beside a state is no such thing (`array(tags.key, s) = state`, code 43).
+ * states beside a state, arrays of NULLs beside either. An array of arrays beside a state is no such thing (`array(tags.key, s) = state`, code 43).
  */
 function arrayOfUntried(typing: ArgumentTyping, node: Expression, cls: ArgumentClass): boolean {
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
+  // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
+  if (node.args.every((arg) => typing.isNothing(arg))) return true;
   const element = typing.visit(node.args[0]!);
   if (cls === "aggregateState") return element.cls === "aggregateState";
   return element.cls !== null ? elementClass(element.cls) !== null : element.variant >= 0 && ARRAY_VARIANT_AT[element.variant]!;
@@ -965,7 +969,10 @@ class ArgumentTyping {
         // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
         // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
         // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
-        const mixedAt = facts.aggregate ? -1 : mixedArgument(args);
+        let mixedAt = facts.aggregate ? -1 : mixedArgument(args);
+        // An array of NULLs holds elements of any type: where what another position takes
+        // depends on the array's elements (`has(array(NULL), x)`), it takes anything.
+        if (mixedAt >= 0 && args[mixedAt]!.nullsArray && elementsDecide(facts, args.length, mixedAt)) mixedAt = -1;
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
@@ -1205,8 +1212,11 @@ class ArgumentTyping {
     const what =
       types[mixedAt]!.variant === MIXED_VARIANT
         ? `a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[mixedAt]!)})`
-        : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`;
-    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}, and ${nameOf(name)}${at(position)} takes none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`, refused.error.position ?? position);
+        : types[mixedAt]!.nullsArray
+          ? "an array of NULLs (an Array(Nullable(Nothing)))"
+          : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`;
+    const none = types[mixedAt]!.nullsArray ? "takes neither an array of strings nor one of integers there" : "takes none of them";
+    throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}, and ${nameOf(name)}${at(position)} ${none}. As ${typeName(refused.alternative)}: ${refused.error.message}`, refused.error.position ?? position);
   }
 
   /**
@@ -1543,7 +1553,8 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Tuples (`array(tuple(offset, x))`) make an array of tuples, as a Nested column read whole is;
   // beside a NULL an array of Nullable tuples, which has no variant.
   if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
-  if (first === undefined) return typed(null, constant);
+  // Only NULLs (`array(NULL, NULL)`, an Array(Nullable(Nothing))): an array of no known element, judged as every array.
+  if (first === undefined) return NULLS_ARRAY[constant === true ? 0 : constant === false ? 1 : 2]!;
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
   // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:
@@ -1578,6 +1589,36 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // gives it.
   if (first.nullable || withNull || (first.cls === "int64" && args.length > 1)) return typed(null, constant);
   return arrayOfClass(first.cls, constant);
+}
+
+/**
+ * An array of NULLs (`array(NULL)`, an Array(Nullable(Nothing))): its element type is no class,
+ * and the engine refuses it where it refuses both an array of strings and one of integers
+ * (`array(NULL, NULL) - 1.5`, `array(NULL) LIKE s`, code 43): one of those two, refused only
+ * when each is (an engine test holds it for every probed function beside each class). Not
+ * where another argument is judged by the array's elements (`has(array(NULL), x)` takes any x).
+ */
+const NULLS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
+  cls: null,
+  index: -1,
+  constant,
+  nullable: false,
+  variant: -1,
+  alternatives: [typed("arrayString", constant), typed("arrayNumber", constant)],
+  nullsArray: true,
+}));
+
+/**
+ * Whether what another position of a call of `count` arguments takes is matched against the
+ * elements of the array at `at` (`has(a, x)`, `indexOf(a, x)`): arrays of strings and of
+ * integers are both taken there, and what the other position takes depends on which. (Not
+ * `a - x`, which takes no array of strings.)
+ */
+function elementsDecide(facts: FunctionFacts, count: number, at: number): boolean {
+  const refused = facts.signature?.refused[count]?.column?.[at] ?? [];
+  if (refused.includes("arrayString") || refused.includes("arrayNumber")) return false;
+  for (const key of facts.elementDependent[count] ?? NO_POSITIONS) if (Math.floor(key / 8) === at) return true;
+  return false;
 }
 
 /**

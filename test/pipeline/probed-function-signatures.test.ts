@@ -996,6 +996,13 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions, expressions.length - 1, () => true, { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
   }, 120_000);
 
+  it("a call given an array of NULLs (array(NULL), an Array(Nullable(Nothing))) is refused by the engine where the pass refuses it (where every array is refused)", async () => {
+    const NULL: Expression = { kind: "literal", value: null };
+    const arrays = [call("array", [NULL]), call("array", [NULL, NULL])];
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 200);
+  }, 600_000);
+
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
     // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).
