@@ -167,8 +167,8 @@ interface Typed {
   readonly elements?: readonly (Typed | null)[];
   /** A mixed variant that is such an array's element (`array(title, 1)[n]`), not an `if`'s or a `coalesce`'s: named so in refusals. */
   readonly fromElements?: true;
-  /** An array of NULLs (NULLS_ARRAY): one of its alternatives, named so in refusals. */
-  readonly nullsArray?: true;
+  /** An array whose element type the pass cannot name (NULLS_ARRAY, NULLABLE_NUMBERS_ARRAY): what it is, in refusals; it is one of its alternatives. */
+  readonly arrayOf?: string;
   /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
   readonly holdsNoValue?: true;
 }
@@ -972,7 +972,7 @@ class ArgumentTyping {
         let mixedAt = facts.aggregate ? -1 : mixedArgument(args);
         // An array of NULLs holds elements of any type: where what another position takes
         // depends on the array's elements (`has(array(NULL), x)`), it takes anything.
-        if (mixedAt >= 0 && args[mixedAt]!.nullsArray && elementsDecide(facts, args.length, mixedAt)) mixedAt = -1;
+        if (mixedAt >= 0 && args[mixedAt]!.arrayOf !== undefined && elementsDecide(facts, args.length, mixedAt)) mixedAt = -1;
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
@@ -1212,10 +1212,8 @@ class ArgumentTyping {
     const what =
       types[mixedAt]!.variant === MIXED_VARIANT
         ? `a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[mixedAt]!)})`
-        : types[mixedAt]!.nullsArray
-          ? "an array of NULLs (an Array(Nullable(Nothing)))"
-          : `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`;
-    const none = types[mixedAt]!.nullsArray ? "takes neither an array of strings nor one of integers there" : "takes none of them";
+        : (types[mixedAt]!.arrayOf ?? `one of ${list(alternatives.map(typeName))} (which one depends on its arguments' exact types)`);
+    const none = types[mixedAt]!.arrayOf !== undefined ? `takes none of ${list(alternatives.map(typeName))} there` : "takes none of them";
     throw invalidQuery(`${describe(mixed)}${at(mixed.position ?? position)} is ${what}, and ${nameOf(name)}${at(position)} ${none}. As ${typeName(refused.alternative)}: ${refused.error.message}`, refused.error.position ?? position);
   }
 
@@ -1571,6 +1569,10 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
     const family = familyOf(arg);
     if (family !== undefined) families.add(family);
   }
+  // Numbers, some Nullable or beside a NULL: an array of Nullable numbers.
+  if (!containers && families.size === 1 && families.has("number") && (withNull || args.some((arg) => arg.nullable)) && args.every((arg) => arg.variant < 0 && familyOf(arg) === "number")) {
+    return NULLABLE_NUMBERS_ARRAY[constant === true ? 0 : constant === false ? 1 : 2]!;
+  }
   if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) {
     const mixed = variantTyped(MIXED_ARRAY_VARIANT, constant);
     // Every element of a known family: its Variant's alternatives are known (mixedElementType).
@@ -1605,7 +1607,24 @@ const NULLS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
   nullable: false,
   variant: -1,
   alternatives: [typed("arrayString", constant), typed("arrayNumber", constant)],
-  nullsArray: true,
+  arrayOf: "an array of NULLs (an Array(Nullable(Nothing)))",
+}));
+
+/**
+ * An array of numbers some of which may be NULL (`array(measurements[cls])`, `array(x, 10, NULL)`:
+ * an Array(Nullable(Float64)) or of another Nullable number): one of the arrays of Nullable
+ * integers the probe tried, refused only where each is (`array(x, 10, NULL) / 1000`, arithmetic
+ * refuses Nullable elements, code 43; `user - array(NULL, 0.5)`). An engine test holds it with
+ * arrays of Nullable floats, integers and Bools.
+ */
+const NULLABLE_NUMBERS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
+  cls: null,
+  index: -1,
+  constant,
+  nullable: false,
+  variant: -1,
+  alternatives: ["nullableUInt8", "nullableUInt16", "nullableUInt32"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)),
+  arrayOf: "an array of Nullable numbers",
 }));
 
 /**

@@ -52,8 +52,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a time bucket on the right of IN is a value computed per row, compared as = compares (code 41 otherwise)
   [`MATCH (org_metrics_counters) SELECT count() AS c WHERE org_id = 1 AND project_id = 1 AND ${R} AND 'x' IN bucketed_time`, "'x' at line 1, column 191 is not a datetime, and in (IN) compares it with column bucketed_time", 1, 191],
   // an array of NULLs (here of columns discover computes as NULL) where no array is taken (fuzz: code 43)
-  [`MATCH (discover) SELECT array(site, site) - measurements[cls] AS m WHERE project_id = 2 AND ${R}`, "array(…) at line 1, column 25 is an array of NULLs (an Array(Nullable(Nothing))), and minus (-) at line 1, column 43 takes neither an array of strings nor one of integers there", 1, 25],
+  [`MATCH (discover) SELECT array(site, site) - measurements[cls] AS m WHERE project_id = 2 AND ${R}`, "array(…) at line 1, column 25 is an array of NULLs (an Array(Nullable(Nothing))), and minus (-) at line 1, column 43 takes none of an array of strings or an array of integers there", 1, 25],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(NULL) LIKE title`, "is an array of NULLs (an Array(Nullable(Nothing))), and like (LIKE)", 1, 162],
+  // an array of Nullable numbers where arithmetic refuses Nullable elements (fuzz: code 43)
+  [`MATCH (discover) SELECT user - array(exception_frames.function, 0.5, 0.95) AS e WHERE project_id = 3 AND ${R}`, "array(…) at line 1, column 32 is an array of Nullable numbers, and minus (-) at line 1, column 30 takes none of", 1, 25],
   // a float beside an IP, each taken alone there (fuzz: code 43)
   [`MATCH (events) SELECT 1.5 / ip_address_v4 AS d WHERE ${R} AND project_id = 1`, "1.5 at line 1, column 23 is a float and column ip_address_v4 at line 1, column 29 is an IPv4 (Nullable): divide (/) does not take them together", 1, 29],
   // at a day's granularity the bucket is a Date, compared as = compares (fuzz: code 43)
@@ -562,6 +564,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (metrics_counters) SELECT any(tuple(granularity, value)) AS a, count(tuple(value)) AS n WHERE ${METRICS}`,
   // an array of NULLs where an array is taken, or looked in for anything
   `MATCH (events) SELECT has(array(NULL), title) AS h, has(array(NULL), tags.key) AS k, length(array(NULL, NULL)) AS l, arrayConcat(array(NULL), tags.key) AS a WHERE ${R} AND project_id = 1`,
+  // an array of Nullable numbers where it is taken
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(array(exception_main_thread, 1), 1) = 1 AND length(array(NULL, 0.5)) = 2`,
   // an integer beside an IP
   `MATCH (events) SELECT project_id / ip_address_v4 AS d WHERE ${R} AND project_id = 1`,
   // a day's bucket looked for a Date or a DateTime in
