@@ -1106,7 +1106,7 @@ class ArgumentTyping {
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
-        const result = resultTyped(facts, args, constant);
+        const result = resultTyped(facts, args, constant, node.args);
         return result.cls === null && result.variant < 0 && result.alternatives === undefined && answersCondition() ? condition(node.name, args, constant) : result;
       }
       case "curried": {
@@ -1728,7 +1728,7 @@ const NUMBER_RESULTS: ReadonlySet<ArgumentClass | null> = new Set(ARGUMENT_CLASS
 const CHOSEN_BY = typed("uint8", false);
 const CHOSEN_BY_NULLABLE = typed("uint8", false, true);
 
-function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed {
+function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null, nodes?: readonly Expression[]): Typed {
   const signature = facts.signature;
   if (!signature) return typed(null, constant);
   // `count(x)`, `isNull(x)`: the same class whatever x is, NULL and Nullable too.
@@ -1763,6 +1763,8 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // skips NULLs): the same array.
   if (rule !== undefined && "arrayOf" in rule) {
     const of = args[rule.arrayOf];
+    // Of a float literal (`groupUniqArray(0.000001)`), always a Float64: an Array(Float64).
+    if (of !== undefined && of.cls === "float64" && nodes?.[rule.arrayOf]?.kind === "literal") return variantTyped(FLOAT64S_VARIANT, constant);
     if (of === undefined || of.variant >= 0 || of.cls === null || (of.nullable && !signature.plainResults.includes(args.length))) return typed(null, constant);
     return arrayOfClass(of.cls, constant);
   }

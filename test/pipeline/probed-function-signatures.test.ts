@@ -1526,6 +1526,8 @@ describe("probed function signatures", () => {
           if (!rule || !("arrayOf" in rule)) continue;
           const partners = partnerColumns(signature, Number(countText));
           for (const sample of CLASS_COLUMNS) yield call(name, partners.map((partner, i) => column(i === rule.arrayOf ? sample.column : partner)));
+          // of a float literal, an Array(Float64) (`groupUniqArray(0.000001)`)
+          for (const value of [2.5, 0.000001]) yield call(name, partners.map((partner, i) => (i === rule.arrayOf ? { kind: "literal", value } : column(partner))));
         }
       const literals = [1, 300, -5, 2.5, "a", true].map((value): Expression => ({ kind: "literal", value }));
       const unknownElement = call("if", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.int64.column), column(CLASS_SAMPLES.float64.column)]);
