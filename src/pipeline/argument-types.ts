@@ -1065,7 +1065,10 @@ class ArgumentTyping {
         // types: with an operand of no known type (`x IN now()` of a string, a Variant), a UInt8
         // either way (condition); `NULL AND NULL` too, but `NULL IN (1)` is a Nothing.
         // (Asked only of a call the rules leave untyped: the NULL look walks the left operand.)
-        const answersCondition = (): boolean => LOGICAL_FUNCTIONS.has(node.name) || (membership && !this.mayBeNothing(node.args[0]!));
+        // So do `=`, `<` and the other comparisons of values of no class, where neither may be a
+        // Nothing (`item_id < attributes_float[x]` of a UInt128, `x = NULL` is a Nothing).
+        const answersCondition = (): boolean =>
+          LOGICAL_FUNCTIONS.has(node.name) || (membership && !this.mayBeNothing(node.args[0]!)) || (VALUE_COMPARISONS.has(node.name) && !node.args.some((arg) => this.mayBeNothing(arg)));
         // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
         // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).

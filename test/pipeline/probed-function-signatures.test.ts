@@ -1091,10 +1091,18 @@ describe("probed function signatures", () => {
 
   /** AND, OR and IN of operands the pass has no type for: `s IN now()` (now() may or may not be a constant), an if's Variant. */
   const untypedConditions = (): Expression[] => {
+    // comparisons of values of no class (an IP, a Date, a tuple, an if's Variant)
+    const comparisons = [
+      call("less", [column(IP_COLUMNS[0]!.column), column(CLASS_SAMPLES.uint8.column)]),
+      call("equals", [column(DATE_COLUMNS[0]!.column), column(CLASS_SAMPLES.datetime.column)]),
+      call("greaterOrEquals", [call("tuple", [column(CLASS_SAMPLES.uint8.column)]), call("tuple", [column(CLASS_SAMPLES.int64.column)])]),
+      call("notEquals", [call("if", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uint8.column)]), { kind: "literal", value: "a" }]),
+    ];
     const unknowns = [
       call("in", [column(CLASS_SAMPLES.string.column), call("now", [])]),
       call("in", [column(nullableSample("string")!.column), call("now", [])]),
       call("if", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uint8.column)]),
+      ...comparisons,
     ];
     const others = [column(CLASS_SAMPLES.uint8.column), column(nullableSample("uint8")!.column), column(CLASS_SAMPLES.bool.column), { kind: "literal", value: 1 } as Expression];
     return unknowns.flatMap((unknown) => [
@@ -1102,10 +1110,10 @@ describe("probed function signatures", () => {
       ...others.map((other) => call("or", [other, unknown])),
       call("and", [unknown, unknowns[0]!]),
       call("notIn", [unknown, call("tuple", [{ kind: "literal", value: 1 }])]),
-    ]);
+    ]).concat(comparisons);
   };
 
-  it("AND, OR and IN of operands of no known type are a UInt8 or a Bool in the engine, Nullable or not, one of those the pass says", async () => {
+  it("AND, OR, IN and comparisons of operands of no known type are a UInt8 or a Bool in the engine, Nullable or not, one of those the pass says", async () => {
     const wrong: string[] = [];
     let typed = 0;
     for (const expression of untypedConditions()) {
@@ -1122,6 +1130,10 @@ describe("probed function signatures", () => {
 
   it("a call given such a condition is refused by the engine where the pass refuses it (it takes none of the condition's types)", async () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
+    // and comparisons of values of no class (`uuid = (ip < n)`)
+    const comparisons = untypedConditions().filter((expression) => expression.kind === "function" && ["less", "equals", "greaterOrEquals", "notEquals"].includes(expression.name));
+    expect(comparisons.length).toBe(4);
+    await expectEngineRefusesWhatPassRefuses(callsWith(comparisons, 2), 150, (message) => message.includes("which one depends on its arguments' exact types"));
   }, 300_000);
 
   it("a call given an if whose conditions pick a branch of values beside a NULL branch (if(10, 'a', NULL)) is refused by the engine where the pass refuses it", async () => {

@@ -58,6 +58,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT user - array(exception_frames.function, 0.5, 0.95) AS e WHERE project_id = 3 AND ${R}`, "array(…) at line 1, column 32 is an array of Nullable numbers, and minus (-) at line 1, column 30 takes none of", 1, 25],
   // an array of a float literal is an Array(Float64), which divide takes only beside a number (fuzz: code 43)
   [`MATCH (discover) SELECT geo_country_code AS total, groupUniqArray(0.000001) / any(span_op_breakdowns.value) AS p95 BY geo_country_code WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "groupUniqArray(…) at line 1, column 52 is an Array(Float64) and any(…) at line 1, column 79 is an Array(Float64): divide (/) does not take them together", 1, 79],
+  // a comparison is a UInt8 (or a Nullable one) whatever it compares: not a UUID's match (fuzz: code 43)
+  [`MATCH (eap_items) SELECT project_id WHERE ${R} AND trace_id = (item_id < attributes_float[runtime])`, "less(…) at line 1, column 164 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable) (which one depends on its arguments' exact types), and equals (=)", 1, 164],
   // a float beside an IP, each taken alone there (fuzz: code 43)
   [`MATCH (events) SELECT 1.5 / ip_address_v4 AS d WHERE ${R} AND project_id = 1`, "1.5 at line 1, column 23 is a float and column ip_address_v4 at line 1, column 29 is an IPv4 (Nullable): divide (/) does not take them together", 1, 29],
   // at a day's granularity the bucket is a Date, compared as = compares (fuzz: code 43)
@@ -568,6 +570,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT has(array(NULL), title) AS h, has(array(NULL), tags.key) AS k, length(array(NULL, NULL)) AS l, arrayConcat(array(NULL), tags.key) AS a WHERE ${R} AND project_id = 1`,
   // an array of Nullable numbers where it is taken
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(array(exception_main_thread, 1), 1) = 1 AND length(array(NULL, 0.5)) = 2`,
+  // comparisons of values of no class used as numbers
+  `MATCH (eap_items) SELECT project_id, (item_id < attributes_float[runtime]) + 1 AS x WHERE ${R} AND (item_id = item_id) = 1`,
   // an integer beside an IP
   `MATCH (events) SELECT project_id / ip_address_v4 AS d WHERE ${R} AND project_id = 1`,
   // a day's bucket looked for a Date or a DateTime in
