@@ -1039,6 +1039,7 @@ class ArgumentTyping {
           );
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
+        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args);
@@ -2356,6 +2357,19 @@ const SCALAR_VALUE_CLASSES: ReadonlySet<ArgumentClass> = new Set(SCALAR_CLASSES.
  * (test/pipeline/array-comparisons.test.ts holds this to the engine). Judged on the `array(...)`
  * call itself, whose elements may have no class the pass knows (`array(NULL)`, `array(tags, 1)`).
  */
+/**
+ * `tuple(a) >= tuple(b, c)`: ClickHouse compares tuples element by element, and only tuples of
+ * one size (code 43 otherwise, whatever the elements).
+ */
+function refuseTuplesOfTwoSizes(name: string, args: readonly Expression[]): void {
+  const [left, right] = args as [Expression, Expression];
+  if (!isTupleCall(left) || !isTupleCall(right) || left.args.length === right.args.length) return;
+  throw invalidQuery(
+    `${describe(left)}${at(left.position)} is a tuple of ${left.args.length} and ${describe(right)}${at(right.position)} one of ${right.args.length}: ${nameOf(name)} compares tuples only of one size`,
+    right.position ?? left.position,
+  );
+}
+
 function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columnText: (column: Expression) => string | null): void {
   for (let side = 0; side < 2; side++) {
     const array = args[side]!;

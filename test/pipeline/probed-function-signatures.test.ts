@@ -1015,6 +1015,13 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));
   }, 900_000);
 
+  it("tuples of two sizes compared (tuple(a) >= tuple(b, c)) are refused by the engine wherever the pass refuses them", async () => {
+    const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    const tuples = [1, 2, 3].flatMap((size) => elements.map((_, k) => call("tuple", Array.from({ length: size }, (_, i) => elements[(k + i) % elements.length]!))));
+    const expressions = ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"].flatMap((name) => tuples.flatMap((a) => tuples.map((b) => call(name, [a, b]))));
+    await expectEngineRefusesWhatPassRefuses(expressions, 500, (message) => message.includes("compares tuples only of one size"));
+  }, 300_000);
+
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
     // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).

@@ -60,6 +60,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT geo_country_code AS total, groupUniqArray(0.000001) / any(span_op_breakdowns.value) AS p95 BY geo_country_code WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "groupUniqArray(…) at line 1, column 52 is an Array(Float64) and any(…) at line 1, column 79 is an Array(Float64): divide (/) does not take them together", 1, 79],
   // a comparison is a UInt8 (or a Nullable one) whatever it compares: not a UUID's match (fuzz: code 43)
   [`MATCH (eap_items) SELECT project_id WHERE ${R} AND trace_id = (item_id < attributes_float[runtime])`, "less(…) at line 1, column 164 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable) (which one depends on its arguments' exact types), and equals (=)", 1, 164],
+  // tuples compared are of one size (fuzz: code 43)
+  [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
   [`MATCH (events) SELECT 1.5 / ip_address_v4 AS d WHERE ${R} AND project_id = 1`, "1.5 at line 1, column 23 is a float and column ip_address_v4 at line 1, column 29 is an IPv4 (Nullable): divide (/) does not take them together", 1, 29],
   // at a day's granularity the bucket is a Date, compared as = compares (fuzz: code 43)
