@@ -1087,6 +1087,8 @@ class ArgumentTyping {
         }
         // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
+        // A function whose result is one class whatever it is given (`isNotNull(x)`) keeps it.
+        if (mixedAt >= 0 && keepsPlainResult(facts.signature, args.length)) return typed(facts.signature!.result, constant);
         if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).

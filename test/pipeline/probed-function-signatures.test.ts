@@ -1135,6 +1135,18 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a function of one result class whatever it is given (isNull, count, uniq) keeps it given a condition of no known type or an if's Variant, as the engine types it", async () => {
+    const values = [...untypedConditions(), call("if", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uint8.column)])];
+    const wrong: string[] = [];
+    let compared = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (!keepsPlainResult(signature, 1)) continue;
+      for (const value of values) if (await comparedClass(call(name, [value]), wrong)) compared += 1;
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
   it("a call given such a condition is refused by the engine where the pass refuses it (it takes none of the condition's types)", async () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
     // and comparisons of values of no class (`uuid = (ip < n)`)

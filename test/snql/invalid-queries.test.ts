@@ -60,6 +60,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT geo_country_code AS total, groupUniqArray(0.000001) / any(span_op_breakdowns.value) AS p95 BY geo_country_code WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "groupUniqArray(…) at line 1, column 52 is an Array(Float64) and any(…) at line 1, column 79 is an Array(Float64): divide (/) does not take them together", 1, 79],
   // a comparison is a UInt8 (or a Nullable one) whatever it compares: not a UUID's match (fuzz: code 43)
   [`MATCH (eap_items) SELECT project_id WHERE ${R} AND trace_id = (item_id < attributes_float[runtime])`, "less(…) at line 1, column 164 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable) (which one depends on its arguments' exact types), and equals (=)", 1, 164],
+  // isNotNull of such a comparison is still a UInt8 (a false acceptance found by the session's verdict check)
+  [`MATCH (discover_transactions) SELECT tags_value WHERE isNotNull(span_op_breakdowns[ops.db] != ip_address_v4) > substring(contexts[runtime.name], transaction_status, transaction_hash) AND project_id = 1 AND ${TX}`, "isNotNull(…) at line 1, column 55 is a small integer (UInt8) and substring(…) at line 1, column 112 is a string: greater (>) does not take them together", 1, 112],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
