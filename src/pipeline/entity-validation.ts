@@ -23,6 +23,8 @@ import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.j
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
+import { judgedFailingOpen } from "./typing-pass-guard.js";
+import { printSnql } from "../snql/print-snql.js";
 import { collectAliases } from "./alias-resolution.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
 import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
@@ -88,7 +90,7 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
   checkClauses(typed, aliases);
-  checkArgumentTypes(typed, () => entity, aliases);
+  judgedFailingOpen(() => checkArgumentTypes(typed, () => entity, aliases), () => printSnql(typed));
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
   requireColumns(typed, entity, undefined, query.from.position);
   return { query: typed, entity, aliases, timeRange };

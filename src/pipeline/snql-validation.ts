@@ -32,6 +32,8 @@ import {
 } from "./entity-validation.js";
 import { collectAliases, resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
+import { judgedFailingOpen } from "./typing-pass-guard.js";
+import { printSnql } from "../snql/print-snql.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
 
@@ -172,7 +174,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   });
   checkClauses(query, declaredAliases);
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
-  checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases);
+  judgedFailingOpen(() => checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases), () => printSnql(typed));
   checkJoinAggregation(typed, entities, declaredAliases);
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;

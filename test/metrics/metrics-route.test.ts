@@ -50,6 +50,8 @@ describe("GET /metrics", () => {
     expect(text).toContain('quarry_allocation_policy_decisions_total{storage="errors",policy="PerSecondRateLimitAllocationPolicy",decision="rejected"} 1');
     expect(text).toMatch(/quarry_clickhouse_errors_total\{code="43"\} 1/);
     expect(text).toMatch(/# TYPE quarry_querylog_rows_dropped_total counter/);
+    // No rule of the typing pass threw anything but a refusal on this traffic.
+    expect(text).toMatch(/^quarry_typing_pass_failures 0$/m);
     // The process's memory, split so a leak in JavaScript can be told from the engine's own.
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
     const rss = gauge("process_resident_memory_bytes");
