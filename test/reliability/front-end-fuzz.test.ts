@@ -11,6 +11,7 @@ import { fuzzInput } from "../../bench/reliability/fuzz-inputs.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { typingPassFailures } from "../../src/pipeline/typing-pass-guard.js";
 
 const INPUTS = 200_000;
 const SEED = 2;
@@ -38,9 +39,12 @@ describe("the SnQL front end over the fuzz's inputs", () => {
       const text = snqlText(index);
       if (text === null) continue;
       texts++;
+      // The typing pass fails open (typing-pass-guard.ts): a rule's crash is counted, not thrown.
+      const failuresBefore = typingPassFailures();
       try {
         prepareSnqlQuery(registry, text, false);
         prepared++;
+        if (typingPassFailures() > failuresBefore) untyped.push(`${SEED}:${index}: the typing pass threw something other than a refusal (see stderr)\n  ${text.slice(0, 400)}`);
       } catch (error) {
         if (error instanceof QueryServiceError && error.type !== "internal_server_error") continue;
         untyped.push(`${SEED}:${index}: ${String(error).slice(0, 200)}\n  ${text.slice(0, 400)}`);
