@@ -970,8 +970,9 @@ class ArgumentTyping {
         // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
         // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
         let mixedAt = facts.aggregate ? -1 : mixedArgument(args);
-        // An array of NULLs holds elements of any type: where what another position takes
-        // depends on the array's elements (`has(array(NULL), x)`), it takes anything.
+        // An array of NULLs holds elements of any type, and one of Nullable numbers of some
+        // number type: where what another position takes depends on the array's elements
+        // (`has(array(NULL), x)`), it is left to the engine.
         if (mixedAt >= 0 && args[mixedAt]!.arrayOf !== undefined && elementsDecide(facts, args.length, mixedAt)) mixedAt = -1;
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
@@ -1557,7 +1558,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Tuples (`array(tuple(offset, x))`) make an array of tuples, as a Nested column read whole is;
   // beside a NULL an array of Nullable tuples, which has no variant.
   if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
-  // Only NULLs (`array(NULL, NULL)`, an Array(Nullable(Nothing))): an array of no known element, judged as every array.
+  // Only NULLs (`array(NULL, NULL)`, an Array(Nullable(Nothing))): an array of no known element (NULLS_ARRAY).
   if (first === undefined) return NULLS_ARRAY[constant === true ? 0 : constant === false ? 1 : 2]!;
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
