@@ -185,8 +185,13 @@ const TYPED: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
     return [cls, variants] as const;
   }),
 );
+/** Where a value of this constness sits in the per-constness tables (true, false, null). */
+function constnessIndex(constant: boolean | null): number {
+  return constant === true ? 0 : constant === false ? 1 : 2;
+}
+
 function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = false): Typed {
-  return TYPED.get(cls)![(nullable ? 3 : 0) + (constant === true ? 0 : constant === false ? 1 : 2)]!;
+  return TYPED.get(cls)![(nullable ? 3 : 0) + (constnessIndex(constant))]!;
 }
 const UNKNOWN = typed(null, null);
 const UNKNOWN_COLUMN = typed(null, false);
@@ -240,7 +245,7 @@ function alternativeOf(known: Typed | undefined, t: Typed, constant: boolean | n
 }
 
 function variantTyped(variant: number, constant: boolean | null): Typed {
-  return VARIANT_TYPED[variant]![constant === true ? 0 : constant === false ? 1 : 2]!;
+  return VARIANT_TYPED[variant]![constnessIndex(constant)]!;
 }
 
 /** A column of a variant's type (`exception_frames.in_app` is an Array(Nullable(UInt8)), `attributes_bool` a Map(String, Bool)), else undefined. */
@@ -1559,7 +1564,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // beside a NULL an array of Nullable tuples, which has no variant.
   if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
   // Only NULLs (`array(NULL, NULL)`, an Array(Nullable(Nothing))): an array of no known element (NULLS_ARRAY).
-  if (first === undefined) return NULLS_ARRAY[constant === true ? 0 : constant === false ? 1 : 2]!;
+  if (first === undefined) return NULLS_ARRAY[constnessIndex(constant)]!;
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
   // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:
@@ -1578,7 +1583,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   }
   // Numbers, some Nullable or beside a NULL: an array of Nullable numbers.
   if (!containers && families.size === 1 && families.has("number") && (withNull || args.some((arg) => arg.nullable)) && args.every((arg) => arg.variant < 0 && familyOf(arg) === "number")) {
-    return NULLABLE_NUMBERS_ARRAY[constant === true ? 0 : constant === false ? 1 : 2]!;
+    return NULLABLE_NUMBERS_ARRAY[constnessIndex(constant)]!;
   }
   if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) {
     const mixed = variantTyped(MIXED_ARRAY_VARIANT, constant);
@@ -1607,15 +1612,7 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
  * when each is (an engine test holds it for every probed function beside each class). Not
  * where another argument is judged by the array's elements (`has(array(NULL), x)` takes any x).
  */
-const NULLS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
-  cls: null,
-  index: -1,
-  constant,
-  nullable: false,
-  variant: -1,
-  alternatives: [typed("arrayString", constant), typed("arrayNumber", constant)],
-  arrayOf: "an array of NULLs (an Array(Nullable(Nothing)))",
-}));
+const NULLS_ARRAY = oneOfArrays((constant) => [typed("arrayString", constant), typed("arrayNumber", constant)], "an array of NULLs (an Array(Nullable(Nothing)))");
 
 /**
  * An array of numbers some of which may be NULL (`array(measurements[cls])`, `array(x, 10, NULL)`:
@@ -1624,15 +1621,15 @@ const NULLS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
  * refuses Nullable elements, code 43; `user - array(NULL, 0.5)`). An engine test holds it with
  * arrays of Nullable floats, integers and Bools.
  */
-const NULLABLE_NUMBERS_ARRAY: readonly Typed[] = [true, false, null].map((constant) => ({
-  cls: null,
-  index: -1,
-  constant,
-  nullable: false,
-  variant: -1,
-  alternatives: ["nullableUInt8", "nullableUInt16", "nullableUInt32"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)),
-  arrayOf: "an array of Nullable numbers",
-}));
+const NULLABLE_NUMBERS_ARRAY = oneOfArrays(
+  (constant) => ["nullableUInt8", "nullableUInt16", "nullableUInt32"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)),
+  "an array of Nullable numbers",
+);
+
+/** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals. */
+function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string): readonly Typed[] {
+  return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternatives(constant), arrayOf: what }));
+}
 
 /**
  * Whether what another position of a call of `count` arguments takes is matched against the
@@ -2150,7 +2147,7 @@ function condition(name: string, args: readonly Typed[], constant: boolean | nul
       : args.every((t) => t.cls !== null || (t.alternatives !== undefined && UINT8_CONDITION_ALTERNATIVES.has(t.alternatives)))
         ? UINT8_CONDITIONS
         : ANY_CONDITIONS;
-  return conditions[constant === true ? 0 : constant === false ? 1 : 2]!;
+  return conditions[constnessIndex(constant)]!;
 }
 
 /**
