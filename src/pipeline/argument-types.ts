@@ -205,6 +205,7 @@ const NESTED_VARIANT = VARIANT_INDEX.get("nested")!;
 const MIXED_ARRAY_VARIANT = VARIANT_INDEX.get("mixedArray")!;
 const MIXED_VARIANT = VARIANT_INDEX.get("mixed")!;
 const DATE_VARIANT = VARIANT_INDEX.get("date")!;
+const UINT128_VARIANT = VARIANT_INDEX.get("uint128")!;
 /** The Date variants, Nullable or not. */
 const DATES: ReadonlySet<number> = new Set([DATE_VARIANT, VARIANT_INDEX.get("nullableDate")!]);
 /** Per variant index: whether a result of an argument's type keeps it. */
@@ -2064,15 +2065,16 @@ function isNumberArray(t: Typed): boolean {
 /**
  * Arithmetic with a tuple that stays a tuple, element by element: `n * tuple(a)` and `tuple(a) * n`
  * (tupleMultiplyByNumber), `tuple(a) / n`, `intDiv`, `intDivOrZero`, `modulo` with the tuple first,
- * and `tuple(a) + tuple(b)`, `tuple(a) - tuple(b)`; of a number that is not Nullable. Not the product
+ * and `tuple(a) + tuple(b)`, `tuple(a) - tuple(b)`; of a number that is not Nullable (a UInt128 too). Not the product
  * of two tuples (a dot product, a number), nor a DateTime minus a tuple (a DateTime). An engine
  * test holds it (a tuple there as a condition is code 43, fuzz 1:232590).
  */
 function tupleArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
   const [left, right] = types as [Typed, Typed];
   const isTuple = (t: Typed) => t.variant === TUPLE_VARIANT;
-  // A Nullable number makes a Nullable(Tuple(...)), which the pass has no type for.
-  const isNumber = (t: Typed) => t.variant < 0 && !t.nullable && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
+  // A Nullable number makes a Nullable(Tuple(...)), which the pass has no type for; a UInt128
+  // (eap_items' ids) is a number as the classes are (`tuple(a, b) / item_id`).
+  const isNumber = (t: Typed) => (t.variant < 0 ? !t.nullable && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number" : t.variant === UINT128_VARIANT);
   const elementWise =
     (isTuple(left) && isTuple(right) && (name === "plus" || name === "minus")) ||
     (isTuple(left) && isNumber(right) && name !== "plus" && name !== "minus") ||

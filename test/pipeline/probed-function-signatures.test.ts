@@ -660,7 +660,9 @@ describe("probed function signatures", () => {
   const DATE_COLUMNS = ["date", "nullableDate", "nullableDateTime64"].map((variant) => variantSamples(variant)[0]!);
   /** The probe's IP columns, Nullable as the entities store them. */
   const IP_COLUMNS = ["nullableIPv4", "nullableIPv6"].map((variant) => variantSamples(variant)[0]!);
-  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", [...CLASS_COLUMNS, ...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => ({ name: sample.column, type: sample.type })));
+  /** The probe's UInt128 column (eap_items' ids), a number of no class. */
+  const UINT128_COLUMN = variantSamples("uint128")[0]!;
+  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", [...CLASS_COLUMNS, ...DATE_COLUMNS, ...IP_COLUMNS, UINT128_COLUMN].map((sample) => ({ name: sample.column, type: sample.type })));
   const column = (name: string): Expression => ({ kind: "column", name });
   const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
   /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
@@ -760,7 +762,7 @@ describe("probed function signatures", () => {
     function* expressions(): Generator<Expression> {
       for (const name of TUPLE_ARITHMETIC)
         for (const element of CLASS_COLUMNS)
-          for (const other of CLASS_COLUMNS) {
+          for (const other of [...CLASS_COLUMNS, UINT128_COLUMN]) {
             const tuple = call("tuple", [column(element.column)]);
             yield call(name, [tuple, column(other.column)]);
             yield call(name, [column(other.column), tuple]);
@@ -772,12 +774,12 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions(), 500, (message) => message.includes("element by element") && !message.includes("a constant number of times"));
   }, 120_000);
 
-  it("arithmetic with a tuple the pass types as a tuple is a tuple in the engine (n * tuple(a), tuple(a) / n, tuple(a) + tuple(b))", async () => {
+  it("arithmetic with a tuple the pass types as a tuple is a tuple in the engine (n * tuple(a), tuple(a) / n, tuple(a) + tuple(b), n a UInt128 too)", async () => {
     const wrong: string[] = [];
     let tuples = 0;
     for (const name of TUPLE_ARITHMETIC)
       for (const element of CLASS_COLUMNS)
-        for (const other of CLASS_COLUMNS) {
+        for (const other of [...CLASS_COLUMNS, UINT128_COLUMN]) {
           const tuple = call("tuple", [column(element.column)]);
           for (const expression of [call(name, [tuple, column(other.column)]), call(name, [column(other.column), tuple]), call(name, [tuple, call("tuple", [column(other.column)])])]) {
             const pass = passTypingOf(expression);

@@ -62,6 +62,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT project_id WHERE ${R} AND trace_id = (item_id < attributes_float[runtime])`, "less(…) at line 1, column 164 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable) (which one depends on its arguments' exact types), and equals (=)", 1, 164],
   // isNotNull of such a comparison is still a UInt8 (a false acceptance found by the session's verdict check)
   [`MATCH (discover_transactions) SELECT tags_value WHERE isNotNull(span_op_breakdowns[ops.db] != ip_address_v4) > substring(contexts[runtime.name], transaction_status, transaction_hash) AND project_id = 1 AND ${TX}`, "isNotNull(…) at line 1, column 55 is a small integer (UInt8) and substring(…) at line 1, column 112 is a string: greater (>) does not take them together", 1, 112],
+  // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
+  [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -585,7 +587,8 @@ const ACCEPTED: readonly string[] = [
   // an if whose constant condition picks its NULL branch holds no value: nothing is converted or read per row (the engine answers NULL)
   `MATCH (events) SELECT if(0, 'x', NULL) = 5 AS e, multiIf(100, NULL, title) = 1.5 AS f, length(if(1, NULL, event_id)) AS l WHERE ${R} AND project_id = 1`,
   // given a NULL, an aggregate is ClickHouse's nothing aggregate, which checks no count (found by the fuzz)
-  `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,
+  `MATCH (transactions) SELECT sum(duration, NULL) AS s, quantile()(duration, NULL, duration) AS q WHERE ${TX} AND project_id = 1`,  // a tuple times a UInt128 is a tuple of UInt128s
+  `MATCH (eap_items) SELECT tuple(1, organization_id) * item_id AS t, item_id * tuple(2, 3) AS u WHERE ${R}`,
 ];
 
 describe("calls the typing pass lets through", () => {
