@@ -666,6 +666,14 @@ interface FunctionFacts {
    * a `to` array of two families, code 43).
    */
   readonly elementOfAt: readonly number[];
+  /**
+   * Per argument count 0..2: the one class the probe saw for every tuple of classes that are
+   * neither arrays nor states, where it is not carried from an argument (some such tuple has no
+   * argument of it): `concat` is a String, `divide` a Float64. Else null.
+   */
+  readonly fixedScalarResult: readonly (ArgumentClass | null)[];
+  /** Arithmetic a tuple undergoes element by element (TUPLE_ARITHMETIC): its result with a tuple is a tuple. */
+  readonly tupleArithmetic: boolean;
 }
 
 /** The functions whose arguments after the first only choose a row (ROW_CHOOSERS in FunctionFacts). */
@@ -709,6 +717,24 @@ function elementDependentPositions(signature: ProbedSignature, count: number): R
     }
   }
   return found;
+}
+
+/** FunctionFacts.fixedScalarResult for one count. */
+function fixedScalarResultOf(signature: ProbedSignature, count: number): ArgumentClass | null {
+  const byResult = signature.classResults[count];
+  if (!byResult) return null;
+  let found: ArgumentClass | null = null;
+  let carried = true;
+  for (const [cls, tuples] of Object.entries(byResult) as [ArgumentClass, readonly string[]][]) {
+    for (const tuple of tuples) {
+      const classes = tuple.split(" ") as ArgumentClass[];
+      if (classes.some((arg) => elementClass(arg) !== null || arg === "aggregateState")) continue;
+      if (found !== null && found !== cls) return null;
+      found = cls;
+      if (!classes.includes(cls)) carried = false;
+    }
+  }
+  return carried ? null : found;
 }
 
 /** The number a tuple of one or two classes is looked up by in FunctionFacts.classResults. */
@@ -784,6 +810,8 @@ function functionFacts(name: string): FunctionFacts {
         const rule = signature && signature.result === null ? signature.results[count] : undefined;
         return rule !== undefined && "elementOf" in rule && rule.elementOf === 0 ? 0 : -1;
       }),
+      fixedScalarResult: [0, 1, 2].map((count) => (signature ? fixedScalarResultOf(signature, count) : null)),
+      tupleArithmetic: TUPLE_ARITHMETIC.has(name),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -1805,6 +1833,8 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // where the probe saw Nullable arguments wrap it. Not an if's Variant, whose result is made per
   // alternative, nor an array of floats given a function of numbers, whose sum is a Float64
   // where the probe's array of integers gave an integer. An engine test holds it for every such function and variant.
+  const fixed = fixedScalarResultGiven(facts, args, constant);
+  if (fixed !== null) return fixed;
   let nullables = 0;
   for (const arg of args) {
     if (arg.cls === null && !(signature.result !== null && (args.length === 1 ? arg.variant >= 0 && arg.variant !== MIXED_VARIANT && !(isNumberArray(arg) && NUMBER_RESULTS.has(signature.result)) : DATES.has(arg.variant)))) return typed(null, constant);
@@ -1815,6 +1845,36 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
+}
+
+/**
+ * `concat(attributes_bool[k], attributes_int)`, `item_id / 2`: a function whose result is one
+ * fixed class for every scalar class (FunctionFacts.fixedScalarResult) has it given scalar values
+ * of no class too (a tuple, a map, a UInt128, an IP, a Date), Nullable where one may hold a NULL
+ * and the probe saw Nullable arguments wrap the result. Not given an array (`concat` of arrays is
+ * an array), two tuples or maps (joined into one), a tuple to arithmetic (a tuple), nor an if's
+ * Variant (judged per alternative). An engine test holds it for every such
+ * function, variant and position.
+ */
+function fixedScalarResultGiven(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed | null {
+  const fixed = facts.fixedScalarResult[args.length];
+  if (fixed === undefined || fixed === null) return null;
+  let variants = 0;
+  let containers = 0;
+  let nullable = false;
+  for (const arg of args) {
+    if (arg.variant >= 0) {
+      if (ARRAY_VARIANT_AT[arg.variant] || arg.variant === MIXED_VARIANT || (arg.variant === TUPLE_VARIANT && facts.tupleArithmetic)) return null;
+      // Two tuples or two maps are joined into one (`concat(tuple(a), tuple(b))` is a tuple).
+      if (CONTAINER_VARIANT_AT[arg.variant] && ++containers > 1) return null;
+      variants++;
+      if (VARIANT_MAY_BE_NULL[arg.variant]) nullable = true;
+    } else if (arg.cls === null || elementClass(arg.cls) !== null || arg.cls === "aggregateState") return null;
+    else if (arg.nullable) nullable = true;
+  }
+  if (variants === 0) return null;
+  if (!nullable) return typed(fixed, constant);
+  return facts.signature!.nullableResults.includes(args.length) && NULLABLE_CLASSES.includes(fixed) ? typed(fixed, constant, true) : typed(null, constant);
 }
 
 function plainResultClass(facts: FunctionFacts, args: readonly Typed[]): ArgumentClass | null {
