@@ -1145,6 +1145,10 @@ class ArgumentTyping {
           const kept = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
           if (kept !== null) return kept;
         }
+        if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
+          const widest = uint128CommonType(args, constant);
+          if (widest !== null) return widest;
+        }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         const result = resultTyped(facts, args, constant, node.args);
@@ -2140,6 +2144,23 @@ function tupleArithmeticType(name: string, types: readonly Typed[], constant: bo
     (isTuple(left) && isNumber(right) && name !== "plus" && name !== "minus") ||
     (isNumber(left) && isTuple(right) && name === "multiply");
   return elementWise ? variantTyped(TUPLE_VARIANT, constant) : null;
+}
+
+/** The unsigned classes a UInt128 is the common type with (`greatest(0, item_id)`). */
+const UNDER_UINT128: ReadonlySet<ArgumentClass | null> = new Set(["uint8", "uint32", "bool"]);
+
+/**
+ * `greatest(0, item_id, item_type)`: the common type of UInt128s and unsigned integers (none
+ * Nullable) is a UInt128. With a signed integer it is an Int256, with a float none (code 43):
+ * no type. An engine test holds it.
+ */
+function uint128CommonType(types: readonly Typed[], constant: boolean | null): Typed | null {
+  let wide = false;
+  for (const t of types) {
+    if (t.variant === UINT128_VARIANT) wide = true;
+    else if (t.variant >= 0 || t.nullable || !UNDER_UINT128.has(t.cls)) return null;
+  }
+  return wide ? variantTyped(UINT128_VARIANT, constant) : null;
 }
 
 /**

@@ -794,6 +794,25 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("greatest and least of a UInt128 and values the pass says widen to it are a UInt128 in the engine", async () => {
+    const wrong: string[] = [];
+    let wide = 0;
+    const others = [...CLASS_COLUMNS, UINT128_COLUMN].map((sample) => column(sample.column));
+    for (const name of COMMON_TYPE_NAMES)
+      for (const other of others)
+        for (const third of [null, ...others]) {
+          const args = [column(UINT128_COLUMN.column), other, ...(third ? [third] : [])];
+          for (const expression of [call(name, args), call(name, [...args].reverse())]) {
+            if (passTypingOf(expression)?.variant !== "uint128") continue;
+            wide += 1;
+            const engine = await engineTypeOf(expression);
+            if (engine !== "UInt128") wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass a UInt128`);
+          }
+        }
+    expect(wide).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  });
+
   it("greatest and least of three arguments with a tuple, an array, a Date or an IP among them are refused by the engine wherever the pass refuses them (each two of them must have a common type)", async () => {
     const c = (cls: ArgumentClass) => column(CLASS_SAMPLES[cls].column);
     const containers: Expression[] = [
