@@ -1359,9 +1359,10 @@ class ArgumentTyping {
    * right of IN it is no set but a value, compared as `=` compares (`'x' IN bucketed_time`).
    */
   private isComputedColumn(node: Expression, t: Typed): boolean {
-    // A Nullable one is typed by the engine whatever it holds, and compared row by row: not judged
-    // here. A time bucket at a day's granularity is a Date (`toDate(timestamp)`), of no class.
-    if (node.kind !== "column" || t.nullable || (t.cls === null ? !DATES.has(t.variant) : elementClass(t.cls) !== null)) return false;
+    // A Nullable one too (`duration IN user` on discover, `nullIf(user, '')`): compared row by
+    // row as `=` compares, refused where `=` refuses the pair on a row's value (code 386).
+    // A time bucket at a day's granularity is a Date (`toDate(timestamp)`), of no class.
+    if (node.kind !== "column" || (t.cls === null ? !DATES.has(t.variant) : elementClass(t.cls) !== null)) return false;
     const entity = this.entityOfColumn(node);
     if (!entity) return false;
     const mapper = entity.columnMappers[node.name];

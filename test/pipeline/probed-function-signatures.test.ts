@@ -1070,6 +1070,32 @@ describe("probed function signatures", () => {
     expect(disagreements).toEqual([]);
   }, 120_000);
 
+  it("a value looked for IN a Nullable column the storage computes (discover's `user`, nullIf(user, '')) is refused by the pass exactly where the engine refuses it with a type error on a row holding a value", async () => {
+    // The engine compares the value with the column's value on each row, as `=` compares them.
+    const scalars = CLASS_COLUMNS.filter((sample) => !sample.type.startsWith("Array(") && !sample.type.startsWith("AggregateFunction("));
+    const computed = scalars.filter((sample) => !sample.type.startsWith("Nullable(")).flatMap((sample) => {
+      const nullable = nullableClassOfTypeName(`Nullable(${sample.type})`) !== null;
+      return nullable ? [{ name: `k_${sample.column}`, type: `Nullable(${sample.type})`, sql: `toNullable(${sample.column})` }] : [];
+    });
+    const entity = columnsEntity("probe", [...scalars.map((sample) => ({ name: sample.column, type: sample.type })), ...computed.map(({ name, type }) => ({ name, type }))], {
+      columnMappers: Object.fromEntries(computed.map(({ name, sql }) => [name, { kind: "expression" as const, sql }])),
+    });
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const left of scalars)
+      for (const right of computed)
+        for (const name of ["in", "notIn"]) {
+          const passRefuses = passRefusal(call(name, [column(left.column), column(right.name)]), entity) !== null;
+          if (passRefuses) refused++;
+          const sql = `${name}(${left.column}, ${right.sql})`;
+          const code = await codeOf(`SELECT ${sql} AS r FROM ${PROBE_ROW_TABLE}`);
+          const engineRefuses = passRefuses ? code !== null : code !== null && (TYPE_OR_COUNT_ERRORS.has(code) || code === 53);
+          if (passRefuses !== engineRefuses) disagreements.push(`${sql}: the pass ${passRefuses ? "refuses" : "takes"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
+        }
+    expect(refused).toBeGreaterThanOrEqual(20);
+    expect(disagreements).toEqual([]);
+  }, 120_000);
+
   it("a scalar looked for IN a list holding an array or an aggregate state (read per row or not) is refused by the pass exactly where the engine refuses it", async () => {
     // The engine converts each listed value to the left's type: no array converts to a scalar,
     // except to a String where the list is read per row (code 43 otherwise).

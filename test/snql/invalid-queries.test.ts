@@ -68,6 +68,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND 'production' = project_id * concat(attributes_bool[sentry:user], attributes_int)`, "concat(…) at line 1, column 174 is a string, and multiply (*) does not take a string as argument 2 of 2", 1, 174],
   // the greatest of unsigned integers and a UInt128 is a UInt128 (fuzz: code 386)
   [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND greatest(0, item_id, item_type) >= attributes_string[sentry:release]`, "greatest(…) at line 1, column 146 is a UInt128 and attributes_string[sentry:release] at line 1, column 181 is a string: greaterOrEquals (>=) does not take them together", 1, 181],
+  // a Nullable column the storage computes, on the right of IN, is compared as = compares (fuzz: code 386)
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND duration IN user`, "column duration at line 1, column 164 is an integer (UInt32) (Nullable) and column user at line 1, column 176 is a string (Nullable): in (IN) does not take them together", 1, 176],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -597,6 +599,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (eap_items) SELECT item_id / 2 + 1 AS x, upper(concat(attributes_int, 1)) AS u, concat(tuple(1), tuple('a')) AS t WHERE ${R}`,
   // the greatest of a UInt128 and unsigned integers compared with a number
   `MATCH (eap_items) SELECT greatest(item_id, 1) = item_id AS g, least(item_type, item_id) < 5 AS l WHERE ${R}`,
+  // a string looked for in a Nullable string column the storage computes
+  `MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'a' IN user AND title NOT IN user`,
 ];
 
 describe("calls the typing pass lets through", () => {
