@@ -1401,6 +1401,25 @@ class ArgumentTyping {
    * Most functions answer NULL for such an argument without judging the others, so no robust
    * refusal applies beside one.
    */
+  /** False for a value certainly read per row: it reads a stored column or is an aggregate. Aliases and unknown columns may be constants. */
+  private mayBeConstant(node: Expression, depth: number): boolean {
+    if (depth > 8) return true;
+    switch (node.kind) {
+      case "column": {
+        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.has(node.name)) return true;
+        const entity = this.entityOfColumn(node);
+        if (!entity) return true;
+        return entity.columnMappers[node.name]?.kind === "literal" || (this.factsOf(node.entityAlias)?.nullColumns.has(node.name) ?? true);
+      }
+      case "function":
+        return !functionFacts(node.name).aggregate && node.args.every((arg) => this.mayBeConstant(arg, depth + 1));
+      case "curried":
+        return false;
+      default:
+        return true;
+    }
+  }
+
   mayBeNothing(node: Expression, depth = 0): boolean {
     switch (node.kind) {
       case "literal":
@@ -1427,8 +1446,10 @@ class ArgumentTyping {
         // A tuple or an array holds its NULLs: `tuple(NULL, 1)` is a Tuple(Nullable(Nothing), UInt8).
         // AND and OR answer a Nullable(UInt8) for them (`NULL AND NULL`).
         if (node.name === "tuple" || node.name === "array" || LOGICAL_FUNCTIONS.has(node.name)) return false;
-        // IN answers a Nothing only for a Nothing on its left (`s IN NULL` is a UInt8).
-        if (node.name === "in" || node.name === "notIn") return node.args.length > 0 && this.mayBeNothing(node.args[0]!, depth);
+        // IN answers a Nothing only for a Nothing on its left (`s IN NULL` is a UInt8), looked for
+        // in a constant set: in values read per row it is a (Nullable) UInt8 (`NULL IN
+        // exception_stacks.value`, `NULL IN upper(s)`).
+        if (node.name === "in" || node.name === "notIn") return node.args.length > 0 && this.mayBeNothing(node.args[0]!, depth) && (node.args.length < 2 || this.mayBeConstant(node.args[1]!, depth));
         // Of the common type of its values: Nothing only when each value may be
         // (`greatest(NULL, NULL, 'info')` and `if(c, NULL, 'a')` are Nullable(String)s).
         if (node.name === "if" || node.name === "multiIf") return node.args.every((arg, i) => !isBranch(i, node.args.length) || this.mayBeNothing(arg, depth));

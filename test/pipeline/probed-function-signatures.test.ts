@@ -1284,7 +1284,7 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(ofBool, 2, [null, CLASS_SAMPLES.uuid.column, CLASS_SAMPLES.string.column]), 300, (message) => message.includes("which one depends"));
   }, 300_000);
 
-  it("an if or multiIf beside a NULL branch, and the common-type functions beside NULLs, have the pass's type and are Nothing only where the pass says they may be", async () => {
+  it("an if or multiIf beside a NULL branch, the common-type functions beside NULLs and a NULL looked for IN values have the pass's type and are Nothing only where the pass says they may be", async () => {
     const NULL: Expression = { kind: "literal", value: null };
     const condition = column(CLASS_SAMPLES.uint8.column);
     function* expressions(): Generator<Expression> {
@@ -1309,7 +1309,16 @@ describe("probed function signatures", () => {
         yield call("greatest", [comparedNull, x]);
         yield call("if", [condition, comparedNull, x]);
         yield call("array", [comparedNull, x]);
+        // A NULL looked for in values read per row is no NULL (`NULL IN exception_stacks.value`);
+        // in a constant set it is.
+        for (const name of ["in", "notIn"]) {
+          yield call(name, [NULL, x]);
+          yield call(name, [NULL, call("array", [x])]);
+          yield call(name, [NULL, call("tuple", [x, x])]);
+          yield call(name, [NULL, call("toString", [x])]);
+        }
       }
+      for (const name of ["in", "notIn"]) yield call(name, [NULL, call("tuple", [{ kind: "literal", value: 1 }, { kind: "literal", value: 2 }])]);
     }
     const wrong: string[] = [];
     let typedCalls = 0;
