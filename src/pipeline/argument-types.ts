@@ -656,6 +656,8 @@ interface FunctionFacts {
    * at i (the probe refused an array class at i together with a class j takes: `has(a, x)`).
    */
   readonly elementDependent: readonly ReadonlySet<number>[];
+  /** Per argument count 0..4: scalarsBesideArrays. */
+  readonly scalarsBesideArrays: readonly ReadonlySet<number>[];
   /** Per variant index: a result of an argument's type (a `from` rule) is that variant when the argument is (variantKeptByResult). */
   readonly keepsVariant: readonly boolean[];
   /** `argMax(x, by)`, `argMinIf(x, by, c)`: the other arguments only choose the row whose x is the result. */
@@ -716,6 +718,28 @@ function elementDependentPositions(signature: ProbedSignature, count: number): R
       if (elementClass(b as ArgumentClass) !== null) found.add(Number(j) * 8 + Number(i));
     }
   }
+  return found;
+}
+
+/**
+ * The position pairs `i * 8 + j` where the probe's columns took some scalar class at j beside
+ * some array class at i (`has(a, 1)` of an array of integers): there the array's elements are
+ * what a scalar is matched against. Elsewhere (`a = x`, `a < x`) a scalar is refused beside every
+ * array: the array is compared whole.
+ */
+function scalarsBesideArrays(signature: ProbedSignature, count: number): ReadonlySet<number> {
+  const found = new Set<number>();
+  const refused = signature.refused[count]?.column;
+  if (!refused) return found;
+  const pairs = new Set(signature.pairs[count]?.column ?? []);
+  for (let i = 0; i < count; i++)
+    for (let j = 0; j < count; j++) {
+      if (i === j) continue;
+      const taken = SCALAR_CLASSES.some((b) =>
+        (["arrayString", "arrayNumber"] as const).some((a) => !refused[i]!.includes(a) && !refused[j]!.includes(b) && !pairs.has(i < j ? `${i} ${j} ${a} ${b}` : `${j} ${i} ${b} ${a}`)),
+      );
+      if (taken) found.add(i * 8 + j);
+    }
   return found;
 }
 
@@ -804,6 +828,7 @@ function functionFacts(name: string): FunctionFacts {
       aggregate: AGGREGATE_FUNCTIONS.has(name),
       classResults: signature ? classResultsOf(signature) : [],
       elementDependent: [0, 1, 2, 3, 4].map((count) => (signature ? elementDependentPositions(signature, count) : NO_POSITIONS)),
+      scalarsBesideArrays: [0, 1, 2, 3, 4].map((count) => (signature ? scalarsBesideArrays(signature, count) : NO_POSITIONS)),
       keepsVariant: VARIANTS.map((variant) => variantKeptByResult(name, variant)),
       choosesRow: ROW_CHOOSERS.test(name),
       elementOfAt: [0, 1, 2, 3, 4].map((count) => {
@@ -1007,7 +1032,7 @@ class ArgumentTyping {
         // An array of NULLs holds elements of any type, and one of Nullable numbers of some
         // number type: where what another position takes depends on the array's elements
         // (`has(array(NULL), x)`), it is left to the engine.
-        if (mixedAt >= 0 && args[mixedAt]!.arrayOf !== undefined && elementsDecide(facts, args.length, mixedAt)) mixedAt = -1;
+        if (mixedAt >= 0 && args[mixedAt]!.arrayOf !== undefined && elementsDecide(facts, args, mixedAt)) mixedAt = -1;
         if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
@@ -1687,15 +1712,27 @@ function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: 
 }
 
 /**
- * Whether what another position of a call of `count` arguments takes is matched against the
- * elements of the array at `at` (`has(a, x)`, `indexOf(a, x)`): arrays of strings and of
- * integers are both taken there, and what the other position takes depends on which. (Not
- * `a - x`, which takes no array of strings.)
+ * Whether what another position of a call takes is matched against the elements of the array at
+ * `at` (`has(a, x)`, `indexOf(a, x)`): arrays of strings and of integers are both taken there,
+ * and what the other position takes depends on which. Not `a - x`, which takes no array of
+ * strings; nor `a = m` of a scalar of no class (a map, a tuple, a UInt128, a Date, an IP) where
+ * every scalar is refused beside every array (scalarsBesideArrays): the array is compared whole,
+ * whatever its elements.
  */
-function elementsDecide(facts: FunctionFacts, count: number, at: number): boolean {
+function elementsDecide(facts: FunctionFacts, types: readonly Typed[], at: number): boolean {
+  const count = types.length;
   const refused = facts.signature?.refused[count]?.column?.[at] ?? [];
   if (refused.includes("arrayString") || refused.includes("arrayNumber")) return false;
-  for (const key of facts.elementDependent[count] ?? NO_POSITIONS) if (Math.floor(key / 8) === at) return true;
+  const dependent = facts.elementDependent[count] ?? NO_POSITIONS;
+  const scalarsTaken = facts.scalarsBesideArrays[count] ?? NO_POSITIONS;
+  for (let j = 0; j < count; j++) {
+    if (j === at || !dependent.has(at * 8 + j)) continue;
+    // A scalar of no class (a map, a tuple, a UInt128, a Date, an IP). One of a class is left to
+    // the comparison's own rule, which says so plainly (refuseArrayBesideScalar).
+    const t = types[j]!;
+    const scalarVariant = t.variant >= 0 && !ARRAY_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
+    if (!scalarVariant || scalarsTaken.has(at * 8 + j)) return true;
+  }
   return false;
 }
 

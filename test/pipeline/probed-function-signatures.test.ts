@@ -663,7 +663,9 @@ describe("probed function signatures", () => {
   const IP_COLUMNS = ["nullableIPv4", "nullableIPv6"].map((variant) => variantSamples(variant)[0]!);
   /** The probe's UInt128 column (eap_items' ids), a number of no class. */
   const UINT128_COLUMN = variantSamples("uint128")[0]!;
-  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", [...CLASS_COLUMNS, ...DATE_COLUMNS, ...IP_COLUMNS, UINT128_COLUMN].map((sample) => ({ name: sample.column, type: sample.type })));
+  /** The probe's other scalar variants as columns: maps and tuples (a tuple column stands for a tuple alias). */
+  const MAP_TUPLE_COLUMNS = ["mapStrings", "mapInts", "tuple"].map((variant) => variantSamples(variant)[0]!);
+  const CLASS_COLUMNS_ENTITY = columnsEntity("probe", [...CLASS_COLUMNS, ...DATE_COLUMNS, ...IP_COLUMNS, UINT128_COLUMN, ...MAP_TUPLE_COLUMNS].map((sample) => ({ name: sample.column, type: sample.type })));
   const column = (name: string): Expression => ({ kind: "column", name });
   const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
   /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
@@ -1032,6 +1034,10 @@ describe("probed function signatures", () => {
     ];
     const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
     await expectEngineRefusesWhatPassRefuses(callsWith(nulls, 2, partners), 200);
+    // Beside values of no class: a map, a tuple, a UInt128, a Date, an IP are compared with an
+    // array whole (refused), but looked for among its elements (`has(array(NULL), m)` is taken).
+    const scalarVariants = [...MAP_TUPLE_COLUMNS, UINT128_COLUMN, DATE_COLUMNS[0]!, IP_COLUMNS[0]!].map((sample) => sample.column);
+    await expectEngineRefusesWhatPassRefuses(callsWith(nulls, 2, scalarVariants), 100, (message) => message.includes("an array of NULLs"));
     // (A constant array on the right of IN is a set of values, judged by its own rule, whose
     // refusal of a float looked for beside an array column the engine does not share.)
     await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));

@@ -72,6 +72,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND duration IN user`, "column duration at line 1, column 164 is an integer (UInt32) (Nullable) and column user at line 1, column 176 is a string (Nullable): in (IN) does not take them together", 1, 176],
   // a NULL looked for in values read per row is no NULL: the call beside it is judged (fuzz: code 43)
   [`MATCH (discover_events) SELECT substring(isNotNull(profile_id), duration IN (exception_stacks.value), project_id) AS s WHERE ${R} AND project_id = 1`, "isNotNull(…) at line 1, column 42 is a small integer (UInt8), and substring does not take a small integer (UInt8) as argument 1 of 3", 1, 42],
+  // an array of NULLs compared with a map: compared whole, whatever its elements (fuzz: code 43)
+  [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND array(NULL, NULL) = attributes_int`, "array(…) at line 1, column 146 is an array of NULLs (an Array(Nullable(Nothing))), and equals (=)", 1, 166],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -605,6 +607,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'a' IN user AND title NOT IN user`,
   // a NULL looked for in a constant set is a NULL: nothing beside it is judged
   `MATCH (discover_events) SELECT substring(isNotNull(profile_id), duration IN tuple(1, 2), project_id) AS s WHERE ${R} AND project_id = 1`,
+  // an array of NULLs looked in for a map or a UInt128
+  `MATCH (eap_items) SELECT has(array(NULL), attributes_int) AS h, indexOf(array(NULL, NULL), item_id) AS i WHERE ${R}`,
 ];
 
 describe("calls the typing pass lets through", () => {
