@@ -1149,6 +1149,10 @@ class ArgumentTyping {
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
         // A function whose result is one class whatever it is given (`isNotNull(x)`) keeps it.
         if (mixedAt >= 0 && keepsPlainResult(facts.signature, args.length)) return typed(facts.signature!.result, constant);
+        if (mixedAt >= 0 && !perRowAlternatives(args[mixedAt]!) && args[mixedAt]!.variant < 0 && args[mixedAt]!.arrayOf === undefined && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
+          const through = resultOfOneOf(facts, args, mixedAt, constant, node.args);
+          if (through !== null) return through;
+        }
         if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).
@@ -1908,6 +1912,28 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
+}
+
+/**
+ * A call given a value that is one of several types in every row (a condition of no known type,
+ * a UInt8 or a Nullable one; numbers of several classes): its result is one of the results it
+ * has for each (`greatest(x IN y)` is a UInt8 or a Nullable one, `toString(c)` a String). Where
+ * the pass has no type for one of them, none. An engine test holds it over every probed function.
+ */
+/** The functions the walk types by their branches or their first non-NULL value (branchesType, coalesceType), not by resultTyped. */
+const BRANCHING_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "ifNull", "coalesce"]);
+
+function resultOfOneOf(facts: FunctionFacts, args: readonly Typed[], at: number, constant: boolean | null, nodes: readonly Expression[]): Typed | null {
+  const results: Typed[] = [];
+  const each = [...args];
+  for (const alternative of args[at]!.alternatives!) {
+    each[at] = alternative;
+    const result = resultTyped(facts, each, constant, nodes);
+    if ((result.cls === null && result.variant < 0) || result.alternatives !== undefined) return null;
+    if (!results.some((known) => known.cls === result.cls && known.nullable === result.nullable && known.variant === result.variant)) results.push(result);
+  }
+  if (results.length === 1) return results[0]!;
+  return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: results };
 }
 
 /**

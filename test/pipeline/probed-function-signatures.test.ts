@@ -1201,6 +1201,37 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it("a call given a value of one of several types (such a condition, numbers of several classes) has a type the pass gives, where it gives one: one of the results for each", async () => {
+    const conditions = untypedConditions();
+    const values = [...conditions.slice(0, 8), ...conditions.slice(-4), call("greatest", [column(CLASS_SAMPLES.bool.column), column(CLASS_SAMPLES.uint8.column)])];
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.lambda) continue;
+      for (let count = 1; count <= 2; count++) {
+        if (signature.counts[count] !== "probed") continue;
+        const partners = partnerColumns(signature, count);
+        for (let position = 0; position < count; position++)
+          for (const value of values) {
+            const expression = call(name, partners.map((partner, i) => (i === position ? value : column(partner))));
+            const pass = passTypingOf(expression);
+            if (pass === null || (pass.cls === null && pass.variant === null && pass.alternatives === null)) continue;
+            const engine = await engineTypeOf(expression);
+            if (engine === "refused") continue;
+            typedCalls += 1;
+            const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+            const engineNullable = engineClass !== null && classOfTypeName(engine) === null;
+            const engineVariant = engineClass === null ? variantOfTypeName(engine) : null;
+            const claims = pass.cls !== null || pass.variant !== null ? [{ cls: pass.cls, nullable: pass.nullable, variant: pass.variant }] : pass.alternatives!;
+            const holds = (claim: (typeof claims)[number]) => (claim.cls !== null ? claim.cls === engineClass && claim.nullable === engineNullable : claim.variant !== null && claim.variant === engineVariant);
+            if (!claims.some(holds)) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${claims.map((claim) => `${claim.cls ?? claim.variant}${claim.nullable ? " (Nullable)" : ""}`).join(" or ")}`);
+          }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(300);
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
   it("a call given such a condition is refused by the engine where the pass refuses it (it takes none of the condition's types)", async () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
     // and comparisons of values of no class (`uuid = (ip < n)`)

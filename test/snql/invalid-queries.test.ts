@@ -74,6 +74,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT substring(isNotNull(profile_id), duration IN (exception_stacks.value), project_id) AS s WHERE ${R} AND project_id = 1`, "isNotNull(…) at line 1, column 42 is a small integer (UInt8), and substring does not take a small integer (UInt8) as argument 1 of 3", 1, 42],
   // an array of NULLs compared with a map: compared whole, whatever its elements (fuzz: code 43)
   [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND array(NULL, NULL) = attributes_int`, "array(…) at line 1, column 146 is an array of NULLs (an Array(Nullable(Nothing))), and equals (=)", 1, 166],
+  // a function of a condition of no known type is one of its results for a UInt8 and a Nullable one (fuzz: code 43)
+  [`MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 'default' LIKE greatest(now() IN num_processing_errors)`, "greatest(…) at line 1, column 192 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable)", 1, 192],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -609,6 +611,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (discover_events) SELECT substring(isNotNull(profile_id), duration IN tuple(1, 2), project_id) AS s WHERE ${R} AND project_id = 1`,
   // an array of NULLs looked in for a map or a UInt128
   `MATCH (eap_items) SELECT has(array(NULL), attributes_int) AS h, indexOf(array(NULL, NULL), item_id) AS i WHERE ${R}`,
+  // a function of a condition of no known type where it takes each result
+  `MATCH (discover_transactions) SELECT toString(now() IN num_processing_errors) = 'a' AS s, greatest(now() IN num_processing_errors) + 1 AS g WHERE ${TX} AND project_id = 1`,
 ];
 
 describe("calls the typing pass lets through", () => {
