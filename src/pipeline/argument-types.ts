@@ -265,18 +265,22 @@ function branchType(t: Typed): Typed {
   return t.alternatives !== undefined && UINT8_CONDITION_ALTERNATIVES.has(t.alternatives) ? typed("uint8", t.constant) : t;
 }
 
+/** The value of a literal, or of a column its entity maps to one (`group_id` is 0 on discover); else undefined. */
+type ValueOf = (node: Expression) => unknown;
+
 /**
  * The branch an `if` or `multiIf` picks for every row, where its conditions say so: each one
  * NULL (a Nothing), a FALSE or a 0 is passed over, the first TRUE or other number picks its
  * branch, and the else branch is picked when every one is passed over. -1 where a condition is
  * computed per row first.
  */
-function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) => boolean): number {
+function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) => boolean, valueOf: ValueOf): number {
   for (let i = 0; i < args.length - 1; i += 2) {
     const condition = args[i]!;
     if (nullAt(condition)) continue;
-    if (condition.kind !== "literal" || (typeof condition.value !== "number" && typeof condition.value !== "boolean")) return -1;
-    if (condition.value === 0 || condition.value === false) continue;
+    const value = valueOf(condition);
+    if (typeof value !== "number" && typeof value !== "boolean") return -1;
+    if (value === 0 || value === false) continue;
     return i + 1;
   }
   return args.length - 1;
@@ -293,7 +297,7 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
  * A branch of unknown type says nothing. `ifNull` and `coalesce` are coalesceType's.
  */
-function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean): Typed | null {
+function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean, valueOf: ValueOf): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
   // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
   if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
@@ -328,7 +332,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   if (byFamily.size > 1) {
     // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
     const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
-    const branch = pickedOnce ? pickedBranch(args, nullAt) : -1;
+    const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const family = branch >= 0 && !nullAt(args[branch]!) ? familyOf(branchType(types[branch]!)) : undefined;
     const picked = family !== undefined ? byFamily.get(family) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
@@ -349,7 +353,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // (`count() / if(1, NULL, s)` is code 43), but no row holds a value of it: the refusals the
   // engine makes only on a row's value (`s = x` where x holds a float) do not happen.
   if (nulls > 0 && types.some((t, i) => !isBranch(i, args.length) && t.constant === true)) {
-    const branch = pickedBranch(args, nullAt);
+    const branch = pickedBranch(args, nullAt, valueOf);
     if (branch < 0) return null;
     if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
@@ -1138,7 +1142,7 @@ class ArgumentTyping {
         const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
         if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, node.name === "arrayElement" ? node.args[1] : undefined, constant);
         if (node.name === "if" || node.name === "multiIf") {
-          const branches = branchesType(node.args, args, constant, this.nothing);
+          const branches = branchesType(node.args, args, constant, this.nothing, this.constantValue);
           if (branches !== null) return branches;
         }
         if (node.name === "ifNull" || node.name === "coalesce") {
@@ -1376,6 +1380,12 @@ class ArgumentTyping {
   }
 
   /** The text of a column its entity maps to a string literal (`type` is 'transaction' on transactions), else null. */
+  private readonly constantValue: ValueOf = (node) => {
+    if (node.kind === "literal") return node.value;
+    const mapper = node.kind === "column" ? this.entityOfColumn(node)?.columnMappers[node.name] : undefined;
+    return mapper?.kind === "literal" ? mapper.value : undefined;
+  };
+
   private readonly mappedText = (node: Expression): string | null => {
     const mapper = node.kind === "column" ? this.entityOfColumn(node)?.columnMappers[node.name] : undefined;
     return mapper?.kind === "literal" && typeof mapper.value === "string" ? mapper.value : null;
