@@ -2829,6 +2829,13 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
         argPosition,
       );
     }
+    // A value of no class that is no array (a map, a tuple, a UInt128, a Date, an IP) where
+    // only arrays are taken (`arrayMap(k -> k, attributes_int)`, code 43).
+    if (rules.arraysOnly[i - 1] && t.cls === null && t.variant >= 0 && !ARRAY_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT) {
+      const arg = args[i]!;
+      const argPosition = arg.position ?? position;
+      throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${variantWhat(VARIANTS[t.variant]!)}, and ${nameOf(name)} takes only arrays after its lambda (argument ${i + 1})`, argPosition);
+    }
     if (t.cls === null || t.nullable) continue;
     // Of unknown constness (`now()`, a call of no arguments), refused where both forms are.
     const refused = t.constant === null ? rules.constant[i - 1]!.has(t.cls) && rules.column[i - 1]!.has(t.cls) : (t.constant ? rules.constant : rules.column)[i - 1]!.has(t.cls);

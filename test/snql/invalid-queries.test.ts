@@ -78,6 +78,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 'default' LIKE greatest(now() IN num_processing_errors)`, "greatest(…) at line 1, column 192 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable)", 1, 192],
   // a condition the entity maps to a literal picks a branch as the literal does (fuzz: code 43)
   [`MATCH (discover) SELECT if(group_id, 'x', sdk_integrations) - any(group_ids) AS n WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "if(…) at line 1, column 25 is a string (Nullable), and minus (-) does not take a string (Nullable) as argument 1 of 2", 1, 25],
+  // a map where a higher-order function takes only arrays (fuzz: code 43)
+  [`MATCH (eap_items) SELECT arrayMap((\`k\`) -> upper(\`k\`), attributes_int) AS m WHERE ${R}`, "column attributes_int at line 1, column 56 is a Map(String, Int64), and arrayMap takes only arrays after its lambda (argument 2)", 1, 56],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
