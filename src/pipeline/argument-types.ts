@@ -1229,8 +1229,8 @@ class ArgumentTyping {
    */
   private judgeTupleElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
     const [left, right] = args as [Expression, Expression];
-    const leftTuple = isTupleCall(left) ? left : null;
-    const rightTuple = isTupleCall(right) ? right : null;
+    const leftTuple = this.tupleCallOf(left);
+    const rightTuple = this.tupleCallOf(right);
     if (leftTuple && rightTuple) {
       if (leftTuple.args.length !== rightTuple.args.length) {
         throw invalidQuery(
@@ -1245,15 +1245,25 @@ class ArgumentTyping {
       return;
     }
     const tuple = leftTuple ?? rightTuple;
-    // A tuple the query did not write as a call (an alias, a column): its elements are not known.
-    if (!tuple || types[tuple === left ? 1 : 0]!.variant === TUPLE_VARIANT) return;
-    const other = tuple === left ? right : left;
-    const otherType = types[tuple === left ? 1 : 0]!;
+    // A tuple the query did not write as a call, nor as an alias of one (a column, a function's
+    // result): its elements are not known.
+    const tupleFirst = tuple === leftTuple;
+    if (!tuple || types[tupleFirst ? 1 : 0]!.variant === TUPLE_VARIANT) return;
+    const other = tupleFirst ? right : left;
+    const otherType = types[tupleFirst ? 1 : 0]!;
     tuple.args.forEach((element, k) => {
       const elementType = this.visit(element);
-      const pair = tuple === left ? [element, other] : [other, element];
-      this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tuple === left ? [elementType, otherType] : [otherType, elementType], position));
+      const pair = tupleFirst ? [element, other] : [other, element];
+      this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
     });
+  }
+
+  /** A `tuple(...)` call, written so or as an alias of one (`tuple(a, b) AS level`), else null. */
+  private tupleCallOf(node: Expression, depth = 0): Extract<Expression, { kind: "function" }> | null {
+    if (isTupleCall(node)) return node;
+    if (depth > 8 || node.kind !== "column" || node.entityAlias !== undefined || node.insideOwnAlias) return null;
+    const definition = this.aliases.get(node.name);
+    return definition === undefined ? null : this.tupleCallOf(definition, depth + 1);
   }
 
   /** One element's operation of tuple arithmetic, as the call of its own: a state times a column per element is refused too (`tuple(state) * n`). */

@@ -80,6 +80,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT if(group_id, 'x', sdk_integrations) - any(group_ids) AS n WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "if(…) at line 1, column 25 is a string (Nullable), and minus (-) does not take a string (Nullable) as argument 1 of 2", 1, 25],
   // a map where a higher-order function takes only arrays (fuzz: code 43)
   [`MATCH (eap_items) SELECT arrayMap((\`k\`) -> upper(\`k\`), attributes_int) AS m WHERE ${R}`, "column attributes_int at line 1, column 56 is a Map(String, Int64), and arrayMap takes only arrays after its lambda (argument 2)", 1, 56],
+  // arithmetic with an alias of a tuple call works on its elements (fuzz: code 43)
+  [`MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(username, platform, 'production') AS level WHERE ${R} AND project_id = 3`, "plus (+) at line 1, column 48 works on a tuple element by element, and refuses element 1: column username at line 1, column 68 is a string (Nullable)", 1, 68],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -617,6 +619,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (eap_items) SELECT has(array(NULL), attributes_int) AS h, indexOf(array(NULL, NULL), item_id) AS i WHERE ${R}`,
   // a function of a condition of no known type where it takes each result
   `MATCH (discover_transactions) SELECT toString(now() IN num_processing_errors) = 'a' AS s, greatest(now() IN num_processing_errors) + 1 AS g WHERE ${TX} AND project_id = 1`,
+  // a DateTime plus an alias of a tuple of numbers (intervals of seconds)
+  `MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(1, 2) AS level WHERE ${R} AND project_id = 3`,
 ];
 
 describe("calls the typing pass lets through", () => {
