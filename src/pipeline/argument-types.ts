@@ -1677,14 +1677,19 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // (`array(transaction_source, 1.5, substring(...))` is a mixed array too).
   const families = new Set<string>();
   let containers = false;
+  // IPs (IPv4, IPv6) have a common type with none of the families but numbers (an IPv4 and a
+  // UInt32 make a UInt32): beside the others, and beside each other, a Variant.
+  const ips = new Set<number>();
   for (const arg of args) {
     if (arg.variant >= 0 && CONTAINER_VARIANT_AT[arg.variant]) {
       containers = true;
       continue;
     }
+    if (IP_VARIANTS.has(arg.variant)) ips.add(arg.variant);
     const family = familyOf(arg);
     if (family !== undefined) families.add(family);
   }
+  if (ips.size > 0 && !families.has("number") && (families.size > 0 || containers || ips.size > 1)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Numbers, some Nullable or beside a NULL: an array of Nullable numbers.
   if (!containers && families.size === 1 && families.has("number") && (withNull || args.some((arg) => arg.nullable)) && args.every((arg) => arg.variant < 0 && familyOf(arg) === "number")) {
     return NULLABLE_NUMBERS_ARRAY[constnessIndex(constant)]!;
@@ -2617,6 +2622,8 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
 }
 
 const IPV4_VARIANT = VARIANT_INDEX.get("nullableIPv4")!;
+/** The IP variants (the entities store them Nullable). */
+const IP_VARIANTS: ReadonlySet<number> = new Set([IPV4_VARIANT, VARIANT_INDEX.get("nullableIPv6")!]);
 
 /** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
 function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {

@@ -1656,6 +1656,12 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a call given an array of an IP and a value of another family (an Array(Variant(IPv6, String))) is refused by the engine where the pass refuses it", async () => {
+    const arrays = IP_COLUMNS.flatMap((ip) => [call("array", [column(ip.column), column(CLASS_SAMPLES.string.column)]), call("array", [column(CLASS_SAMPLES.datetime.column), column(ip.column)])]);
+    for (const array of arrays) expect(passTypingOf(array)?.variant, sqlOf(array)).toBe("mixedArray");
+    await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2), 200);
+  }, 600_000);
+
   it("an array of an argument's type (groupArray(x), array(x, y) of one class, or of two families) has the pass's type, where it has one", async () => {
     function* expressions(): Generator<Expression> {
       for (const [name, signature] of PROBED_FUNCTION_SIGNATURES)
@@ -1684,6 +1690,12 @@ describe("probed function signatures", () => {
           yield call("array", [other, call("tuple", [element, other])]);
         }
       }
+      // an IP beside a value of another family but numbers, or beside the other IP: an array of a Variant
+      for (const ip of IP_COLUMNS)
+        for (const other of [...CLASS_COLUMNS.map((sample) => column(sample.column)), ...literals, ...IP_COLUMNS.map((sample) => column(sample.column))]) {
+          yield call("array", [column(ip.column), other]);
+          yield call("array", [other, column(ip.column), { kind: "literal", value: null }]);
+        }
     }
     const wrong: string[] = [];
     const typedAs = new Set<string>();

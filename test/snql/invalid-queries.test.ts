@@ -82,6 +82,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT arrayMap((\`k\`) -> upper(\`k\`), attributes_int) AS m WHERE ${R}`, "column attributes_int at line 1, column 56 is a Map(String, Int64), and arrayMap takes only arrays after its lambda (argument 2)", 1, 56],
   // arithmetic with an alias of a tuple call works on its elements (fuzz: code 43)
   [`MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(username, platform, 'production') AS level WHERE ${R} AND project_id = 3`, "plus (+) at line 1, column 48 works on a tuple element by element, and refuses element 1: column username at line 1, column 68 is a string (Nullable)", 1, 68],
+  // an IP beside strings makes an array of a Variant (fuzz: code 43)
+  [`MATCH (replays) SELECT array(dist, ip_address_v6, click_testid) - greatest(count_error_events, 1, 0.95) AS x_1 WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "array(…) at line 1, column 24 is an array of mixed types (an Array(Variant(...))), and minus (-) does not take", 1, 24],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -621,6 +623,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (discover_transactions) SELECT toString(now() IN num_processing_errors) = 'a' AS s, greatest(now() IN num_processing_errors) + 1 AS g WHERE ${TX} AND project_id = 1`,
   // a DateTime plus an alias of a tuple of numbers (intervals of seconds)
   `MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(1, 2) AS level WHERE ${R} AND project_id = 3`,
+  // an array of IPs and strings where an array is taken
+  `MATCH (replays) SELECT length(array(dist, ip_address_v6, click_testid)) AS n WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
 ];
 
 describe("calls the typing pass lets through", () => {
