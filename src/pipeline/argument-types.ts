@@ -1153,6 +1153,10 @@ class ArgumentTyping {
         // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
         // A function whose result is one class whatever it is given (`isNotNull(x)`) keeps it.
         if (mixedAt >= 0 && keepsPlainResult(facts.signature, args.length)) return typed(facts.signature!.result, constant);
+        if (mixedAt >= 0 && args[mixedAt]!.variant === MIXED_VARIANT && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
+          const through = this.resultOfVariant(node.name, facts, node.args, args, mixedAt, constant);
+          if (through !== null) return through;
+        }
         if (mixedAt >= 0 && !perRowAlternatives(args[mixedAt]!) && args[mixedAt]!.variant < 0 && args[mixedAt]!.arrayOf === undefined && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
           const through = resultOfOneOf(facts, args, mixedAt, constant, node.args);
           if (through !== null) return through;
@@ -1256,6 +1260,44 @@ class ArgumentTyping {
       const pair = tupleFirst ? [element, other] : [other, element];
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
     });
+  }
+
+  /**
+   * The result of a call given an `if`'s or a `coalesce`'s Variant (`if(2, org_id, use_case_id) *
+   * tags.value`): the engine applies the function to each of the Variant's types, leaves out
+   * those it refuses, and makes the one result left Nullable where it can be (an array cannot):
+   * an Array(UInt64) here, a Nullable(String) for `upper(if(c, n, s))`. Several results (a
+   * Variant of them), or one the pass has no class for: none. An engine test holds it over every
+   * probed function of one or two arguments.
+   */
+  private resultOfVariant(name: string, facts: FunctionFacts, nodes: readonly Expression[], args: readonly Typed[], at: number, constant: boolean | null): Typed | null {
+    // A function of one fixed result class, or a conversion, may take the Variant whole
+    // (`toString`, `cityHash64`, `toDateTime`: a plain String, UInt64, DateTime): which ones do is
+    // not probed.
+    if (!facts.signature || facts.signature.result !== null || CONVERSION.test(name) || args.some((t, i) => i !== at && (t.alternatives !== undefined || t.cls === null))) return null;
+    let result: ArgumentClass | null = null;
+    const each = [...args];
+    for (const alternative of args[at]!.alternatives!) {
+      each[at] = alternative;
+      if (this.refuses(() => judge(this, name, facts, nodes, each, undefined, false))) continue;
+      const r = resultTyped(facts, each, constant, nodes);
+      if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined || (result !== null && result !== r.cls)) return null;
+      result = r.cls;
+    }
+    if (result === null || result === "aggregateState") return null;
+    if (elementClass(result) !== null) return typed(result, constant);
+    return NULLABLE_CLASSES.includes(result) ? typed(result, constant, true) : null;
+  }
+
+  /** Whether a judgement refuses (throws a query error), without saying why. */
+  private refuses(judgement: () => void): boolean {
+    try {
+      judgement();
+      return false;
+    } catch (error) {
+      if (error instanceof QueryServiceError) return true;
+      throw error;
+    }
   }
 
   /** A `tuple(...)` call, written so or as an alias of one (`tuple(a, b) AS level`), else null. */
@@ -1945,6 +1987,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
  * has for each (`greatest(x IN y)` is a UInt8 or a Nullable one, `toString(c)` a String). Where
  * the pass has no type for one of them, none. An engine test holds it over every probed function.
  */
+/** Conversions (`toDateTime`, `toString`, `toStartOfDay`): some take a Variant whole (resultOfVariant). */
+const CONVERSION = /^to[A-Z]/;
+
 /** The functions the walk types by their branches or their first non-NULL value (branchesType, coalesceType), not by resultTyped. */
 const BRANCHING_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "ifNull", "coalesce"]);
 

@@ -1243,6 +1243,38 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
+  it("a call given an if's Variant has the type the pass gives it, where it gives one: the one result of the Variant's types the call takes, Nullable where it can be", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const literal = (value: number): Expression => ({ kind: "literal", value });
+    const variants = [
+      call("if", [c("uint8"), c("int64"), c("string")]),
+      call("if", [c("uint8"), c("datetime"), c("uint8")]),
+      call("if", [c("uint8"), c("arrayNumber"), c("string")]),
+      call("if", [c("uint8"), c("float64"), c("uuid")]),
+      call("if", [literal(2), c("int64"), c("string")]),
+      call("if", [literal(0), c("string"), c("float64")]),
+    ];
+    for (const variant of variants) expect(passTypingOf(variant)?.variant, sqlOf(variant)).toBe("mixed");
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (signature.lambda) continue;
+      for (let count = 1; count <= 2; count++) {
+        if (signature.counts[count] !== "probed") continue;
+        const partners = partnerColumns(signature, count);
+        for (let position = 0; position < count; position++)
+          for (const variant of variants) {
+            const expression = call(name, partners.map((partner, i) => (i === position ? variant : column(partner))));
+            const pass = passTypingOf(expression);
+            if (pass === null || pass.cls === null) continue;
+            if (await comparedClass(expression, wrong)) typedCalls += 1;
+          }
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
   it("a call given such a condition is refused by the engine where the pass refuses it (it takes none of the condition's types)", async () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(untypedConditions().slice(0, 8), 2), 300, (message) => message.includes("which one depends on its arguments' exact types"));
     // and comparisons of values of no class (`uuid = (ip < n)`)
