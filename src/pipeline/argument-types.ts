@@ -680,6 +680,8 @@ interface FunctionFacts {
   readonly fixedScalarResult: readonly (ArgumentClass | null)[];
   /** Arithmetic a tuple undergoes element by element (TUPLE_ARITHMETIC): its result with a tuple is a tuple. */
   readonly tupleArithmetic: boolean;
+  /** Of two arrays of one class, that class (`concat`, `greatest`): of two arrays of one array variant, that variant (sameArraysType). */
+  readonly keepsArrayType: boolean;
 }
 
 /** The functions whose arguments after the first only choose a row (ROW_CHOOSERS in FunctionFacts). */
@@ -745,6 +747,26 @@ function scalarsBesideArrays(signature: ProbedSignature, count: number): Readonl
       if (taken) found.add(i * 8 + j);
     }
   return found;
+}
+
+/** FunctionFacts.keepsArrayType: the probe saw two arrays of strings give one, and two of integers one. */
+function keepsArrayType(signature: ProbedSignature): boolean {
+  const byResult = signature.classResults[2];
+  return byResult !== undefined && (byResult.arrayString ?? []).includes("arrayString arrayString") && (byResult.arrayNumber ?? []).includes("arrayNumber arrayNumber");
+}
+
+/** The array variants that are one type each (not the Nested or mixed arrays, which stand for families of types). */
+const ONE_TYPE_ARRAY_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant) => ARRAY_VARIANT_SAMPLES[variant] !== undefined);
+
+/**
+ * `concat(exception_stacks.mechanism_handled, exception_frames.in_app)`: a function that keeps
+ * the type of two arrays of one class keeps that of two arrays of one array variant (an
+ * Array(Nullable(UInt8)) here). An engine test holds it for each such function and variant.
+ */
+function sameArraysType(facts: FunctionFacts, args: readonly Typed[], constant: boolean | null): Typed | null {
+  if (!facts.keepsArrayType || args.length !== 2) return null;
+  const variant = args[0]!.variant;
+  return variant >= 0 && variant === args[1]!.variant && ONE_TYPE_ARRAY_VARIANT_AT[variant]! ? variantTyped(variant, constant) : null;
 }
 
 /** FunctionFacts.fixedScalarResult for one count. */
@@ -841,6 +863,7 @@ function functionFacts(name: string): FunctionFacts {
       }),
       fixedScalarResult: [0, 1, 2].map((count) => (signature ? fixedScalarResultOf(signature, count) : null)),
       tupleArithmetic: TUPLE_ARITHMETIC.has(name),
+      keepsArrayType: signature !== undefined && keepsArrayType(signature),
     };
     // Names come from query text: only allowed functions (a bounded set) are kept.
     if (signature) FUNCTION_FACTS.set(name, facts);
@@ -1967,7 +1990,7 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   // where the probe saw Nullable arguments wrap it. Not an if's Variant, whose result is made per
   // alternative, nor an array of floats given a function of numbers, whose sum is a Float64
   // where the probe's array of integers gave an integer. An engine test holds it for every such function and variant.
-  const fixed = fixedScalarResultGiven(facts, args, constant);
+  const fixed = fixedScalarResultGiven(facts, args, constant) ?? sameArraysType(facts, args, constant);
   if (fixed !== null) return fixed;
   let nullables = 0;
   for (const arg of args) {

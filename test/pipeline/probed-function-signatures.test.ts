@@ -14,6 +14,7 @@ import { ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { readSettings } from "../../src/config/settings.js";
 import {
   ARGUMENT_CLASSES,
+  ARRAY_VARIANTS,
   CLASS_SAMPLES,
   MAX_COUNTED_ARGUMENTS,
   NULLABLE_CLASSES,
@@ -1964,6 +1965,23 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
   }, 300_000);
+
+  it("a function that keeps the type of two arrays of one class (concat, greatest) keeps that of two arrays of one array variant, as the engine types it", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...ARRAY_VARIANTS.flatMap((variant) => variantSamples(variant))].map((sample) => ({ name: sample.column, type: sample.type })));
+    for (const name of PROBED_FUNCTION_SIGNATURES.keys())
+      for (const variant of ARRAY_VARIANTS) {
+        const sample = variantSamples(variant)[0]!;
+        const expression = call(name, [column(sample.column), column(sample.column)]);
+        if (passTypingOf(expression, entity)?.variant !== variant) continue;
+        typedCalls += 1;
+        const engine = await engineTypeOf(expression);
+        if (variantOfTypeName(engine) !== variant) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${variant}`);
+      }
+    expect(typedCalls).toBeGreaterThanOrEqual(3 * ARRAY_VARIANTS.length);
+    expect(wrong).toEqual([]);
+  });
 
   it("where the result is an argument's type, a variant there is the result's variant too", async () => {
     const wrong: string[] = [];

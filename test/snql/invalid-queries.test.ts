@@ -86,6 +86,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (replays) SELECT array(dist, ip_address_v6, click_testid) - greatest(count_error_events, 1, 0.95) AS x_1 WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "array(…) at line 1, column 24 is an array of mixed types (an Array(Variant(...))), and minus (-) does not take", 1, 24],
   // a call given an if's Variant is the one result of the types it takes: an array here (fuzz: code 43)
   [`MATCH (generic_metrics_sets) SELECT sum(granularity) AS c WHERE ${METRICS} AND substring(use_case_id, if(2, org_id, use_case_id) * tags.value, metric_id) >= org_id GRANULARITY 60`, "multiply(…) at line 1, column 268 is an array of integers, and substring does not take an array of integers as argument 2 of 3", 1, 268],
+  // concat of two arrays of one type is an array of it (fuzz: code 43)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 2 AND flags[projects:replay-canvas] LIKE concat(exception_stacks.mechanism_handled, exception_frames.in_app)`, "concat(…) at line 1, column 197 is an Array(Nullable(UInt8)), and like (LIKE) does not take", 1, 197],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -629,6 +631,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (replays) SELECT length(array(dist, ip_address_v6, click_testid)) AS n WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
   // a call given an if's Variant where the one result is taken
   `MATCH (events) SELECT upper(if(0, project_id, title)) LIKE 'a%' AS u, if(1, project_id, title) * 3 + 1 AS n WHERE ${R} AND project_id = 1`,
+  // concat of two arrays of one type where an array is taken
+  `MATCH (events) SELECT length(concat(exception_stacks.mechanism_handled, exception_frames.in_app)) AS n WHERE ${R} AND project_id = 1`,
 ];
 
 describe("calls the typing pass lets through", () => {
