@@ -17,7 +17,7 @@ import type { EntityDefinition, FunctionMapper } from "../datasets/definition-ty
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, ARRAY_VARIANTS, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime, type StringReading } from "./literal-texts.js";
@@ -705,7 +705,9 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
  * a state): arrays of arrays beside an array (`has(array(tags.key), tags.key)`), arrays of
  * states beside a state, arrays of NULLs beside either. An array of arrays beside a state is no such thing (`array(tags.key, s) = state`, code 43).
  */
-function arrayOfUntried(typing: ArgumentTyping, node: Expression, cls: ArgumentClass): boolean {
+function arrayOfUntried(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
+  // An array of arrays made otherwise (`groupArray(tags.key)`) beside an array.
+  if (t.arrayOf === ARRAYS_OF_ARRAYS[0]!.arrayOf) return cls !== "aggregateState";
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
   if (node.args.every((arg) => typing.isNothing(arg))) return true;
@@ -1052,6 +1054,28 @@ class ArgumentTyping {
           );
         }
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
+        // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
+        // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
+        // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
+        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!) || isArrayCall(node.args[0]!) || isTupleCall(node.args[0]!));
+        // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
+        // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
+        if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
+          const left = node.args[0]!;
+          const right = node.args[1]!;
+          const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
+            left.position ?? node.position,
+          );
+        }
+        if (containerOnLeft && this.isStorageColumn(node.args[1]!)) {
+          const left = node.args[0]!;
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
+            left.position ?? node.position,
+          );
+        }
         // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
         // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
         // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
@@ -1079,28 +1103,6 @@ class ArgumentTyping {
           const equals = functionFacts("equals");
           if (mixedAt >= 0) this.judgeAlternatives(node.name, equals, node.args, args, mixedAt, node.position);
           judge(this, node.name, equals, node.args, args, node.position, false);
-        }
-        // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
-        // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
-        // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
-        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!) || isArrayCall(node.args[0]!) || isTupleCall(node.args[0]!));
-        // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
-        // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
-        if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
-          const left = node.args[0]!;
-          const right = node.args[1]!;
-          const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
-            left.position ?? node.position,
-          );
-        }
-        if (containerOnLeft && this.isStorageColumn(node.args[1]!)) {
-          const left = node.args[0]!;
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
-            left.position ?? node.position,
-          );
         }
         // A value looked for in a UUID or IP column is converted to the column's type, which
         // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
@@ -1800,6 +1802,17 @@ const NULLABLE_NUMBERS_ARRAY = oneOfArrays(
   "an array of Nullable numbers",
 );
 
+/**
+ * An array of arrays (`groupUniqArray(segment_names)`, an Array(Array(String))): no sample of the
+ * probe's is one, and the engine refuses it where it refuses every array the probe tried (`count()
+ * - groupUniqArray(a)`, code 43): one of them, refused only when each is. Not where another
+ * argument is judged by its elements (`has(groupArray(a), b)`). An engine test holds it.
+ */
+const ARRAYS_OF_ARRAYS = oneOfArrays(
+  (constant) => [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
+  "an array of arrays",
+);
+
 /** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals. */
 function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string): readonly Typed[] {
   return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternatives(constant), arrayOf: what }));
@@ -1862,6 +1875,7 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (cls === "string") return typed("arrayString", constant);
   if (cls === "int64") return typed("arrayNumber", constant);
+  if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS[constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
   return variant === undefined ? typed(null, constant) : variantTyped(variant, constant);
 }
@@ -2225,7 +2239,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
       // the robust refusal of an array or a state beside an array of arrays or of states, which
       // the probe never tried (`has(array(tags.key), tags.key)`).
-      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!, t.cls!)))) continue;
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!, other, t.cls!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }

@@ -1055,6 +1055,15 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));
   }, 900_000);
 
+  it("a call given an array of arrays (array(tags.key), groupArray(tags.key)) is refused by the engine where the pass refuses it", async () => {
+    const arrays = [call("array", [column(CLASS_SAMPLES.arrayString.column)]), call("array", [column(CLASS_SAMPLES.arrayNumber.column), column(CLASS_SAMPLES.arrayNumber.column)])];
+    for (const array of arrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 300, (message) => message.includes("an array of arrays"));
+    // and not where another argument is looked for among its elements
+    for (const expression of [call("has", [arrays[0]!, column(CLASS_SAMPLES.arrayString.column)]), call("indexOf", [arrays[1]!, column(CLASS_SAMPLES.arrayNumber.column)])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
+  }, 900_000);
+
   it("tuples of two sizes compared (tuple(a) >= tuple(b, c)) are refused by the engine wherever the pass refuses them", async () => {
     const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
     const tuples = [1, 2, 3].flatMap((size) => elements.map((_, k) => call("tuple", Array.from({ length: size }, (_, i) => elements[(k + i) % elements.length]!))));

@@ -88,6 +88,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_sets) SELECT sum(granularity) AS c WHERE ${METRICS} AND substring(use_case_id, if(2, org_id, use_case_id) * tags.value, metric_id) >= org_id GRANULARITY 60`, "multiply(…) at line 1, column 268 is an array of integers, and substring does not take an array of integers as argument 2 of 3", 1, 268],
   // concat of two arrays of one type is an array of it (fuzz: code 43)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 2 AND flags[projects:replay-canvas] LIKE concat(exception_stacks.mechanism_handled, exception_frames.in_app)`, "concat(…) at line 1, column 197 is an Array(Nullable(UInt8)), and like (LIKE) does not take", 1, 197],
+  // groupUniqArray of an array column is an array of arrays (fuzz: code 43)
+  [`MATCH (replays) SELECT count() - groupUniqArray(segment_names) AS level WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "groupUniqArray(…) at line 1, column 34 is an array of arrays, and minus (-) at line 1, column 32 takes none of", 1, 34],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -633,6 +635,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT upper(if(0, project_id, title)) LIKE 'a%' AS u, if(1, project_id, title) * 3 + 1 AS n WHERE ${R} AND project_id = 1`,
   // concat of two arrays of one type where an array is taken
   `MATCH (events) SELECT length(concat(exception_stacks.mechanism_handled, exception_frames.in_app)) AS n WHERE ${R} AND project_id = 1`,
+  // an array of arrays looked in for an array, or taken whole
+  `MATCH (replays) SELECT has(groupUniqArray(segment_names), array('a')) AS h, length(groupArray(segment_names)) AS l, arrayFlatten(array(segment_names)) AS f BY segment_names WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
 ];
 
 describe("calls the typing pass lets through", () => {
