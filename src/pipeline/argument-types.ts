@@ -1204,7 +1204,7 @@ class ArgumentTyping {
           if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
-          const kept = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant);
+          const kept = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant) ?? ipArithmeticType(node.name, args, constant);
           if (kept !== null) return kept;
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
@@ -2370,6 +2370,25 @@ function dateArithmeticType(name: string, types: readonly Typed[], constant: boo
   if (!number.nullable) return variantTyped(date, constant);
   const wrapped = VARIANT_MAY_BE_NULL[date] ? VARIANTS[date]! : NULLABLE_VARIANT_OF[VARIANTS[date]!];
   return wrapped === undefined ? null : variantTyped(VARIANT_INDEX.get(wrapped)!, constant);
+}
+
+/** Integers of some width (ipArithmeticType): one of the integer classes, Nullable or not. */
+const INTEGER_CLASSES: readonly (readonly Typed[])[] = [false, true].map((nullable) => (["uint8", "int64", "uint32"] as const).map((cls) => typed(cls, null, nullable)));
+
+/**
+ * `ip_address_v6 - 1`, `3 * ip_address_v4`: an IP and an integer (not a float, which the engine
+ * refuses) make an integer whose width depends on the IP and the operation (an Int64, a UInt128,
+ * an Int128, ...): one of the integer classes, refused only where each is, Nullable where the IP
+ * or the integer may be (`… LIKE s`, code 43). An engine test holds it. Not `divide`, a Float64.
+ */
+function ipArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (name === "divide") return null;
+  const ipAt = types.findIndex((t) => IP_VARIANTS.has(t.variant));
+  if (ipAt < 0) return null;
+  const other = types[1 - ipAt]!;
+  if (other.variant >= 0 || (other.cls !== "uint8" && other.cls !== "int64" && other.cls !== "uint32")) return null;
+  const alternatives = INTEGER_CLASSES[other.nullable || VARIANT_MAY_BE_NULL[types[ipAt]!.variant] ? 1 : 0]!;
+  return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: constant === null ? alternatives : alternatives.map((t) => typed(t.cls, constant, t.nullable)) };
 }
 
 /**

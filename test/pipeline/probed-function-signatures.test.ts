@@ -1055,6 +1055,18 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));
   }, 900_000);
 
+  it("a call given an IP plus, minus or times an integer (an integer of some width) is refused by the engine where the pass refuses it", async () => {
+    const values = IP_COLUMNS.flatMap((ip) => [
+      call("minus", [column(ip.column), column(CLASS_SAMPLES.uint8.column)]),
+      call("plus", [column(CLASS_SAMPLES.int64.column), column(ip.column)]),
+      call("multiply", [column(ip.column), { kind: "literal", value: 2 }]),
+      call("modulo", [column(ip.column), column(CLASS_SAMPLES.uint32.column)]),
+    ]);
+    for (const value of values) expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBe(3);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(values, 2, partners), 300);
+  }, 900_000);
+
   it("a call given an array of arrays (array(tags.key), groupArray(tags.key)) is refused by the engine where the pass refuses it", async () => {
     const arrays = [call("array", [column(CLASS_SAMPLES.arrayString.column)]), call("array", [column(CLASS_SAMPLES.arrayNumber.column), column(CLASS_SAMPLES.arrayNumber.column)])];
     for (const array of arrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);

@@ -90,6 +90,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 2 AND flags[projects:replay-canvas] LIKE concat(exception_stacks.mechanism_handled, exception_frames.in_app)`, "concat(…) at line 1, column 197 is an Array(Nullable(UInt8)), and like (LIKE) does not take", 1, 197],
   // groupUniqArray of an array column is an array of arrays (fuzz: code 43)
   [`MATCH (replays) SELECT count() - groupUniqArray(segment_names) AS level WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "groupUniqArray(…) at line 1, column 34 is an array of arrays, and minus (-) at line 1, column 32 takes none of", 1, 34],
+  // an IP minus an integer is an integer (an Int128 here; fuzz: code 43)
+  [`MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ip_address_v6 - transaction_status LIKE tags_value`, "minus(…) at line 1, column 191 is one of a small integer (UInt8) (Nullable), an integer (Nullable) or an integer (UInt32) (Nullable)", 1, 191],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
@@ -635,6 +637,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT upper(if(0, project_id, title)) LIKE 'a%' AS u, if(1, project_id, title) * 3 + 1 AS n WHERE ${R} AND project_id = 1`,
   // concat of two arrays of one type where an array is taken
   `MATCH (events) SELECT length(concat(exception_stacks.mechanism_handled, exception_frames.in_app)) AS n WHERE ${R} AND project_id = 1`,
+  // an IP plus an integer where an integer is taken
+  `MATCH (events) SELECT (ip_address_v4 + 1) * 2 AS x, toString(ip_address_v6 - 1) AS s WHERE ${R} AND project_id = 1`,
   // an array of arrays looked in for an array, or taken whole
   `MATCH (replays) SELECT has(groupUniqArray(segment_names), array('a')) AS h, length(groupArray(segment_names)) AS l, arrayFlatten(array(segment_names)) AS f BY segment_names WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
 ];
