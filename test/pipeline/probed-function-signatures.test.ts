@@ -1239,27 +1239,19 @@ describe("probed function signatures", () => {
     const values = [...conditions.slice(0, 8), ...conditions.slice(-4), call("greatest", [column(CLASS_SAMPLES.bool.column), column(CLASS_SAMPLES.uint8.column)])];
     const wrong: string[] = [];
     let typedCalls = 0;
-    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      if (signature.lambda) continue;
-      for (let count = 1; count <= 2; count++) {
-        if (signature.counts[count] !== "probed") continue;
-        const partners = partnerColumns(signature, count);
-        for (let position = 0; position < count; position++)
-          for (const value of values) {
-            const expression = call(name, partners.map((partner, i) => (i === position ? value : column(partner))));
-            const pass = passTypingOf(expression);
-            if (pass === null || (pass.cls === null && pass.variant === null && pass.alternatives === null)) continue;
-            const engine = await engineTypeOf(expression);
-            if (engine === "refused") continue;
-            typedCalls += 1;
-            const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
-            const engineNullable = engineClass !== null && classOfTypeName(engine) === null;
-            const engineVariant = engineClass === null ? variantOfTypeName(engine) : null;
-            const claims = pass.cls !== null || pass.variant !== null ? [{ cls: pass.cls, nullable: pass.nullable, variant: pass.variant }] : pass.alternatives!;
-            const holds = (claim: (typeof claims)[number]) => (claim.cls !== null ? claim.cls === engineClass && claim.nullable === engineNullable : claim.variant !== null && claim.variant === engineVariant);
-            if (!claims.some(holds)) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${claims.map((claim) => `${claim.cls ?? claim.variant}${claim.nullable ? " (Nullable)" : ""}`).join(" or ")}`);
-          }
-      }
+    // Each probed function of one or two arguments, the value at each position in turn.
+    for (const expression of callsWith(values, 2)) {
+      const pass = passTypingOf(expression);
+      if (pass === null || (pass.cls === null && pass.variant === null && pass.alternatives === null)) continue;
+      const engine = await engineTypeOf(expression);
+      if (engine === "refused") continue;
+      typedCalls += 1;
+      const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
+      const engineNullable = engineClass !== null && classOfTypeName(engine) === null;
+      const engineVariant = engineClass === null ? variantOfTypeName(engine) : null;
+      const claims = pass.cls !== null || pass.variant !== null ? [{ cls: pass.cls, nullable: pass.nullable, variant: pass.variant }] : pass.alternatives!;
+      const holds = (claim: (typeof claims)[number]) => (claim.cls !== null ? claim.cls === engineClass && claim.nullable === engineNullable : claim.variant !== null && claim.variant === engineVariant);
+      if (!claims.some(holds)) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass ${claims.map((claim) => `${claim.cls ?? claim.variant}${claim.nullable ? " (Nullable)" : ""}`).join(" or ")}`);
     }
     expect(typedCalls).toBeGreaterThan(300);
     expect(wrong).toEqual([]);
@@ -1279,19 +1271,9 @@ describe("probed function signatures", () => {
     for (const variant of variants) expect(passTypingOf(variant)?.variant, sqlOf(variant)).toBe("mixed");
     const wrong: string[] = [];
     let typedCalls = 0;
-    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
-      if (signature.lambda) continue;
-      for (let count = 1; count <= 2; count++) {
-        if (signature.counts[count] !== "probed") continue;
-        const partners = partnerColumns(signature, count);
-        for (let position = 0; position < count; position++)
-          for (const variant of variants) {
-            const expression = call(name, partners.map((partner, i) => (i === position ? variant : column(partner))));
-            const pass = passTypingOf(expression);
-            if (pass === null || pass.cls === null) continue;
-            if (await comparedClass(expression, wrong)) typedCalls += 1;
-          }
-      }
+    for (const expression of callsWith(variants, 2)) {
+      if (passTypingOf(expression)?.cls == null) continue;
+      if (await comparedClass(expression, wrong)) typedCalls += 1;
     }
     expect(typedCalls).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
