@@ -110,7 +110,11 @@ describe("column types the typing pass knows", () => {
             .query({ query: `DESCRIBE (SELECT ${printer.expression(expression)} AS c FROM ${table})`, format: "JSONEachRow" })
             .then(async (result) => ((await result.json()) as { type: string }[])[0]!.type, () => null);
           if (known === null) {
-            if (engineType !== null) mismatches.push(`${entity.name}: ${printer.expression(expression)}: refused by the pass, typed ${engineType} by the engine`);
+            // A column the storage computes is compared row by row as `=` compares: the engine
+            // refuses a value of no common type on the first row holding one, not while typing
+            // (held on rows by the probe's test of `x IN` a computed Nullable column).
+            const computed = ["expression", "subscript"].includes(entity.columnMappers[right.name]?.kind ?? "");
+            if (engineType !== null && !computed) mismatches.push(`${entity.name}: ${printer.expression(expression)}: refused by the pass, typed ${engineType} by the engine`);
             continue;
           }
           if (engineType === null) continue;
