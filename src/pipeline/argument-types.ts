@@ -480,6 +480,17 @@ function refusalOfAlternatives(
   return refused;
 }
 
+/** Whether a judgement refuses (throws a query error), without saying why. */
+function refuses(judgement: () => void): boolean {
+  try {
+    judgement();
+    return false;
+  } catch (error) {
+    if (error instanceof QueryServiceError) return true;
+    throw error;
+  }
+}
+
 /** The alternatives a value's rows may hold: the branch picked for every row where the pass knows it, else each. */
 function heldAlternatives(t: Typed): readonly Typed[] {
   return t.picked !== undefined ? [t.picked] : t.alternatives!;
@@ -1304,7 +1315,7 @@ class ArgumentTyping {
     const each = [...args];
     for (const alternative of args[at]!.alternatives!) {
       each[at] = alternative;
-      if (this.refuses(() => judge(this, name, facts, nodes, each, undefined, false))) continue;
+      if (refuses(() => judge(this, name, facts, nodes, each, undefined, false))) continue;
       const r = resultTyped(facts, each, constant, nodes);
       if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined || (result !== null && result !== r.cls)) return null;
       result = r.cls;
@@ -1312,17 +1323,6 @@ class ArgumentTyping {
     if (result === null || result === "aggregateState") return null;
     if (elementClass(result) !== null) return typed(result, constant);
     return NULLABLE_CLASSES.includes(result) ? typed(result, constant, true) : null;
-  }
-
-  /** Whether a judgement refuses (throws a query error), without saying why. */
-  private refuses(judgement: () => void): boolean {
-    try {
-      judgement();
-      return false;
-    } catch (error) {
-      if (error instanceof QueryServiceError) return true;
-      throw error;
-    }
   }
 
   /** A `tuple(...)` call, written so or as an alias of one (`tuple(a, b) AS level`), else null. */
@@ -2372,8 +2372,10 @@ function dateArithmeticType(name: string, types: readonly Typed[], constant: boo
   return wrapped === undefined ? null : variantTyped(VARIANT_INDEX.get(wrapped)!, constant);
 }
 
-/** Integers of some width (ipArithmeticType): one of the integer classes, Nullable or not. */
-const INTEGER_CLASSES: readonly (readonly Typed[])[] = [false, true].map((nullable) => (["uint8", "int64", "uint32"] as const).map((cls) => typed(cls, null, nullable)));
+/** Integers of some width (ipArithmeticType): per Nullability and constness (constnessIndex), one of the integer classes. */
+const INTEGERS: readonly (readonly Typed[])[] = [false, true].map((nullable) =>
+  [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: (["uint8", "int64", "uint32"] as const).map((cls) => typed(cls, constant, nullable)) })),
+);
 
 /**
  * `ip_address_v6 - 1`, `3 * ip_address_v4`: an IP and an integer (not a float, which the engine
@@ -2387,8 +2389,7 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
   if (ipAt < 0) return null;
   const other = types[1 - ipAt]!;
   if (other.variant >= 0 || (other.cls !== "uint8" && other.cls !== "int64" && other.cls !== "uint32")) return null;
-  const alternatives = INTEGER_CLASSES[other.nullable || VARIANT_MAY_BE_NULL[types[ipAt]!.variant] ? 1 : 0]!;
-  return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: constant === null ? alternatives : alternatives.map((t) => typed(t.cls, constant, t.nullable)) };
+  return INTEGERS[other.nullable || VARIANT_MAY_BE_NULL[types[ipAt]!.variant] ? 1 : 0]![constnessIndex(constant)]!;
 }
 
 /**
