@@ -8,7 +8,7 @@
  * asserted: ten seconds of load say little about it (the long run checks it).
  */
 import { describe, expect, it } from "vitest";
-import { changesMb, evaluate, rssTimeline, runReliability } from "../../bench/reliability/run-reliability.js";
+import { changesMb, evaluate, memoryTarget, rssTimeline, runReliability } from "../../bench/reliability/run-reliability.js";
 
 describe("reliability smoke", () => {
   it("answers fuzz and load with typed answers only, stays healthy, accounts for the query log, stops in time", async () => {
@@ -51,6 +51,16 @@ describe("reliability smoke", () => {
       expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}`).toBe(true);
     }
   }, 600_000);
+
+  it("judges memory only on readings taken after the server's idle memory release", () => {
+    expect(memoryTarget({ baselineMb: 400, endMb: 430, baselineAfterRelease: true, endAfterRelease: true })).toEqual({ measured: true, ok: true });
+    expect(memoryTarget({ baselineMb: 400, endMb: 450, baselineAfterRelease: true, endAfterRelease: true })).toEqual({ measured: true, ok: false });
+    // A reading before the release (a quiet period shorter than the server's idle time) is no figure, whatever it says.
+    expect(memoryTarget({ baselineMb: 400, endMb: 401, baselineAfterRelease: true, endAfterRelease: false })).toEqual({ measured: false, ok: false });
+    expect(memoryTarget({ baselineMb: 400, endMb: 401, baselineAfterRelease: false, endAfterRelease: true })).toEqual({ measured: false, ok: false });
+    // A server with the release off is read as it is.
+    expect(memoryTarget({ baselineMb: 400, endMb: 420, baselineAfterRelease: null, endAfterRelease: null })).toEqual({ measured: true, ok: true });
+  });
 
   it("names the series that held something, the largest first", () => {
     expect(changesMb({ Mark: 0.2, Uncompressed: 0, Page: 0 }, { Mark: 0.3, Uncompressed: 1.5, Page: 0 })).toBe("Uncompressed 0 -> 1.5 MB, Mark 0.2 -> 0.3 MB");
