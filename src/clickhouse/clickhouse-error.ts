@@ -49,6 +49,7 @@ const CLIENT_FAULT_CODES = new Set([
   407, // DECIMAL_OVERFLOW ("Numeric overflow", e.g. a hash added to a DateTime)
   179, // MULTIPLE_EXPRESSIONS_FOR_ALIAS
   190, // SIZES_OF_ARRAYS_DONT_MATCH
+  124, // INCORRECT_ELEMENT_OF_SET (a tuple looked for among values or tuples of another size)
   309, // FUNCTION_CANNOT_HAVE_PARAMETERS
   421, // CANNOT_ADD_DIFFERENT_AGGREGATE_STATES
   135, // ZERO_ARRAY_OR_TUPLE_INDEX (an index 0 where indices start at 1)

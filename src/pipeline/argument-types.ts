@@ -1055,6 +1055,7 @@ class ArgumentTyping {
         const constantSet = membership && args[1]!.constant === true;
         if (membership) refuseUnconvertibleSetValues(node.name, node.args, args, constantSet);
         if (membership) this.refuseArrayInList(node.name, node.args, args);
+        if (membership) this.refuseSetOfOtherSizes(node.name, node.args);
         // An array of columns there is looked in per row as `has(array, x)` looks: its elements
         // need a common type with x (`now() IN array(logger, platform)`, code 386).
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
@@ -1323,6 +1324,41 @@ class ArgumentTyping {
     if (result === null || result === "aggregateState") return null;
     if (elementClass(result) !== null) return typed(result, constant);
     return NULLABLE_CLASSES.includes(result) ? typed(result, constant, true) : null;
+  }
+
+  /**
+   * `tuple(a, b) IN tuple(c)`, `tuple(a, b) IN ((1, 2), (3))`: a tuple of k elements is looked for
+   * among tuples of k elements. ClickHouse reads a list of values there as one tuple when none of
+   * them is a tuple, and as a list of tuples when all are; a list of another size, tuples of
+   * another size, or tuples beside values fail the query whatever the rows (codes 124 and 53).
+   * A list element of a type the pass cannot see as a tuple or not (a call's result) leaves it be.
+   */
+  private refuseSetOfOtherSizes(name: string, args: readonly Expression[]): void {
+    const [left, right] = args as [Expression, Expression];
+    const tuple = this.tupleCallOf(left);
+    const list = this.tupleCallOf(right);
+    if (!tuple || !list) return;
+    const size = tuple.args.length;
+    const elements = list.args.map((element) => this.tupleCallOf(element));
+    const values = list.args.filter((element, k) => elements[k] === null);
+    if (values.some((element) => element.kind !== "literal" && element.kind !== "column")) return;
+    if (values.some((element) => this.visit(element).variant === TUPLE_VARIANT)) return;
+    const wrong = elements.find((element) => element !== null && element.args.length !== size) ?? undefined;
+    const shape =
+      values.length === list.args.length
+        ? list.args.length === size
+          ? null
+          : `a list of ${list.args.length} value${list.args.length === 1 ? "" : "s"}, which ClickHouse reads as one tuple of ${list.args.length}`
+        : values.length > 0
+          ? "a list of tuples and single values"
+          : wrong
+            ? `a list holding a tuple of ${wrong.args.length}${at(wrong.position)}`
+            : null;
+    if (shape === null) return;
+    throw invalidQuery(
+      `${describe(left)}${at(left.position)} is a tuple of ${size}, and ${nameOf(name)} looks for it in ${shape}: ClickHouse looks for a tuple only among tuples of its size`,
+      wrong?.position ?? right.position ?? left.position,
+    );
   }
 
   /** A `tuple(...)` call, written so or as an alias of one (`tuple(a, b) AS level`), else null. */

@@ -14,6 +14,10 @@ describe("ClickHouse error codes to HTTP statuses", () => {
     expect(httpStatusForClickHouseCode(170)).toBe(400); // BAD_GET
   });
 
+  it("a tuple looked for among tuples of another size is the query's fault (the 5xx of the seed-2 fuzz run)", () => {
+    expect(httpStatusForClickHouseCode(124)).toBe(400); // INCORRECT_ELEMENT_OF_SET
+  });
+
   it("the engine's own trouble stays a 500", () => {
     expect(httpStatusForClickHouseCode(999)).toBe(500); // KEEPER_EXCEPTION
     expect(httpStatusForClickHouseCode(210)).toBe(500); // NETWORK_ERROR

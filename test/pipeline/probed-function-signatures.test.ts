@@ -1083,6 +1083,34 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions, 500, (message) => message.includes("compares tuples only of one size"));
   }, 300_000);
 
+  it("a tuple looked for IN a list of another shape (tuple(a, b) IN tuple(c), among tuples of another size or beside values) is refused by the engine exactly where the pass refuses it", async () => {
+    const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
+    const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    const tupleOf = (size: number, from: number) => call("tuple", Array.from({ length: size }, (_, i) => elements[(from + i) % elements.length]!));
+    const values = [elements[1]!, literal(7), literal("x")];
+    const lists = [
+      ...[1, 2, 3].flatMap((n) => [0, 1].map((from) => call("tuple", Array.from({ length: n }, (_, i) => values[(from + i) % values.length]!)))),
+      ...[[1], [2], [3], [2, 2], [2, 1], [2, 3]].map((sizes) => call("tuple", sizes.map((size, k) => tupleOf(size, k)))),
+      call("tuple", [tupleOf(2, 0), literal(5)]),
+    ];
+    const expressions = ["in", "notIn"].flatMap((name) => [1, 2, 3].flatMap((size) => lists.map((list) => call(name, [tupleOf(size, 0), list]))));
+    const refusedHere = expressions.filter((expression) => (passRefusal(expression, CLASS_COLUMNS_ENTITY) ?? "").includes("looks for a tuple only among tuples of its size"));
+    expect(refusedHere.length).toBeGreaterThanOrEqual(30);
+    const disagreements: string[] = [];
+    for (const expression of expressions) {
+      const refusal = passRefusal(expression, CLASS_COLUMNS_ENTITY);
+      const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+      // Where the pass refuses for the list's shape, the engine refuses the call (124, or 53 for a
+      // tuple of one); where it takes it, the engine never refuses it for the shape (124; a value
+      // it cannot convert, 'x' to a UInt8, is code 53 and judged elsewhere).
+      const shapeRefusedHere = (refusal ?? "").includes("looks for a tuple only among tuples of its size");
+      if (shapeRefusedHere ? code === null : code === 124) {
+        disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 80)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  }, 300_000);
+
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
     // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).

@@ -62,6 +62,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT project_id WHERE ${R} AND trace_id = (item_id < attributes_float[runtime])`, "less(…) at line 1, column 164 is one of a small integer (UInt8) or a small integer (UInt8) (Nullable) (which one depends on its arguments' exact types), and equals (=)", 1, 164],
   // isNotNull of such a comparison is still a UInt8 (a false acceptance found by the session's verdict check)
   [`MATCH (discover_transactions) SELECT tags_value WHERE isNotNull(span_op_breakdowns[ops.db] != ip_address_v4) > substring(contexts[runtime.name], transaction_status, transaction_hash) AND project_id = 1 AND ${TX}`, "isNotNull(…) at line 1, column 55 is a small integer (UInt8) and substring(…) at line 1, column 112 is a string: greater (>) does not take them together", 1, 112],
+  // a tuple looked for in a list of another size (the seed-2 fuzz run's one 5xx: code 124)
+  [`MATCH (discover) SELECT username WHERE (tuple(1000, exception_frames.in_app) IN tuple(modules.version)) AND project_id = 3 AND ${R}`, "tuple(…) at line 1, column 41 is a tuple of 2, and in (IN) looks for it in a list of 1 value, which ClickHouse reads as one tuple of 1", 1, 81],
+  [`MATCH (events) SELECT title WHERE project_id = 1 AND ${R} AND tuple(title, project_id) NOT IN tuple(tuple('a', 1), tuple('b'))`, "a list holding a tuple of 1 at line 1, column 208", 1, 208],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
