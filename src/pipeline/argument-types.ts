@@ -719,6 +719,7 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 function arrayOfUntried(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
   // An array of arrays made otherwise (`groupArray(tags.key)`) beside an array.
   if (t.arrayOf === ARRAYS_OF_ARRAYS[0]!.arrayOf) return cls !== "aggregateState";
+  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf) return true;
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
   if (node.args.every((arg) => typing.isNothing(arg))) return true;
@@ -1849,6 +1850,18 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(
   "an array of arrays",
 );
 
+/**
+ * An array of values the pass has no array for (`groupUniqArray(value)` of aggregate states, of a
+ * map, a Date, an array variant, a Variant): one of the arrays the probe tried, as an array of
+ * arrays is, refused only where every one is (`count() - groupUniqArray(value)`, `0.95 *
+ * groupArray(last)`: code 43). Beside another argument judged by its elements, never (its
+ * elements are unknown: arrayOfUntried). An engine test holds it.
+ */
+const ARRAYS_OF_UNNAMED = oneOfArrays(
+  (constant) => [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
+  "an array of values of a type the typing pass names no array for",
+);
+
 /** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals. */
 function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string): readonly Typed[] {
   return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternatives(constant), arrayOf: what }));
@@ -2005,7 +2018,11 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     const of = args[rule.arrayOf];
     // Of a float literal (`groupUniqArray(0.000001)`), always a Float64: an Array(Float64).
     if (of !== undefined && of.cls === "float64" && nodes?.[rule.arrayOf]?.kind === "literal") return variantTyped(FLOAT64S_VARIANT, constant);
-    if (of === undefined || of.variant >= 0 || of.cls === null || (of.nullable && !signature.plainResults.includes(args.length))) return typed(null, constant);
+    if (of === undefined) return typed(null, constant);
+    // Of a value the pass names no array for (an aggregate state, a map, a Date, an array
+    // variant, a Variant: `groupUniqArray(value)` on metrics' states), still an array.
+    if (of.variant >= 0 || of.cls === null || of.cls === "aggregateState") return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
+    if (of.nullable && !signature.plainResults.includes(args.length)) return typed(null, constant);
     return arrayOfClass(of.cls, constant);
   }
   // `any(exception_frames.function)`, `arrayReverse(spans.exclusive_time_32)`: a result of an
