@@ -65,6 +65,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a tuple looked for in a list of another size (the seed-2 fuzz run's one 5xx: code 124)
   [`MATCH (discover) SELECT username WHERE (tuple(1000, exception_frames.in_app) IN tuple(modules.version)) AND project_id = 3 AND ${R}`, "tuple(…) at line 1, column 41 is a tuple of 2, and in (IN) looks for it in a list of 1 value, which ClickHouse reads as one tuple of 1", 1, 81],
   [`MATCH (events) SELECT title WHERE project_id = 1 AND ${R} AND tuple(title, project_id) NOT IN tuple(tuple('a', 1), tuple('b'))`, "a list holding a tuple of 1 at line 1, column 208", 1, 208],
+  // an aggregate's array of states, or of an array variant, is still an array (seed-2 fuzz: code 43)
+  [`MATCH (generic_metrics_sets) SELECT count() - groupUniqArray(value) AS x BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "groupUniqArray(…) at line 1, column 47 is an array of values of a type the typing pass names no array for, and minus (-) at line 1, column 45 takes none of", 1, 47],
+  [`MATCH (events) SELECT count() - groupUniqArray(exception_frames.abs_path) AS level WHERE project_id = 1 AND ${R}`, "groupUniqArray(…) at line 1, column 33 is an array of values", 1, 33],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
