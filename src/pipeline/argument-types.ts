@@ -2241,15 +2241,22 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   if (!curried && facts.refusedCounts[args.length] === true && !args.some((arg) => typing.mayBeNothing(arg))) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
   }
-  // `has(NULL, 'x')`, or a column the storage computes as NULL there: refused whatever the rest
-  // (probed plain; a curried call's parameters may change what it takes).
+  // `has(NULL, 'x')`, a column the storage computes as NULL there, or a call the engine makes a
+  // Nothing of (`has(toStartOfHour(NULL), 0)`, `has(now() >= NULL, a)`: the same Nullable(Nothing)
+  // type): refused whatever the rest (probed plain; a curried call's parameters may change what it takes).
   const nullAt = curried ? undefined : signature.nullRefused[args.length];
   if (nullAt) {
     for (const i of nullAt) {
       const arg = args[i]!;
-      if (!typing.isBareNull(arg)) continue;
+      const bare = typing.isBareNull(arg);
+      if (!bare && !typing.isNothing(arg)) continue;
       const argPosition = arg.position ?? position;
-      const what = arg.kind === "literal" ? `NULL${at(argPosition)}:` : `${describe(arg)}${at(argPosition)} is always NULL on this entity (its storage does not hold it), and`;
+      const what =
+        arg.kind === "literal"
+          ? `NULL${at(argPosition)}:`
+          : bare
+            ? `${describe(arg)}${at(argPosition)} is always NULL on this entity (its storage does not hold it), and`
+            : `${describe(arg)}${at(argPosition)} is a call of a NULL, of type Nothing as a NULL is, and`;
       throw invalidQuery(`${what} ${nameOf(name)} does not take a NULL as argument ${i + 1} of ${args.length}: ClickHouse refuses it there whatever the other arguments`, argPosition);
     }
   }

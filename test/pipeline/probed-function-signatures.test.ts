@@ -514,6 +514,20 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
+  it("a call of a NULL the pass types as a Nothing (toStartOfHour(NULL), now() >= NULL) is refused by the engine where a NULL is refused", async () => {
+    const nothings = [call("toStartOfHour", [{ kind: "literal", value: null } as Expression]), call("greaterOrEquals", [call("now", []), { kind: "literal", value: null } as Expression]), call("plus", [{ kind: "literal", value: null } as Expression, column(CLASS_SAMPLES.int64.column)]), call("upper", [{ kind: "literal", value: null } as Expression])];
+    function* expressions(): Generator<Expression> {
+      for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+        for (const [countText, positions] of Object.entries(signature.nullRefused)) {
+          const count = Number(countText);
+          const partners = partnerColumns(signature, count);
+          for (const position of positions!) for (const nothing of nothings) yield call(name, partners.map((partner, i) => (i === position ? nothing : column(partner))));
+        }
+      }
+    }
+    await expectEngineRefusesWhatPassRefuses(expressions(), 10, (message) => message.includes("a call of a NULL, of type Nothing as a NULL is"));
+  }, 120_000);
+
   it("each curried call refused for its parameters or argument count is still refused", async () => {
     // 133 AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS, 309 FUNCTION_CANNOT_HAVE_PARAMETERS.
     const refusedCodes = new Set([...TYPE_OR_COUNT_ERRORS, 133, 309]);
