@@ -2018,7 +2018,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     const of = args[rule.arrayOf];
     // Of a float literal (`groupUniqArray(0.000001)`), always a Float64: an Array(Float64).
     if (of !== undefined && of.cls === "float64" && nodes?.[rule.arrayOf]?.kind === "literal") return variantTyped(FLOAT64S_VARIANT, constant);
-    if (of === undefined) return typed(null, constant);
+    // Of one of several types (a condition: a UInt8, Nullable or not, or a Bool), an array of
+    // one of them, which the probed arrays do not all stand for (an Array(Bool)): no type.
+    if (of === undefined || (of.variant < 0 && of.alternatives !== undefined)) return typed(null, constant);
     // Of a value the pass names no array for (an aggregate state, a map, a Date, an array
     // variant, a Variant: `groupUniqArray(value)` on metrics' states), still an array.
     if (of.variant >= 0 || of.cls === null || of.cls === "aggregateState") return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
