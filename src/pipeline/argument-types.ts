@@ -1845,22 +1845,22 @@ const NULLABLE_NUMBERS_ARRAY = oneOfArrays(
  * - groupUniqArray(a)`, code 43): one of them, refused only when each is. Not where another
  * argument is judged by its elements (`has(groupArray(a), b)`). An engine test holds it.
  */
-const ARRAYS_OF_ARRAYS = oneOfArrays(
-  (constant) => [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
-  "an array of arrays",
-);
+const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
 
 /**
  * An array of values the pass has no array for (`groupUniqArray(value)` of aggregate states, of a
  * map, a Date, an array variant, a Variant): one of the arrays the probe tried, as an array of
- * arrays is, refused only where every one is (`count() - groupUniqArray(value)`, `0.95 *
- * groupArray(last)`: code 43). Beside another argument judged by its elements, never (its
- * elements are unknown: arrayOfUntried). An engine test holds it.
+ * arrays is, refused only where every one is (`count() - groupUniqArray(value)`: code 43). Not
+ * `0.95 * groupArray(last)`, which the engine does element by element (a float times a state,
+ * refused) where an array of numbers is taken. Beside another argument judged by its elements,
+ * never (its elements are unknown: arrayOfUntried). An engine test holds it.
  */
-const ARRAYS_OF_UNNAMED = oneOfArrays(
-  (constant) => [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
-  "an array of values of a type the typing pass names no array for",
-);
+const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
+
+/** Every array the probe tried: of strings, of integers, and each array variant. */
+function probedArrays(constant: boolean | null): Typed[] {
+  return [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))];
+}
 
 /** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals. */
 function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string): readonly Typed[] {
