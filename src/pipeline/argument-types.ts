@@ -1242,6 +1242,10 @@ class ArgumentTyping {
         for (const arg of node.args) args.push(this.visit(arg));
         const mapper = this.mapperOf(node.name, node.args);
         if (mapper !== undefined) judgeMappedCount(node.name, mapper, node.args, node.position);
+        // A mapped aggregate (`quantiles(…)(value)`, quantilesMerge of a state on the metrics
+        // entities) takes the parameters the plain one does (`quantiles()(value)`, code 42): its
+        // value, counted above, is the state.
+        if (facts.signature && mapper !== undefined) judgeCurried(node.name, facts.signature, node.params.length, 1, node.position);
         if (facts.signature && mapper === undefined) {
           // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count;
           // not the quantiles of many levels, which check theirs and refuse a NULL value.
