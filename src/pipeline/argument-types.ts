@@ -1349,17 +1349,13 @@ class ArgumentTyping {
     if (values.some((element) => element.kind !== "literal" && element.kind !== "column")) return;
     if (values.some((element) => this.visit(element).variant === TUPLE_VARIANT)) return;
     const wrong = elements.find((element) => element !== null && element.args.length !== size) ?? undefined;
-    const shape =
-      values.length === list.args.length
-        ? list.args.length === size
-          ? null
-          : `a list of ${list.args.length} value${list.args.length === 1 ? "" : "s"}, which ClickHouse reads as one tuple of ${list.args.length}`
-        : values.length > 0
-          ? "a list of tuples and single values"
-          : wrong
-            ? `a list holding a tuple of ${wrong.args.length}${at(wrong.position)}`
-            : null;
-    if (shape === null) return;
+    let shape: string;
+    if (values.length === list.args.length) {
+      if (list.args.length === size) return;
+      shape = `a list of ${list.args.length} value${list.args.length === 1 ? "" : "s"}, which ClickHouse reads as one tuple of ${list.args.length}`;
+    } else if (values.length > 0) shape = "a list of tuples and single values";
+    else if (wrong) shape = `a list holding a tuple of ${wrong.args.length}${at(wrong.position)}`;
+    else return;
     throw invalidQuery(
       `${describe(left)}${at(left.position)} is a tuple of ${size}, and ${nameOf(name)} looks for it in ${shape}: ClickHouse looks for a tuple only among tuples of its size`,
       wrong?.position ?? right.position ?? left.position,

@@ -515,7 +515,7 @@ describe("probed function signatures", () => {
   }, 60_000);
 
   it("a call of a NULL the pass types as a Nothing (toStartOfHour(NULL), now() >= NULL) is refused by the engine where a NULL is refused", async () => {
-    const nothings = [call("toStartOfHour", [{ kind: "literal", value: null } as Expression]), call("greaterOrEquals", [call("now", []), { kind: "literal", value: null } as Expression]), call("plus", [{ kind: "literal", value: null } as Expression, column(CLASS_SAMPLES.int64.column)]), call("upper", [{ kind: "literal", value: null } as Expression])];
+    const nothings = [call("toStartOfHour", [literal(null)]), call("greaterOrEquals", [call("now", []), literal(null)]), call("plus", [literal(null), column(CLASS_SAMPLES.int64.column)]), call("upper", [literal(null)])];
     function* expressions(): Generator<Expression> {
       for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
         for (const [countText, positions] of Object.entries(signature.nullRefused)) {
@@ -690,6 +690,7 @@ describe("probed function signatures", () => {
   );
   const column = (name: string): Expression => ({ kind: "column", name });
   const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
+  const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
   /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
   const sqlOf = (node: Expression): string =>
     node.kind === "function"
@@ -882,7 +883,6 @@ describe("probed function signatures", () => {
   }, 120_000);
 
   it("arrayMap of a lambda returning a value of a scalar class that reads no column is an array of that class, as the engine types it", async () => {
-    const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
     const bodies: Expression[] = [
       ...[1, 300, -5, 70000, 2.5, "a", true].map(literal),
       call("now", []),
@@ -1111,7 +1111,6 @@ describe("probed function signatures", () => {
   }, 300_000);
 
   it("a tuple looked for IN a list of another shape (tuple(a, b) IN tuple(c), among tuples of another size or beside values) is refused by the engine exactly where the pass refuses it", async () => {
-    const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
     const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
     const tupleOf = (size: number, from: number) => call("tuple", Array.from({ length: size }, (_, i) => elements[(from + i) % elements.length]!));
     const values = [elements[1]!, literal(7), literal("x")];
