@@ -171,6 +171,8 @@ interface Typed {
   readonly arrayOf?: string;
   /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
   readonly holdsNoValue?: true;
+  /** Of such an array, its elements' type where the pass knows it (aggregate states, arrays): arithmetic done element by element is judged on it (judgeArrayElements). */
+  readonly elementType?: Typed;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -1101,6 +1103,7 @@ class ArgumentTyping {
         if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
+        if (ELEMENT_WISE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeArrayElements(node.name, facts, node.args, args, node.position);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
         // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
         // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
@@ -1302,6 +1305,25 @@ class ArgumentTyping {
       const pair = tupleFirst ? [element, other] : [other, element];
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
     });
+  }
+
+  /**
+   * `0.95 * groupUniqArray(last)`, `count() / groupUniqArray(value)`: a number and an array are
+   * multiplied, divided (intDiv, modulo, ...) element by element, and ClickHouse refuses the call
+   * where it refuses one element's operation (a float times a state, a state divided: code 43;
+   * a state times a number computed per row: code 44). Judged so where the pass knows the
+   * array's elements (elementType) and the other operand is a number that is not Nullable.
+   */
+  private judgeArrayElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+    const arrayAt = types[0]!.elementType !== undefined ? 0 : types[1]!.elementType !== undefined ? 1 : -1;
+    if (arrayAt < 0 || !isPlainNumber(types[1 - arrayAt]!) || types[1 - arrayAt]!.nullable) return;
+    const array = args[arrayAt]!;
+    const elementTypes = types.slice();
+    elementTypes[arrayAt] = types[arrayAt]!.elementType!;
+    this.judgeAs(
+      () => `${nameOf(name)}${at(position)} works element by element on ${describe(array)}${at(array.position)}, whose elements are each ${typeName(elementTypes[arrayAt]!)}; taken as one element,`,
+      () => this.judgeElementOperation(name, facts, args, elementTypes, position),
+    );
   }
 
   /**
@@ -1744,6 +1766,9 @@ function elementBy(name: string, k: number, position: TextPosition | undefined):
 /** The arithmetic ClickHouse does element by element on a tuple (tests hold the rule to the engine). */
 export const TUPLE_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "divide", "intDiv", "intDivOrZero", "modulo"]);
 
+/** Arithmetic a number and an array undergo element by element, in either order (not plus, minus, moduloOrZero: code 43). */
+export const ELEMENT_WISE_ARITHMETIC: ReadonlySet<string> = new Set(["multiply", "divide", "intDiv", "intDivOrZero", "modulo", "positiveModulo"]);
+
 function isTupleCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
   return node.kind === "function" && node.name === "tuple";
 }
@@ -1857,6 +1882,17 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
  */
 const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
 
+/** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
+const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
+
+/** An array of arrays of each array class (`groupUniqArray(tags.key)`): `2 * groupUniqArray(tags.key)` is judged as `2 * tags.key`. */
+const ARRAYS_OF_ARRAYS_OF: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map(ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null).map((cls) => [cls, withElements(ARRAYS_OF_ARRAYS, cls)]));
+
+/** Per constness, `arrays` knowing their elements are columns of class `cls`. */
+function withElements(arrays: readonly Typed[], cls: ArgumentClass): readonly Typed[] {
+  return arrays.map((t) => ({ ...t, elementType: typed(cls, false) }));
+}
+
 /** Every array the probe tried: of strings, of integers, and each array variant. */
 function probedArrays(constant: boolean | null): Typed[] {
   return [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))];
@@ -1924,7 +1960,7 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (cls === "string") return typed("arrayString", constant);
   if (cls === "int64") return typed("arrayNumber", constant);
-  if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS[constnessIndex(constant)]!;
+  if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS_OF.get(cls)![constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
   return variant === undefined ? typed(null, constant) : variantTyped(variant, constant);
 }
@@ -2023,7 +2059,8 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (of === undefined || (of.variant < 0 && of.alternatives !== undefined)) return typed(null, constant);
     // Of a value the pass names no array for (an aggregate state, a map, a Date, an array
     // variant, a Variant: `groupUniqArray(value)` on metrics' states), still an array.
-    if (of.variant >= 0 || of.cls === null || of.cls === "aggregateState") return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
+    if (of.cls === "aggregateState" && of.variant < 0) return ARRAYS_OF_STATES[constnessIndex(constant)]!;
+    if (of.variant >= 0 || of.cls === null) return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
     if (of.nullable && !signature.plainResults.includes(args.length)) return typed(null, constant);
     return arrayOfClass(of.cls, constant);
   }

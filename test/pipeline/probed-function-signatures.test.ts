@@ -37,7 +37,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
@@ -1102,6 +1102,30 @@ describe("probed function signatures", () => {
     // and not where another argument is looked for among its elements
     for (const expression of [call("has", [arrays[0]!, call("any", [column(CLASS_SAMPLES.string.column)])]), call("indexOf", [arrays[2]!, call("any", [column(CLASS_SAMPLES.int64.column)])])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
+
+  it("a number and an aggregate's array of states or of arrays (0.95 * groupUniqArray(state)), done element by element, are refused by the pass exactly where the engine refuses them", async () => {
+    const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber];
+    const arrays = of.flatMap((sample) => ["groupUniqArray", "groupArray"].map((name) => call(name, [column(sample.column)])));
+    // Numbers: constants (an integer repeats a state, a float or a Bool does not) and per-row
+    // aggregates (a state is repeated a constant number of times only: code 44).
+    const numbers = [literal(2), literal(0.95), literal(true), call("count", []), call("any", [column(CLASS_SAMPLES.float64.column)])];
+    const names = [...ELEMENT_WISE_ARITHMETIC].filter((name) => ALLOWED_FUNCTIONS.has(name));
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const name of names)
+      for (const array of arrays)
+        for (const number of numbers)
+          for (const expression of [call(name, [number, array]), call(name, [array, number])]) {
+            const refusal = passRefusal(expression, CLASS_COLUMNS_ENTITY);
+            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+            const engineRefuses = code !== null && (TYPE_OR_COUNT_ERRORS.has(code) || code === 44);
+            if (refusal !== null) refused += 1;
+            if ((refusal !== null) !== engineRefuses) disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+    expect(refused).toBeGreaterThanOrEqual(60);
+    expect(disagreements).toEqual([]);
+  }, 300_000);
 
   it("tuples of two sizes compared (tuple(a) >= tuple(b, c)) are refused by the engine wherever the pass refuses them", async () => {
     const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));

@@ -72,6 +72,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (replays) SELECT count() AS c WHERE project_id = 2 AND ${R} AND has(toStartOfHour(NULL), 0) >= 0.5`, "toStartOfHour(…) at line 1, column 167 is a call of a NULL, of type Nothing as a NULL is, and has does not take a NULL as argument 1 of 2", 1, 167],
   // a mapped aggregate takes the parameters the plain one does (quantilesMerge()(state): seed-2 fuzz, code 42)
   [`MATCH (metrics_distributions) SELECT quantiles()(value) AS q BY metric_id WHERE project_id = 1 AND org_id = 1 AND ${R}`, "quantiles at line 1, column 38 does not take 0 parameters (in its first parentheses): it takes 1 or more", 1, 38],
+  // a number and an array of states go element by element: a float times a state (seed-2 fuzz: code 43)
+  [`MATCH (generic_metrics_gauges) SELECT 0.95 * groupUniqArray(last) AS x BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "multiply (*) at line 1, column 44 works element by element on groupUniqArray(…) at line 1, column 46, whose elements are each an aggregate state (AggregateFunction)", 1, 46],
+  [`MATCH (metrics_sets) SELECT count() / groupUniqArray(value) AS x BY metric_id WHERE project_id = 1 AND org_id = 1 AND ${R}`, "divide (/) does not take an aggregate state (AggregateFunction) as argument 2 of 2", 1, 39],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
