@@ -35,6 +35,17 @@ const OPERATOR_SYMBOLS: Readonly<Record<string, string>> = {
   lessOrEquals: "<=", greaterOrEquals: ">=", like: "LIKE", notLike: "NOT LIKE", in: "IN", notIn: "NOT IN", and: "AND", or: "OR",
 };
 
+/** The names of an entity's columns as the storage holds them: its columns, and each Nested column's sub-columns (`tags.key`). */
+const storedColumnNames = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const column of entity.columns) {
+    names.add(column.name);
+    const type = parseClickHouseType(column.type);
+    if (type.kind === "nested") for (const field of type.fields) names.add(`${column.name}.${field.name}`);
+  }
+  return names;
+});
+
 /** Column name -> its type as a column, from the entity's column types (Nested sub-columns are arrays). */
 const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, Typed> => {
   const classes = new Map<string, Typed>();
@@ -1068,6 +1079,9 @@ class ArgumentTyping {
             judge(this, "has", functionFacts("has"), array, arrayTypes, node.position, false),
           );
         }
+        // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
+        // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
+        const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(node.args[1]!) !== null;
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
@@ -1084,10 +1098,16 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
-        if (containerOnLeft && this.isStorageColumn(node.args[1]!)) {
+        // So is an aggregate state (`value IN tuple(org_id)`, code 43): no Nullable holds one either.
+        const stateOnLeft = membership && args[0]!.cls === "aggregateState" && args[0]!.variant < 0;
+        if ((containerOnLeft || stateOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
           const left = node.args[0]!;
+          const right = node.args[1]!;
+          const what = containerOnLeft ? containerWhat(left, args[0]!) : CLASS_NAMES.aggregateState;
+          const one = !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
+          const within = perRowList ? `the list ${describe(right)}${at(right.position)}, which holds values read per row` : `${describe(right)}${at(right.position)}, a column read per row`;
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} with ${describe(node.args[1]!)}${at(node.args[1]!.position)} on its right reads that column as Nullable values of the left's type: ClickHouse has no Nullable tuple or array; compare with a list of values`,
+            `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${within}: ClickHouse looks for ${one} only in a list of constant values (it reads values per row as the left's type made Nullable, and no Nullable holds ${one})`,
             left.position ?? node.position,
           );
         }
@@ -1547,7 +1567,7 @@ class ArgumentTyping {
   /** A column the SQL reads as it is stored: no alias, no mapper but a rename, no time bucket, not ARRAY JOINed. */
   private isStorageColumn(node: Expression): boolean {
     const entity = this.entityOfColumn(node);
-    if (!entity || node.kind !== "column" || entity.timeBucketColumns[node.name] !== undefined || !entity.columns.some((column) => column.name === node.name)) return false;
+    if (!entity || node.kind !== "column" || entity.timeBucketColumns[node.name] !== undefined || !storedColumnNames(entity).has(node.name)) return false;
     const mapper = entity.columnMappers[node.name];
     return mapper === undefined || mapper.kind === "column";
   }
