@@ -249,6 +249,14 @@ function familyOf(t: Typed): string | undefined {
 }
 
 /**
+ * The family of an `if`'s branch: a tuple is one of its own (`if(c, tuple(x), x)` is a
+ * Variant(Tuple(UInt64), UInt64)), judged as the probe's tuple whatever its size.
+ */
+function branchFamilyOf(t: Typed): string | undefined {
+  return t.variant === TUPLE_VARIANT ? "tuple" : familyOf(t);
+}
+
+/**
  * A Variant's alternative for a value of this family already met as `known` (undefined the first
  * time): its own class or variant, plain; where two of one family differ (a UInt8 and a Float64,
  * a DateTime and a Date), a type the pass does not know.
@@ -336,7 +344,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const t = branchType(types[i]!);
     if (t !== types[i]) conditions = true;
     classes.add(t.cls);
-    const family = familyOf(t);
+    const family = branchFamilyOf(t);
     if (family === undefined) return null;
     if (t.nullable) nullable = true;
     const known = byFamily.get(family);
@@ -346,7 +354,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
     const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
-    const family = branch >= 0 && !nullAt(args[branch]!) ? familyOf(branchType(types[branch]!)) : undefined;
+    const family = branch >= 0 && !nullAt(args[branch]!) ? branchFamilyOf(branchType(types[branch]!)) : undefined;
     const picked = family !== undefined ? byFamily.get(family) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
   }

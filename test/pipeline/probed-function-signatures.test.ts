@@ -1460,6 +1460,22 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...multiIfs], 2), 300, (message) => message.includes("pick the branch"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
   }, 300_000);
 
+  it("a call given an if of a tuple and a value of another family (a Variant(Tuple(...), ...)) is refused by the engine where the pass refuses it, per row or where the conditions pick the tuple", async () => {
+    // A tuple call (a tuple column, an alias of one, is of the same variant), per row and picked by a constant condition.
+    const tuple = call("tuple", [column(CLASS_SAMPLES.int64.column)]);
+    const condition = CLASS_SAMPLES.uint8.column;
+    const conditions: Expression[] = [column(condition), literal(1)];
+    const ifs = familyColumns().flatMap((other) => conditions.flatMap((c) => [call("if", [c, tuple, other]), call("if", [c, other, tuple])]));
+    for (const expression of ifs.slice(0, 4)) expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
+    const nulls = NULLABLE_CLASSES.map((cls) => `NULL AS ${nullableSample(cls)!.column}`).join(", ");
+    const bothAlternatives = {
+      from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT * REPLACE (${nulls}), 0 AS pick FROM ${PROBE_ROW_TABLE})`,
+      sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "),
+      anyFailure: true,
+    };
+    await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2), 300, (message) => message.includes("Variant of a tuple") || message.includes("or a tuple (its branches"), bothAlternatives);
+  }, 300_000);
+
   it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
     const numbers = NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column]);
     const shapes = numbers.flatMap((x) => [[CLASS_SAMPLES.bool.column, x], [x, "true"], ["true", x, "1"], [x, CLASS_SAMPLES.bool.column, x], ["true", "1", x]]);
