@@ -1078,6 +1078,7 @@ class ArgumentTyping {
         if (membership) refuseUnconvertibleSetValues(node.name, node.args, args, constantSet);
         if (membership) this.refuseArrayInList(node.name, node.args, args);
         if (membership) this.refuseSetOfOtherSizes(node.name, node.args);
+        if (membership) this.refuseNullForContainers(node.name, node.args);
         // An array of columns there is looked in per row as `has(array, x)` looks: its elements
         // need a common type with x (`now() IN array(logger, platform)`, code 386).
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
@@ -1409,6 +1410,36 @@ class ArgumentTyping {
     throw invalidQuery(
       `${describe(left)}${at(left.position)} is a tuple of ${size}, and ${nameOf(name)} looks for it in ${shape}: ClickHouse looks for a tuple only among tuples of its size`,
       wrong?.position ?? right.position ?? left.position,
+    );
+  }
+
+  /**
+   * `tuple(spans.group) IN NULL`, `tuple(a, x) IN tuple(1, NULL)`: ClickHouse finds no set of a
+   * tuple whose first element is an array or a tuple where the set holds a NULL, for the whole
+   * tuple or for any element of it read as one tuple (code 43: a Nothing there). A NULL the
+   * storage computes for a column on the right (`NOT IN sample_weight` on discover) is one. A
+   * list of tuples holding a NULL is taken, and so is any of this with the container later on.
+   */
+  private refuseNullForContainers(name: string, args: readonly Expression[]): void {
+    const [left, right] = args as [Expression, Expression];
+    const tuple = this.tupleCallOf(left);
+    const first = tuple?.args[0];
+    if (!tuple || first === undefined) return;
+    const t = this.visit(first);
+    if (!(isArrayTyped(t) || t.variant === TUPLE_VARIANT || t.arrayOf !== undefined || isArrayCall(first) || isTupleCall(first))) return;
+    let nullAt: Expression | undefined;
+    if (this.isNothing(right)) nullAt = right;
+    else {
+      // A list of as many values as the tuple has, none a tuple, is read as one tuple (refuseSetOfOtherSizes).
+      const list = this.tupleCallOf(right);
+      if (!list || list.args.length !== tuple.args.length || list.args.some((element) => this.tupleCallOf(element) !== null)) return;
+      nullAt = list.args.find((element) => this.isNothing(element));
+      if (nullAt === undefined) return;
+    }
+    const theNull = nullAt.kind === "literal" ? `a NULL${at(nullAt.position)}` : `${describe(nullAt)}${at(nullAt.position)} (a NULL on this entity)`;
+    throw invalidQuery(
+      `${describe(left)}${at(left.position)} is a tuple whose first element, ${describe(first)}${at(first.position)}, is ${containerWhat(first, t)}, and ${nameOf(name)} looks for it in a set holding ${theNull}: ClickHouse makes no set of such a tuple with a NULL in it; compare its elements one by one`,
+      nullAt.position ?? left.position,
     );
   }
 

@@ -1197,6 +1197,43 @@ describe("probed function signatures", () => {
     expect(disagreements).toEqual([]);
   }, 300_000);
 
+  it("a tuple whose first element is an array or a tuple, looked for IN a NULL or in one tuple holding a NULL, is refused by the pass exactly where the engine refuses it", async () => {
+    // A column the entity maps to a NULL (discover's `sample_weight`), written as NULL in the engine's SQL.
+    const entity = columnsEntity("probe_null", [...CLASS_COLUMNS_ENTITY.columns, { name: "n_null", type: "Nullable(Float64)" }], { columnMappers: { ...CLASS_COLUMNS_ENTITY.columnMappers, n_null: { kind: "literal", value: null } } });
+    const col = (cls: (typeof ARGUMENT_CLASSES)[number]) => column(CLASS_SAMPLES[cls].column);
+    const tupleColumn = column(MAP_TUPLE_COLUMNS.find((sample) => sample.type.startsWith("Tuple("))!.column);
+    const mapColumn = column(MAP_TUPLE_COLUMNS.find((sample) => sample.type.startsWith("Map("))!.column);
+    const lefts = [
+      call("tuple", [col("arrayString")]),
+      call("tuple", [col("arrayNumber"), col("int64")]),
+      call("tuple", [call("array", [col("int64")]), col("int64")]),
+      call("tuple", [col("int64"), call("array", [col("int64")])]),
+      call("tuple", [tupleColumn, col("string")]),
+      call("tuple", [call("tuple", [col("int64")]), col("uint8")]),
+      call("tuple", [mapColumn, col("int64")]),
+      call("tuple", [col("int64"), col("string")]),
+      call("tuple", [col("aggregateState"), col("uint8")]),
+    ];
+    const NULL = literal(null);
+    const rights = [NULL, column("n_null"), call("tuple", [NULL, literal(1)]), call("tuple", [literal(1), NULL]), call("tuple", [NULL, NULL]), call("tuple", [call("tuple", [NULL, literal(1)]), NULL])];
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const name of ["in", "notIn"])
+      for (const left of lefts)
+        for (const right of rights) {
+          const expression = call(name, [left, right]);
+          const refusal = passRefusal(expression, entity);
+          const code = await codeOf(`SELECT ${sqlOf(expression).replaceAll("n_null", "NULL")} AS r FROM ${PROBE_ROW_TABLE}`);
+          const byThisRule = (refusal ?? "").includes("makes no set of such a tuple");
+          if (byThisRule) refused += 1;
+          if ((byThisRule && code !== 43) || (code === 43 && refusal === null)) {
+            disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+        }
+    expect(refused).toBeGreaterThanOrEqual(25);
+    expect(disagreements).toEqual([]);
+  }, 300_000);
+
   it("a value looked for IN an if's Variant (`n IN if(c, 'a', 5)`) is refused by the pass exactly where the engine refuses it with a type error, on rows holding each alternative", async () => {
     // The engine compares the value with the alternative each row holds, as `=` compares them:
     // it fails on a row holding one `=` refuses. Two rows, one taking each branch (`pick`).
