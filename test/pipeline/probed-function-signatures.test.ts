@@ -37,7 +37,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
@@ -514,8 +514,14 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("a call of a NULL the pass types as a Nothing (toStartOfHour(NULL), now() >= NULL) is refused by the engine where a NULL is refused", async () => {
-    const nothings = [call("toStartOfHour", [literal(null)]), call("greaterOrEquals", [call("now", []), literal(null)]), call("plus", [literal(null), column(CLASS_SAMPLES.int64.column)]), call("upper", [literal(null)])];
+  it("a call of a NULL the pass types as a Nothing (toStartOfHour(NULL), now() >= NULL, substring(NULL, 1, n)) is refused by the engine where a NULL is refused", async () => {
+    const nothings = [
+      call("toStartOfHour", [literal(null)]),
+      call("greaterOrEquals", [call("now", []), literal(null)]),
+      call("plus", [literal(null), column(CLASS_SAMPLES.int64.column)]),
+      call("upper", [literal(null)]),
+      call("substring", [literal(null), literal(1), column(CLASS_SAMPLES.uint8.column)]),
+    ];
     function* expressions(): Generator<Expression> {
       for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
         for (const [countText, positions] of Object.entries(signature.nullRefused)) {
@@ -1773,15 +1779,18 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("each function the pass makes a Nothing of a NULL argument is one in the engine, whatever the other argument, and of two arguments exactly those are", async () => {
+  it("each function the pass makes a Nothing of a NULL argument is one in the engine, whatever the other arguments, and of two and three arguments exactly those are", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;
-    /** The types of the calls with a NULL beside each class (and a NULL), at either position, that the engine takes. */
-    async function typesBesideNull(name: string): Promise<Map<string, string>> {
-      const shapes = name === "not" ? [["NULL"]] : [null, ...ARGUMENT_CLASSES].flatMap((cls) => {
-        const other = cls === null ? "NULL" : CLASS_SAMPLES[cls].column;
-        return [["NULL", other], [other, "NULL"]];
-      });
+    /** The types of the calls of `count` arguments with a NULL beside each class (the others all of it, or NULLs), at each position, that the engine takes. */
+    async function typesBesideNull(name: string, count = 2): Promise<Map<string, string>> {
+      const shapes =
+        name === "not"
+          ? [["NULL"]]
+          : [null, ...ARGUMENT_CLASSES].flatMap((cls) => {
+              const other = cls === null ? "NULL" : CLASS_SAMPLES[cls].column;
+              return Array.from({ length: count }, (_, position) => Array.from({ length: count }, (_, i) => (i === position ? "NULL" : other)));
+            });
       const types = new Map<string, string>();
       for (const shape of shapes) {
         const type = await resultType(name, shape);
@@ -1795,6 +1804,12 @@ describe("probed function signatures", () => {
         if (type !== "Nullable(Nothing)") wrong.push(`${text}: ${type}`);
       }
     }
+    for (const name of NOTHING_OF_NULL_TRIPLE) {
+      for (const [text, type] of await typesBesideNull(name, 3)) {
+        typedCalls += 1;
+        if (type !== "Nullable(Nothing)") wrong.push(`${text}: ${type}`);
+      }
+    }
     expect(typedCalls).toBeGreaterThan(1000);
     expect(wrong).toEqual([]);
     // No other function of two arguments (not an aggregate) is a Nothing in every call with a NULL the engine takes.
@@ -1803,6 +1818,12 @@ describe("probed function signatures", () => {
       if (AGGREGATE_FUNCTIONS.has(name) || signature.lambda || signature.counts[2] !== "probed" || NOTHING_OF_NULL.has(name) || NOTHING_OF_NULL_PAIR.has(name)) continue;
       const types = [...(await typesBesideNull(name)).values()];
       if (types.length > 0 && types.every((type) => type === "Nullable(Nothing)")) missing.push(name);
+    }
+    // Nor of three (`substring(NULL, 1, 2)`).
+    for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
+      if (AGGREGATE_FUNCTIONS.has(name) || signature.lambda || signature.counts[3] !== "probed" || NOTHING_OF_NULL.has(name) || NOTHING_OF_NULL_TRIPLE.has(name)) continue;
+      const types = [...(await typesBesideNull(name, 3)).values()];
+      if (types.length > 0 && types.every((type) => type === "Nullable(Nothing)")) missing.push(`${name} of 3`);
     }
     expect(missing).toEqual([]);
   }, 120_000);

@@ -82,6 +82,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_counters) SELECT count() AS c BY metric_id WHERE project_id = 3 AND org_id = 1 AND ${R} AND (multiIf(100, tuple(tags.value), org_id) = 3)`, "multiIf(…) at line 1, column 201 is a Variant of a tuple or an integer (its branches have no common type), and its conditions pick the branch of a tuple for every row", 1, 243],
   // a tuple of an array looked for in a column the entity holds as NULL (seed-2 fuzz: code 43)
   [`MATCH (discover) SELECT count() AS c WHERE project_id = 1 AND ${R} AND (tuple(span_op_breakdowns.value) NOT IN sample_weight)`, "tuple(…) at line 1, column 165 is a tuple whose first element, column span_op_breakdowns.value at line 1, column 171, is an Array(Float64), and notIn (NOT IN) looks for it in a set holding column sample_weight at line 1, column 204 (a NULL on this entity)", 1, 204],
+  // a call of three arguments with a NULL among them is a Nothing too (seed-2 fuzz: code 43)
+  [`MATCH (discover) SELECT arrayMap((\`x\`) -> upper(geo_country_code), substring(NULL, 0.000001, trace_sampled)) AS c WHERE project_id = 1 AND ${R}`, "substring(…) at line 1, column 68 is NULL (a call of a NULL), and arrayMap takes only arrays after its lambda (argument 2)", 1, 68],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
