@@ -2553,8 +2553,8 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
 /**
  * `2 / measurements.value`, `tags.key * 0.95`: a number and an array of numbers are divided or
  * multiplied element by element, into an array. Typed where its elements are certainly Float64s:
- * a division (always a Float64), or a product with a float literal (a Float64, wider than any
- * element). Elsewhere the element type depends on the exact types (`[1, 2] * 1` is an
+ * a division (always a Float64), a product with a float literal (a Float64, wider than any
+ * element), or a product of Float64s. Elsewhere the element type depends on the exact types (`[1, 2] * 1` is an
  * Array(UInt16)): no type. An engine test holds both to the engine's result types.
  */
 function arrayArithmeticType(name: string, nodes: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
@@ -2564,7 +2564,9 @@ function arrayArithmeticType(name: string, nodes: readonly Expression[], types: 
   if (!isPlainNumber(other) || other.nullable) return null;
   const otherNode = nodes[1 - arrayAt]!;
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
-  return name === "divide" || floatLiteral ? variantTyped(FLOAT64S_VARIANT, constant) : null;
+  // An Array(Float64) times any number is one too (`measurements.value * deleted`).
+  const float64s = types[arrayAt]!.variant === FLOAT64S_VARIANT;
+  return name === "divide" || floatLiteral || float64s ? variantTyped(FLOAT64S_VARIANT, constant) : null;
 }
 
 /** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */

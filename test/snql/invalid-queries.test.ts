@@ -84,6 +84,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT count() AS c WHERE project_id = 1 AND ${R} AND (tuple(span_op_breakdowns.value) NOT IN sample_weight)`, "tuple(…) at line 1, column 165 is a tuple whose first element, column span_op_breakdowns.value at line 1, column 171, is an Array(Float64), and notIn (NOT IN) looks for it in a set holding column sample_weight at line 1, column 204 (a NULL on this entity)", 1, 204],
   // a call of three arguments with a NULL among them is a Nothing too (seed-2 fuzz: code 43)
   [`MATCH (discover) SELECT arrayMap((\`x\`) -> upper(geo_country_code), substring(NULL, 0.000001, trace_sampled)) AS c WHERE project_id = 1 AND ${R}`, "substring(…) at line 1, column 68 is NULL (a call of a NULL), and arrayMap takes only arrays after its lambda (argument 2)", 1, 68],
+  // an Array(Float64) times any number is an Array(Float64) (seed-2 fuzz: code 43)
+  [`MATCH (discover_transactions) SELECT count() AS c WHERE project_id = 2 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND (coalesce(measurements.value * deleted, contexts[trace.op] != exception_stacks.value) = now())`, "coalesce(…) at line 1, column 178 is an Array(Float64) and now(…) at line 1, column 265 is a datetime", 1, 265],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
