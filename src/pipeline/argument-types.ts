@@ -2835,13 +2835,16 @@ function refuseArrayBesideScalar(name: string, args: readonly Expression[], type
     const array = args[side]!;
     const other = types[1 - side]!;
     const otherNode = args[1 - side]!;
-    if (!isArrayCall(array) || other.cls === null || other.variant >= 0 || !SCALAR_VALUE_CLASSES.has(other.cls)) continue;
+    // An `array(…)` call, or an array whose element type the pass cannot name (`groupUniqArray(tags.key)`).
+    const arrayOf = types[side]!.arrayOf;
+    if ((!isArrayCall(array) && arrayOf === undefined) || other.cls === null || other.variant >= 0 || !SCALAR_VALUE_CLASSES.has(other.cls)) continue;
     if (other.cls === "string" && other.constant !== false) {
       const text = constantText(otherNode, columnText);
-      if (text === null || text.startsWith("[")) continue;
+      // No text reads as an array of aggregate states (code 43).
+      if (text === null || (text.startsWith("[") && types[side]!.elementType?.cls !== "aggregateState")) continue;
     }
     throw invalidQuery(
-      `${describe(array)}${at(array.position)} is an array, and ${nameOf(name)} compares it with ${describe(otherNode)}${at(otherNode.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse compares an array only with an array, or with a text written as one ('[...]')`,
+      `${describe(array)}${at(array.position)} is ${arrayOf ?? "an array"}, and ${nameOf(name)} compares it with ${describe(otherNode)}${at(otherNode.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse compares an array only with an array, or with a text written as one ('[...]')`,
       array.position,
     );
   }
