@@ -394,6 +394,9 @@ function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts: Functi
   const form = formIndex(types);
   const nothing = args.some((arg, i) => types[i]!.cls === null && typing.mayBeNothing(arg));
   const sets = rules === undefined ? undefined : nothing ? rules.nullableBesideNull[form] : rules.nullable[form];
+  // Arithmetic judges its operands' types at analysis, pairs too (`tags[k] + multiIf(TRUE, NULL,
+  // now())` is code 43 with no row read): judged with the Nullable as it is typed.
+  if (TUPLE_ARITHMETIC.has(name) && facts.signature && !nothing) judge(typing, name, facts, args, types, position, false);
   for (let i = 0; i < types.length; i++) {
     if (!types[i]!.holdsNoValue) continue;
     if (sets && !(types[i]!.cls === "uuid" && UUID_LENGTHS.has(name))) refuseAt(name, args, types, i, sets[i]!, position);

@@ -88,6 +88,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT count() AS c WHERE project_id = 2 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND (coalesce(measurements.value * deleted, contexts[trace.op] != exception_stacks.value) = now())`, "coalesce(…) at line 1, column 178 is an Array(Float64) and now(…) at line 1, column 265 is a datetime", 1, 265],
   // an array of arrays compared with a number (seed-2 fuzz: code 43)
   [`MATCH (generic_metrics_distributions) SELECT groupUniqArray(array(use_case_id, use_case_id)) = count() AS x, metric_id BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "groupUniqArray(…) at line 1, column 46 is an array of arrays, and equals (=) compares it with count(…) at line 1, column 96, an integer", 1, 46],
+  // arithmetic judges an if's NULL branch picked for every row by its type, pairs too (seed-2 fuzz: code 43)
+  [`MATCH (replays) SELECT tags[sentry:release] + multiIf(TRUE, NULL, now() + segment_id) AS x WHERE project_id = 1 AND ${R}`, "tags[sentry:release] at line 1, column 24 is a string, and plus (+) does not take a string as argument 1 of 2", 1, 24],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
