@@ -250,11 +250,28 @@ function familyOf(t: Typed): string | undefined {
 
 /**
  * The family of an `if`'s branch: a tuple is one of its own (`if(c, tuple(x), x)` is a
- * Variant(Tuple(UInt64), UInt64)), judged as the probe's tuple whatever its size.
+ * Variant(Tuple(UInt64), UInt64)), judged as the probe's tuple whatever its size; so are the
+ * array variants and a UInt128 (BRANCH_VARIANT_FAMILIES).
  */
 function branchFamilyOf(t: Typed): string | undefined {
-  return t.variant === TUPLE_VARIANT ? "tuple" : familyOf(t);
+  return t.variant >= 0 ? BRANCH_VARIANT_FAMILIES[t.variant] : familyOf(t);
 }
+
+/**
+ * Per variant index, its family among an `if`'s branches: a tuple's own; an array variant the
+ * family of the arrays of its elements (`if(c, exception_frames.abs_path, sdk_name)` is a
+ * Variant(Array(Nullable(String)), String); an Array(Float64) and an array of integers have a
+ * common type); a UInt128 its own, which has a common type with numbers (branchesType leaves
+ * those untyped); the scalar variants' (VARIANT_FAMILIES).
+ */
+const BRANCH_VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((variant, index) => {
+  if (variant === "tuple" || variant === "uint128") return variant;
+  if (variant === "nullableStrings") return BRANCH_FAMILIES.arrayString;
+  if (["nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uint8s"].includes(variant)) return BRANCH_FAMILIES.arrayNumber;
+  if (variant === "uuids") return "array of UUIDs";
+  if (variant === "datetimes") return "array of DateTimes";
+  return VARIANT_FAMILIES[index];
+});
 
 /**
  * A Variant's alternative for a value of this family already met as `known` (undefined the first
@@ -350,6 +367,8 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const known = byFamily.get(family);
     byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
+  // A UInt128 and a number have a common type (a UInt128, an Int256) or none: no type.
+  if (byFamily.has("uint128") && byFamily.has("number")) return null;
   if (byFamily.size > 1) {
     // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
     const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));

@@ -1554,6 +1554,24 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2), 300, (message) => message.includes("Variant of a tuple") || message.includes("or a tuple (its branches"), bothAlternatives);
   }, 300_000);
 
+  it("a call given an if of an array variant or a UInt128 and a value of another family (a Variant) is refused by the engine where the pass refuses it", async () => {
+    const variants = [...["nullableStrings", "float64s", "uuids", "datetimes"].map((variant) => variantSamples(variant)[0]!), UINT128_COLUMN].map((sample) => column(sample.column));
+    const others = (["string", "uint8", "datetime", "arrayString"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+    const condition = CLASS_SAMPLES.uint8.column;
+    const ifs = variants.flatMap((variant) => others.map((other) => call("if", [column(condition), variant, other])));
+    // picked for every row by a constant condition, too
+    ifs.push(...variants.map((variant) => call("if", [literal(0), variant, others[0]!])));
+    // An array variant beside an array of its elements' family, and a UInt128 beside a number, have a common type: no Variant.
+    for (const [variant, other] of [[variants[1]!, column(CLASS_SAMPLES.arrayNumber.column)], [variants[4]!, others[1]!]] as const) expect(passTypingOf(call("if", [column(condition), variant, other]))?.variant, sqlOf(variant)).not.toBe("mixed");
+    const nulls = NULLABLE_CLASSES.map((cls) => `NULL AS ${nullableSample(cls)!.column}`).join(", ");
+    const bothAlternatives = {
+      from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT * REPLACE (${nulls}), 0 AS pick FROM ${PROBE_ROW_TABLE})`,
+      sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "),
+      anyFailure: true,
+    };
+    await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 2), 300, (message) => message.includes("is a Variant of"), bothAlternatives);
+  }, 300_000);
+
   it("greatest and least of numbers with a Boolean among them are one of the number classes (Nullable where an argument is), and a call of one is refused by the engine where the pass refuses it", async () => {
     const numbers = NUMBER_CLASSES_OF_TEST.flatMap((cls) => [CLASS_SAMPLES[cls].column, nullableSample(cls)!.column]);
     const shapes = numbers.flatMap((x) => [[CLASS_SAMPLES.bool.column, x], [x, "true"], ["true", x, "1"], [x, CLASS_SAMPLES.bool.column, x], ["true", "1", x]]);

@@ -90,6 +90,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT groupUniqArray(array(use_case_id, use_case_id)) = count() AS x, metric_id BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "groupUniqArray(…) at line 1, column 46 is an array of arrays, and equals (=) compares it with count(…) at line 1, column 96, an integer", 1, 46],
   // arithmetic judges an if's NULL branch picked for every row by its type, pairs too (seed-2 fuzz: code 43)
   [`MATCH (replays) SELECT tags[sentry:release] + multiIf(TRUE, NULL, now() + segment_id) AS x WHERE project_id = 1 AND ${R}`, "tags[sentry:release] at line 1, column 24 is a string, and plus (+) does not take a string as argument 1 of 2", 1, 24],
+  // an if of an array and a string, or of a string and a UInt128, is a Variant (seed-2 fuzz: codes 386, 43)
+  [`MATCH (events) SELECT count() AS c WHERE project_id = 1 AND ${R} AND (0.5 IN if(FALSE, exception_frames.abs_path, sdk_name))`, "if(…) at line 1, column 170 is a Variant of an Array(Nullable(String)) or a string (its branches have no common type), and its conditions pick the branch of a string for every row", 1, 170],
+  [`MATCH (eap_items) SELECT upper(if(attributes_bool[runtime], 'error', item_id)) AS x WHERE ${R}`, "if(…) at line 1, column 32 is a Variant of a string or a UInt128 (its branches have no common type), and ClickHouse fails the query on any row that holds a UInt128", 1, 32],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
