@@ -1144,8 +1144,11 @@ class ArgumentTyping {
         }
         // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
         // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
-        // refuse a Variant as a whole: the mixed variant's own refusals, judged below.
-        let mixedAt = facts.aggregate ? -1 : mixedArgument(args);
+        // refuse a Variant as a whole: the mixed variant's own refusals, judged below. A value of
+        // one of some types (an array of Nullable numbers, a condition) is one of them in every
+        // row, for an aggregate too (`uniqIf(x, array(NULL, 0))`, code 43).
+        let mixedAt = mixedArgument(args);
+        if (facts.aggregate && mixedAt >= 0 && args[mixedAt]!.variant === MIXED_VARIANT) mixedAt = -1;
         // An array of NULLs holds elements of any type, and one of Nullable numbers of some
         // number type: where what another position takes depends on the array's elements
         // (`has(array(NULL), x)`), it is left to the engine.

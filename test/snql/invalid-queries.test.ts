@@ -93,6 +93,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // an if of an array and a string, or of a string and a UInt128, is a Variant (seed-2 fuzz: codes 386, 43)
   [`MATCH (events) SELECT count() AS c WHERE project_id = 1 AND ${R} AND (0.5 IN if(FALSE, exception_frames.abs_path, sdk_name))`, "if(…) at line 1, column 170 is a Variant of an Array(Nullable(String)) or a string (its branches have no common type), and its conditions pick the branch of a string for every row", 1, 170],
   [`MATCH (eap_items) SELECT upper(if(attributes_bool[runtime], 'error', item_id)) AS x WHERE ${R}`, "if(…) at line 1, column 32 is a Variant of a string or a UInt128 (its branches have no common type), and ClickHouse fails the query on any row that holds a UInt128", 1, 32],
+  // an aggregate given a value of one of some types judges each (an array of Nullable numbers as an -If condition: seed-2 fuzz, code 43)
+  [`MATCH (discover_transactions) SELECT uniqIf(retention_days, array(server_name, 0)) AS x WHERE project_id = 1 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`, "array(…) at line 1, column 61 is an array of Nullable numbers, and uniqIf at line 1, column 38 takes none of", 1, 61],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
