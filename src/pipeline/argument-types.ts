@@ -2422,7 +2422,9 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
       // array the pass has no class for (`has(array(timestamp), received)` is taken); nor does
       // the robust refusal of an array or a state beside an array of arrays or of states, which
       // the probe never tried (`has(array(tags.key), tags.key)`).
-      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || t.cls === "aggregateState") && arrayOfUntried(typing, args[k]!, other, t.cls!)))) continue;
+      // A comparison takes a state beside no array whatever its elements (`array(NULL) < sum`, code 43).
+      const stateUntried = t.cls === "aggregateState" && !VALUE_COMPARISONS.has(name);
+      if (dependent.size > 0 && types.some((other, k) => other.cls === null && dependent.has(k * 8 + i) && (t.nullable ? mayHoldElementsOf(typing, args[k]!, other, t.cls!) : (elementClass(t.cls!) !== null || stateUntried) && arrayOfUntried(typing, args[k]!, other, t.cls!)))) continue;
       const sets = t.nullable ? (nothing ? rules.nullableBesideNull[form] : rules.nullable[form]) : nothing ? rules.besideNull[form] : rules.robust[form];
       if (sets) refuseAt(name, args, types, i, sets[i]!, position);
     }

@@ -1148,6 +1148,14 @@ describe("probed function signatures", () => {
       literal("[1]"),
       call("now", []),
     ];
+    const states = [call("any", [column(CLASS_SAMPLES.aggregateState.column)])];
+    // A state beside such an array is refused by comparisons whatever the array's elements.
+    for (const name of ["equals", "less", "greaterOrEquals"])
+      for (const array of arrays)
+        for (const expression of [call(name, [array, states[0]!]), call(name, [states[0]!, array])]) {
+          expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).not.toBeNull();
+          expect(TYPE_OR_COUNT_ERRORS.has((await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`)) ?? 0), sqlOf(expression)).toBe(true);
+        }
     const disagreements: string[] = [];
     let refused = 0;
     for (const name of ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"])

@@ -95,6 +95,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT upper(if(attributes_bool[runtime], 'error', item_id)) AS x WHERE ${R}`, "if(…) at line 1, column 32 is a Variant of a string or a UInt128 (its branches have no common type), and ClickHouse fails the query on any row that holds a UInt128", 1, 32],
   // an aggregate given a value of one of some types judges each (an array of Nullable numbers as an -If condition: seed-2 fuzz, code 43)
   [`MATCH (discover_transactions) SELECT uniqIf(retention_days, array(server_name, 0)) AS x WHERE project_id = 1 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`, "array(…) at line 1, column 61 is an array of Nullable numbers, and uniqIf at line 1, column 38 takes none of", 1, 61],
+  // a comparison takes no state beside an array of NULLs (seed-2 fuzz: code 43)
+  [`MATCH (metrics_distributions) SELECT metric_id AS m WHERE project_id = 1 AND org_id = 1 AND metric_id = 1 AND ${R} AND (array(NULL) < sum)`, "column sum at line 1, column 227 is an aggregate state (AggregateFunction), and less (<) does not take an aggregate state", 1, 227],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
