@@ -785,6 +785,37 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }
 
+  /**
+   * Each expression judged by the pass and run by the engine: a disagreement where the pass
+   * refuses it by the rule under test (`byRule`, on its message) and the engine answers it or
+   * fails otherwise (`engineRefuses`), or where the engine fails with an error the pass must
+   * catch (`mustRefuse`, by default `engineRefuses`) and the pass takes it.
+   */
+  async function passAndEngine(
+    expressions: Iterable<Expression>,
+    rule: {
+      readonly byRule: (message: string) => boolean;
+      readonly engineRefuses: (code: number) => boolean;
+      readonly mustRefuse?: (code: number) => boolean;
+      readonly entity?: Parameters<typeof checkExpressionArgumentTypes>[1];
+      readonly from?: string;
+      readonly sql?: (sql: string) => string;
+    },
+  ): Promise<{ refused: number; disagreements: string[] }> {
+    const disagreements: string[] = [];
+    let refused = 0;
+    for (const expression of expressions) {
+      const refusal = passRefusal(expression, rule.entity ?? CLASS_COLUMNS_ENTITY);
+      const code = await codeOf(`SELECT ${(rule.sql ?? ((sql) => sql))(sqlOf(expression))} AS r FROM ${rule.from ?? PROBE_ROW_TABLE}`);
+      const byRule = refusal !== null && rule.byRule(refusal);
+      if (byRule) refused += 1;
+      if ((byRule && (code === null || !rule.engineRefuses(code))) || (refusal === null && code !== null && (rule.mustRefuse ?? rule.engineRefuses)(code))) {
+        disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    }
+    return { refused, disagreements };
+  }
+
   /** Per position, the first class a probed function takes there (as a column), as a probe-table column. */
   function partnerColumns(signature: ProbedSignature, count: number): string[] {
     return Array.from({ length: count }, (_, i) => CLASS_SAMPLES[ARGUMENT_CLASSES.find((cls) => !(signature.refused[count]?.column[i] ?? []).includes(cls))!].column);
@@ -1117,18 +1148,8 @@ describe("probed function signatures", () => {
     const numbers = [literal(2), literal(0.95), literal(true), call("count", []), call("any", [column(CLASS_SAMPLES.float64.column)])];
     const names = [...ELEMENT_WISE_ARITHMETIC].filter((name) => ALLOWED_FUNCTIONS.has(name));
     expect(names.length).toBeGreaterThanOrEqual(5);
-    const disagreements: string[] = [];
-    let refused = 0;
-    for (const name of names)
-      for (const array of arrays)
-        for (const number of numbers)
-          for (const expression of [call(name, [number, array]), call(name, [array, number])]) {
-            const refusal = passRefusal(expression, CLASS_COLUMNS_ENTITY);
-            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
-            const engineRefuses = code !== null && (TYPE_OR_COUNT_ERRORS.has(code) || code === 44);
-            if (refusal !== null) refused += 1;
-            if ((refusal !== null) !== engineRefuses) disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
-          }
+    const expressions = names.flatMap((name) => arrays.flatMap((array) => numbers.flatMap((number) => [call(name, [number, array]), call(name, [array, number])])));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: () => true, engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) || code === 44 });
     expect(refused).toBeGreaterThanOrEqual(60);
     expect(disagreements).toEqual([]);
   }, 300_000);
@@ -1156,22 +1177,14 @@ describe("probed function signatures", () => {
           expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).not.toBeNull();
           expect(TYPE_OR_COUNT_ERRORS.has((await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`)) ?? 0), sqlOf(expression)).toBe(true);
         }
-    const disagreements: string[] = [];
-    let refused = 0;
-    for (const name of ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"])
-      for (const array of arrays)
-        for (const scalar of scalars)
-          for (const expression of [call(name, [array, scalar]), call(name, [scalar, array])]) {
-            const refusal = passRefusal(expression, CLASS_COLUMNS_ENTITY);
-            const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
-            const byThisRule = (refusal ?? "").includes("compares an array only with an array");
-            if (byThisRule) refused += 1;
-            // A text that does not read as an array is a conversion error (codes 53, 130), a refusal
-            // too, but one of the text's value ('[1]' is no array of arrays), which the pass leaves to the engine.
-            const typeError = code !== null && TYPE_OR_COUNT_ERRORS.has(code);
-            const engineRefuses = typeError || code === 53 || code === 130;
-            if ((byThisRule && !engineRefuses) || (typeError && refusal === null)) disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
-          }
+    const expressions = ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"].flatMap((name) => arrays.flatMap((array) => scalars.flatMap((scalar) => [call(name, [array, scalar]), call(name, [scalar, array])])));
+    // A text that does not read as an array is a conversion error (codes 53, 130), a refusal too,
+    // but one of the text's value ('[1]' is no array of arrays), which the pass leaves to the engine.
+    const { refused, disagreements } = await passAndEngine(expressions, {
+      byRule: (message) => message.includes("compares an array only with an array"),
+      engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) || code === 53 || code === 130,
+      mustRefuse: (code) => TYPE_OR_COUNT_ERRORS.has(code),
+    });
     expect(refused).toBeGreaterThanOrEqual(150);
     expect(disagreements).toEqual([]);
   }, 300_000);
@@ -1226,22 +1239,14 @@ describe("probed function signatures", () => {
     const entity = columnsEntity("per_row", columns);
     const lefts = [column("k.key"), column("k.value"), column("n"), call("array", [column("x")]), call("tuple", [column("x")]), call("tuple", [column("x"), literal(1)]), column("s"), column("x"), column("str")];
     const rights = [column("k.key"), column("k.value"), column("n"), column("x"), column("str"), call("tuple", [column("x")]), call("tuple", [column("x"), literal(2)]), call("tuple", [call("length", [column("str")]), literal(2)]), call("tuple", [literal(1), literal(2)])];
-    const disagreements: string[] = [];
-    let refused = 0;
-    for (const name of ["in", "notIn"])
-      for (const left of lefts)
-        for (const right of rights) {
-          const expression = call(name, [left, right]);
-          const refusal = passRefusal(expression, entity);
-          const code = await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${table}`);
-          const byThisRule = (refusal ?? "").includes("only in a list of constant values");
-          if (byThisRule) refused += 1;
-          // An array column there is compared by its elements: a tuple or a state finds no common type with them (386).
-          const typeError = code !== null && (TYPE_OR_COUNT_ERRORS.has(code) || code === 44);
-          if ((byThisRule && !typeError) || (typeError && refusal === null)) {
-            disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
-          }
-        }
+    const expressions = ["in", "notIn"].flatMap((name) => lefts.flatMap((left) => rights.map((right) => call(name, [left, right]))));
+    // An array column there is compared by its elements: a tuple or a state finds no common type with them (386).
+    const { refused, disagreements } = await passAndEngine(expressions, {
+      byRule: (message) => message.includes("only in a list of constant values"),
+      engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) || code === 44,
+      entity,
+      from: table,
+    });
     expect(refused).toBeGreaterThanOrEqual(60);
     expect(disagreements).toEqual([]);
   }, 300_000);
@@ -1265,20 +1270,8 @@ describe("probed function signatures", () => {
     ];
     const NULL = literal(null);
     const rights = [NULL, column("n_null"), call("tuple", [NULL, literal(1)]), call("tuple", [literal(1), NULL]), call("tuple", [NULL, NULL]), call("tuple", [call("tuple", [NULL, literal(1)]), NULL])];
-    const disagreements: string[] = [];
-    let refused = 0;
-    for (const name of ["in", "notIn"])
-      for (const left of lefts)
-        for (const right of rights) {
-          const expression = call(name, [left, right]);
-          const refusal = passRefusal(expression, entity);
-          const code = await codeOf(`SELECT ${sqlOf(expression).replaceAll("n_null", "NULL")} AS r FROM ${PROBE_ROW_TABLE}`);
-          const byThisRule = (refusal ?? "").includes("makes no set of such a tuple");
-          if (byThisRule) refused += 1;
-          if ((byThisRule && code !== 43) || (code === 43 && refusal === null)) {
-            disagreements.push(`${sqlOf(expression)}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
-          }
-        }
+    const expressions = ["in", "notIn"].flatMap((name) => lefts.flatMap((left) => rights.map((right) => call(name, [left, right]))));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: (message) => message.includes("makes no set of such a tuple"), engineRefuses: (code) => code === 43, entity, sql: (sql) => sql.replaceAll("n_null", "NULL") });
     expect(refused).toBeGreaterThanOrEqual(25);
     expect(disagreements).toEqual([]);
   }, 300_000);
