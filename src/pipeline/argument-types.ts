@@ -2582,19 +2582,33 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
  * multiplied element by element, into an array. Typed where its elements are certainly Float64s:
  * a division (always a Float64), a product with a float literal (a Float64, wider than any
  * element), or a product of Float64s. Elsewhere the element type depends on the exact types (`[1, 2] * 1` is an
- * Array(UInt16)): no type. An engine test holds both to the engine's result types.
+ * Array(UInt16)): one of the arrays of numbers (NUMBER_ARRAYS). An engine test holds both to the engine's result types.
  */
 function arrayArithmeticType(name: string, nodes: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
   const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
   if (arrayAt < 0) return null;
+  // A Nullable number makes no Nullable elements (`[1] * toNullable(2)` is an Array(UInt16)).
   const other = types[1 - arrayAt]!;
-  if (!isPlainNumber(other) || other.nullable) return null;
+  if (!isPlainNumber(other)) return null;
   const otherNode = nodes[1 - arrayAt]!;
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
   // An Array(Float64) times any number is one too (`measurements.value * deleted`).
   const float64s = types[arrayAt]!.variant === FLOAT64S_VARIANT;
-  return name === "divide" || floatLiteral || float64s ? variantTyped(FLOAT64S_VARIANT, constant) : null;
+  if (name === "divide" || floatLiteral || float64s) return variantTyped(FLOAT64S_VARIANT, constant);
+  return NUMBER_ARRAYS[constnessIndex(constant)]!;
 }
+
+/**
+ * A product of numbers element by element whose element type depends on the operands' exact
+ * types (`[1, 2] * 1` is an Array(UInt16), `quantilesTDigest(0.5, 0.9)(x) * 1000` an
+ * Array(Float64)): an array of numbers, none Nullable, one of those the probe tried, refused only
+ * where each is (`count() + 1000 * quantiles(0.5, 0.9)(x)`: plus takes no array, code 43). An
+ * engine test holds the engine's type of each such product to an array of numbers.
+ */
+const NUMBER_ARRAYS = oneOfArrays(
+  (constant) => [typed("arrayNumber", constant), ...["float64s", "float32s", "uint8s"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
+  "an array of numbers whose type depends on the operands' exact types",
+);
 
 /** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */
 const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number").map((cls) => typed(cls, null));

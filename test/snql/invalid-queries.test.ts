@@ -97,6 +97,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT uniqIf(retention_days, array(server_name, 0)) AS x WHERE project_id = 1 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`, "array(…) at line 1, column 61 is an array of Nullable numbers, and uniqIf at line 1, column 38 takes none of", 1, 61],
   // a comparison takes no state beside an array of NULLs (seed-2 fuzz: code 43)
   [`MATCH (metrics_distributions) SELECT metric_id AS m WHERE project_id = 1 AND org_id = 1 AND metric_id = 1 AND ${R} AND (array(NULL) < sum)`, "column sum at line 1, column 227 is an aggregate state (AggregateFunction), and less (<) does not take an aggregate state", 1, 227],
+  // an array of numbers times a Nullable number is an array of numbers, of no common type with numbers (seed-3 fuzz: code 386)
+  [`MATCH (transactions) SELECT greatest(span_op_breakdowns.value * measurements[cls], transaction_hash, offset) AS p95 WHERE project_id = 1 AND finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')`, "multiply(…) at line 1, column 63 is an Array(Float64) and column transaction_hash at line 1, column 84 is an integer: greatest does not take them together", 1, 84],
   // a tuple divided by a UInt128 is a tuple (fuzz: code 43)
   [`MATCH (eap_items) SELECT tuple(100, organization_id, 0) / item_id - item_type AS u WHERE ${R}`, "divide(…) at line 1, column 57 is a tuple and column item_type at line 1, column 69 is a small integer (UInt8): minus (-) does not take them together", 1, 69],
   // concat of a map is a string, as of anything but arrays (fuzz: code 43)
