@@ -1284,7 +1284,9 @@ class ArgumentTyping {
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         const result = resultTyped(facts, args, constant, node.args);
-        return result.cls === null && result.variant < 0 && result.alternatives === undefined && answersCondition() ? condition(node.name, args, constant) : result;
+        const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
+        if (untyped && isNumbersProduct(node.name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
+        return untyped && answersCondition() ? condition(node.name, args, constant) : result;
       }
       case "curried": {
         node.params.forEach((param, i) => {
@@ -2498,8 +2500,9 @@ function isPlainNumber(t: Typed): boolean {
   return t.variant < 0 && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
 }
 
-/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32). */
+/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32), or one of the arrays of numbers (NUMBER_ARRAYS). */
 function isNumberArray(t: Typed): boolean {
+  if (t.variant < 0 && t.arrayOf !== undefined) return t.arrayOf === NUMBER_ARRAYS[0]!.arrayOf;
   return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
 }
 
@@ -2594,8 +2597,14 @@ function arrayArithmeticType(name: string, nodes: readonly Expression[], types: 
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
   // An Array(Float64) times any number is one too (`measurements.value * deleted`).
   const float64s = types[arrayAt]!.variant === FLOAT64S_VARIANT;
-  if (name === "divide" || floatLiteral || float64s) return variantTyped(FLOAT64S_VARIANT, constant);
-  return NUMBER_ARRAYS[constnessIndex(constant)]!;
+  return name === "divide" || floatLiteral || float64s ? variantTyped(FLOAT64S_VARIANT, constant) : null;
+}
+
+/** `3 * tags.value`, `quantilesTDigest(0.5, 0.9)(x) * 1000`: a product of a number and an array of numbers, none Nullable, that the probe's class results do not type (NUMBER_ARRAYS). */
+function isNumbersProduct(name: string, types: readonly Typed[]): boolean {
+  if (name !== "multiply" || types.length !== 2) return false;
+  const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
+  return arrayAt >= 0 && isPlainNumber(types[1 - arrayAt]!);
 }
 
 /**
