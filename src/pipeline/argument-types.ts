@@ -1961,9 +1961,9 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
 /**
  * An array of values the pass has no array for (`groupUniqArray(value)` of aggregate states, of a
  * map, a Date, an array variant, a Variant): one of the arrays the probe tried, as an array of
- * arrays is, refused only where every one is (`count() - groupUniqArray(value)`: code 43). Not
- * `0.95 * groupArray(last)`, which the engine does element by element (a float times a state,
- * refused) where an array of numbers is taken. Beside another argument judged by its elements,
+ * arrays is, refused only where every one is (`count() - groupUniqArray(value)`: code 43). Of
+ * states, its elements are known (ARRAYS_OF_STATES): `0.95 * groupArray(last)`, done element by
+ * element, is judged as a float times a state. Beside another argument judged by its elements,
  * never (its elements are unknown: arrayOfUntried). An engine test holds it.
  */
 const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
