@@ -1117,7 +1117,7 @@ class ArgumentTyping {
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
         // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
-        const containerOnLeft = membership && (args[0]!.variant === TUPLE_VARIANT || isArrayTyped(args[0]!) || isArrayCall(node.args[0]!) || isTupleCall(node.args[0]!));
+        const containerOnLeft = membership && isContainerValue(node.args[0]!, args[0]!);
         // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
         // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
         if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
@@ -1453,7 +1453,7 @@ class ArgumentTyping {
     const first = tuple?.args[0];
     if (!tuple || first === undefined) return;
     const t = this.visit(first);
-    if (!(isArrayTyped(t) || t.variant === TUPLE_VARIANT || t.arrayOf !== undefined || isArrayCall(first) || isTupleCall(first))) return;
+    if (!isContainerValue(first, t) && t.arrayOf === undefined) return;
     let nullAt: Expression | undefined;
     if (this.isNothing(right)) nullAt = right;
     else {
@@ -2588,11 +2588,9 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
  * Array(UInt16)): one of the arrays of numbers (NUMBER_ARRAYS). An engine test holds both to the engine's result types.
  */
 function arrayArithmeticType(name: string, nodes: readonly Expression[], types: readonly Typed[], constant: boolean | null): Typed | null {
-  const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
+  const arrayAt = numberArrayBesideNumber(types);
   if (arrayAt < 0) return null;
-  // A Nullable number makes no Nullable elements (`[1] * toNullable(2)` is an Array(UInt16)).
   const other = types[1 - arrayAt]!;
-  if (!isPlainNumber(other)) return null;
   const otherNode = nodes[1 - arrayAt]!;
   const floatLiteral = otherNode.kind === "literal" && other.cls === "float64";
   // An Array(Float64) times any number is one too (`measurements.value * deleted`).
@@ -2602,9 +2600,17 @@ function arrayArithmeticType(name: string, nodes: readonly Expression[], types: 
 
 /** `3 * tags.value`, `quantilesTDigest(0.5, 0.9)(x) * 1000`: a product of a number and an array of numbers, none Nullable, that the probe's class results do not type (NUMBER_ARRAYS). */
 function isNumbersProduct(name: string, types: readonly Typed[]): boolean {
-  if (name !== "multiply" || types.length !== 2) return false;
+  return name === "multiply" && types.length === 2 && numberArrayBesideNumber(types) >= 0;
+}
+
+/**
+ * Of two operands, the position of an array of numbers (isNumberArray) beside a number of a known
+ * class, else -1. The number may be Nullable: it makes no Nullable elements (`[1] * toNullable(2)`
+ * is an Array(UInt16)).
+ */
+function numberArrayBesideNumber(types: readonly Typed[]): number {
   const arrayAt = isNumberArray(types[0]!) ? 0 : isNumberArray(types[1]!) ? 1 : -1;
-  return arrayAt >= 0 && isPlainNumber(types[1 - arrayAt]!);
+  return arrayAt >= 0 && isPlainNumber(types[1 - arrayAt]!) ? arrayAt : -1;
 }
 
 /**
@@ -3055,6 +3061,11 @@ function containerWhat(node: Expression, t: Typed): string {
   if (t.cls !== null) return CLASS_NAMES[t.cls];
   if (t.variant >= 0) return variantWhat(VARIANTS[t.variant]!);
   return isTupleCall(node) ? "a tuple" : "an array";
+}
+
+/** A tuple or an array, typed so or written as a `tuple(…)` or `array(…)` call the pass has no type for. */
+function isContainerValue(node: Expression, t: Typed): boolean {
+  return t.variant === TUPLE_VARIANT || isArrayTyped(t) || isArrayCall(node) || isTupleCall(node);
 }
 
 function isArrayTyped(t: Typed): boolean {
