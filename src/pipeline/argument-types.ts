@@ -22,6 +22,7 @@ import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
+import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerArithmetic, integerCommonType, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, type IntegerShape, type NumberShape } from "./integer-types.js";
 import { nullColumns } from "./null-columns.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -65,10 +66,10 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
     }
     const cls = classOfTypeName(column.type);
     const variant = cls ? undefined : variantColumn(formatClickHouseType(type));
-    if (cls) classes.set(column.name, typed(cls, false));
+    if (cls) classes.set(column.name, classTyped(cls, column.type, false));
     else if (variant) classes.set(column.name, variant);
     const wrapped = nullableClassOfTypeName(column.type);
-    if (wrapped) classes.set(column.name, typed(wrapped, false, true));
+    if (wrapped) classes.set(column.name, classTyped(wrapped, column.type, false, true));
   }
   // A column mapped to an expression has its declared type: a test holds every declared type
   // to the engine's type of what the storage computes (test/pipeline/column-types.test.ts). One
@@ -96,11 +97,17 @@ const subscriptTypes = memoizePerDefinition((entity: EntityDefinition): Readonly
     if (definition.valueType === undefined) continue;
     const cls = classOfTypeName(definition.valueType);
     const wrapped = cls ? null : nullableClassOfTypeName(definition.valueType);
-    if (cls || wrapped) types.set(name, typed(cls ?? wrapped, false, wrapped !== null));
+    if (cls || wrapped) types.set(name, classTyped((cls ?? wrapped)!, definition.valueType, false, wrapped !== null));
   }
   return types;
 });
 
+
+/** A value of a type name's class: of the integer class, with its exact type (`Int32`). */
+function classTyped(cls: ArgumentClass, typeName: string, constant: boolean | null, nullable = false): Typed {
+  const integer = cls === "int64" ? integerShapeOfTypeName(typeName) : null;
+  return integer !== null ? integerTyped(integer, constant, nullable) : typed(cls, constant, nullable);
+}
 
 /** What the walk asks of an entity, gathered once per definition (one lookup per query and entity). */
 interface EntityFacts {
@@ -184,6 +191,8 @@ interface Typed {
   readonly holdsNoValue?: true;
   /** Of such an array, its elements' type where the pass knows it (aggregate states, arrays): arithmetic done element by element is judged on it (judgeArrayElements). */
   readonly elementType?: Typed;
+  /** Of the integer class, its exact type where the pass knows it (integer-types.ts): greatest and least turn on it. */
+  readonly integer?: IntegerShape;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -207,6 +216,37 @@ function typed(cls: ArgumentClass | null, constant: boolean | null, nullable = f
   return TYPED.get(cls)![(nullable ? 3 : 0) + (constnessIndex(constant))]!;
 }
 const UNKNOWN = typed(null, null);
+
+/** Per integer type of the integer class, as for TYPED: one shared object per constness and nullability. */
+const INTEGER_TYPED: ReadonlyMap<IntegerShape, readonly Typed[]> = new Map(
+  [1, 2, 4, 8].flatMap((bytes) => [`Int${bytes * 8}`, `UInt${bytes * 8}`]).flatMap((name) => {
+    const integer = integerShapeOfTypeName(name)!;
+    const variants: Typed[] = [];
+    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ ...typed("int64", constant, nullable), integer });
+    return [[integer, variants] as const];
+  }),
+);
+
+/** A value of an integer type: a UInt8 and a UInt32 are classes of their own, the other types the integer class's, with their exact type. */
+function integerTyped(integer: IntegerShape, constant: boolean | null, nullable = false): Typed {
+  if (integer === UINT8_SHAPE) return typed("uint8", constant, nullable);
+  if (integer === UINT32_SHAPE) return typed("uint32", constant, nullable);
+  return INTEGER_TYPED.get(integer)![(nullable ? 3 : 0) + constnessIndex(constant)]!;
+}
+
+/** The exact integer type of a plain-class integer (a Bool is a UInt8), or null where the pass does not know it. */
+function integerShapeOf(t: Typed): IntegerShape | null {
+  if (t.variant >= 0 || t.alternatives !== undefined) return null;
+  if (t.cls === "uint8" || t.cls === "bool") return UINT8_SHAPE;
+  if (t.cls === "uint32") return UINT32_SHAPE;
+  return t.cls === "int64" ? (t.integer ?? null) : null;
+}
+
+/** A number as greatest's and least's common-type rules see it (integer-types.ts), or null for a value of another kind. */
+function numberShapeOf(t: Typed): NumberShape | null {
+  if (!isPlainNumber(t) || t.alternatives !== undefined) return null;
+  return t.cls === "float64" ? "float" : (integerShapeOf(t) ?? "integer");
+}
 const UNKNOWN_COLUMN = typed(null, false);
 /** Per variant, as a constant, a column and either: no class, its own refusals (one shared object each). */
 const VARIANT_TYPED: readonly (readonly Typed[])[] = VARIANTS.map((_, variant) => [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant })));
@@ -732,6 +772,11 @@ interface FunctionFacts {
    * argument of it): `concat` is a String, `divide` a Float64. Else null.
    */
   readonly fixedScalarResult: readonly (ArgumentClass | null)[];
+  /**
+   * Per argument count 0..2: whether that class is also what the probe saw for an array beside a
+   * scalar, either way round (`concat(s, a)` is a String; `n / a` is an array of numbers).
+   */
+  readonly fixedBesideArrays: readonly boolean[];
   /** Arithmetic a tuple undergoes element by element (TUPLE_ARITHMETIC): its result with a tuple is a tuple. */
   readonly tupleArithmetic: boolean;
   /** Of two arrays of one class, that class (`concat`, `greatest`): of two arrays of one array variant, that variant (sameArraysType). */
@@ -844,6 +889,15 @@ function fixedScalarResultOf(signature: ProbedSignature, count: number): Argumen
   return carried ? null : found;
 }
 
+/** FunctionFacts.fixedBesideArrays for one count: each array class beside each scalar class, at both positions, has the fixed scalar result. */
+function fixedBesideArrays(signature: ProbedSignature, count: number): boolean {
+  const fixed = fixedScalarResultOf(signature, count);
+  if (fixed === null || count !== 2) return false;
+  const byFixed = new Set(signature.classResults[count]![fixed]);
+  const scalars = ARGUMENT_CLASSES.filter((cls) => elementClass(cls) === null && cls !== "aggregateState");
+  return ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null).every((array) => scalars.every((scalar) => byFixed.has(`${array} ${scalar}`) && byFixed.has(`${scalar} ${array}`)));
+}
+
 /** The number a tuple of one or two classes is looked up by in FunctionFacts.classResults. */
 function classResultKey(first: number, second = -1): number {
   return (first + 1) * 32 + second + 1;
@@ -919,6 +973,7 @@ function functionFacts(name: string): FunctionFacts {
         return rule !== undefined && "elementOf" in rule && rule.elementOf === 0 ? 0 : -1;
       }),
       fixedScalarResult: [0, 1, 2].map((count) => (signature ? fixedScalarResultOf(signature, count) : null)),
+      fixedBesideArrays: [0, 1, 2].map((count) => signature !== undefined && fixedBesideArrays(signature, count)),
       tupleArithmetic: TUPLE_ARITHMETIC.has(name),
       keepsArrayType: signature !== undefined && keepsArrayType(signature),
     };
@@ -1052,10 +1107,39 @@ class ArgumentTyping {
     return entity !== undefined && comparedByElements(entity, column.name);
   }
 
+  /**
+   * greatest or least of integers of known types (a NULL among them too): their common type
+   * (integerCommonType), Nullable where one is or a NULL is among them (`greatest(android_api_level,
+   * FALSE, organization_id)` is a Nullable(UInt64)). Not where the result is one byte beside a Bool,
+   * which may make it a Bool (numbersWithBool).
+   */
+  private integersCommonType(nodes: readonly Expression[], args: readonly Typed[], constant: boolean | null): Typed | null {
+    const integers: IntegerShape[] = [];
+    let nullable = false;
+    let bool = false;
+    for (let i = 0; i < args.length; i++) {
+      if (this.isNothing(nodes[i]!)) {
+        nullable = true;
+        continue;
+      }
+      const integer = integerShapeOf(args[i]!);
+      if (integer === null) return null;
+      integers.push(integer);
+      if (args[i]!.nullable) nullable = true;
+      if (args[i]!.cls === "bool") bool = true;
+    }
+    const common = integerCommonType(integers);
+    if (common === null || (bool && common === UINT8_SHAPE)) return null;
+    return integerTyped(common, constant, nullable);
+  }
+
   visit(node: Expression): Typed {
     switch (node.kind) {
-      case "literal":
-        return typed(literalClass(node.value), true);
+      case "literal": {
+        const cls = literalClass(node.value);
+        const integer = cls === "int64" ? integerShapeOfLiteral(node.value as number) : null;
+        return integer !== null ? integerTyped(integer, true) : typed(cls, true);
+      }
       case "datetime":
         return DATETIME_CONSTANT;
       case "column":
@@ -1259,6 +1343,10 @@ class ArgumentTyping {
         if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).
+        if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
+          const common = this.integersCommonType(node.args, args, constant);
+          if (common !== null) return common;
+        }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
         if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
@@ -1283,7 +1371,7 @@ class ArgumentTyping {
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
         if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
-        const result = resultTyped(facts, args, constant, node.args);
+        const result = withIntegerType(node.name, args, resultTyped(facts, args, constant, node.args));
         const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
         if (untyped && isNumbersProduct(node.name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
         return untyped && answersCondition() ? condition(node.name, args, constant) : result;
@@ -1920,11 +2008,18 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).
-  if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every((t, i) => widensToFloat64(nodes[i]!, t))) return variantTyped(FLOAT64S_VARIANT, constant);
+  if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every(widensToFloat64)) return variantTyped(FLOAT64S_VARIANT, constant);
+  // Integers of known types (none Nullable, no Bool, which may make a Bool of a UInt8): an array
+  // of their common type (`array(granularity, org_id)` is an Array(UInt64)). A UInt64 and a signed
+  // integer have none: a Variant.
+  if (!withNull && args.every((arg) => !arg.nullable && arg.cls !== "bool" && integerShapeOf(arg) !== null)) {
+    const common = integerCommonType(args.map((arg) => integerShapeOf(arg)!));
+    if (common !== null) return arrayOfClass(integerTyped(common, constant).cls!, constant);
+  }
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
-  // Integers of the int64 class may be an Int64 and a UInt64, whose common type is a Variant;
-  // one alone (`array(project_id)`) is an array of its own type, of the class as classOfTypeName
-  // gives it.
+  // Integers of the int64 class of unknown types may be an Int64 and a UInt64, whose common type
+  // is a Variant; one alone (`array(project_id)`) is an array of its own type, of the class as
+  // classOfTypeName gives it.
   if (first.nullable || withNull || (first.cls === "int64" && args.length > 1)) return typed(null, constant);
   return arrayOfClass(first.cls, constant);
 }
@@ -2054,13 +2149,13 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
 /**
  * Whether a Float64 is the common type of this value and a Float64: a float, a UInt8, UInt32 or
  * Bool, an integer literal of at most 32 bits. Not an Int64 or UInt64, which a Float64 cannot
- * hold exactly: the engine makes a Variant of the two. The int64 class may be either, so only
- * its literals are known to be narrower.
+ * hold exactly: the engine makes a Variant of the two. The int64 class may be either: where the
+ * pass knows the exact type (an Int32, a literal of at most 32 bits), it is known to be narrower.
  */
-function widensToFloat64(node: Expression, t: Typed): boolean {
+function widensToFloat64(t: Typed): boolean {
   if (t.variant >= 0 || t.nullable) return false;
   if (t.cls === "float64" || t.cls === "uint8" || t.cls === "uint32" || t.cls === "bool") return true;
-  return t.cls === "int64" && node.kind === "literal" && typeof node.value === "number" && Math.abs(node.value) < 2 ** 31;
+  return t.cls === "int64" && (integerShapeOf(t)?.bytes ?? 8) <= 4;
 }
 
 /**
@@ -2225,8 +2320,9 @@ function resultOfOneOf(facts: FunctionFacts, args: readonly Typed[], at: number,
  * `concat(attributes_bool[k], attributes_int)`, `item_id / 2`: a function whose result is one
  * fixed class for every scalar class (FunctionFacts.fixedScalarResult) has it given scalar values
  * of no class too (a tuple, a map, a UInt128, an IP, a Date), Nullable where one may hold a NULL
- * and the probe saw Nullable arguments wrap the result. Not given an array (`concat` of arrays is
- * an array), two tuples or maps (joined into one), a tuple to arithmetic (a tuple), nor an if's
+ * and the probe saw Nullable arguments wrap the result. Given an array only beside a scalar, where
+ * the probe saw arrays of each class keep the class (`concat(user, exception_stacks.type)` is a
+ * String; `concat` of arrays is an array); not two tuples, maps or arrays (joined into one), a tuple to arithmetic (a tuple), nor an if's
  * Variant (judged per alternative). An engine test holds it for every such
  * function, variant and position.
  */
@@ -2238,8 +2334,8 @@ function fixedScalarResultGiven(facts: FunctionFacts, args: readonly Typed[], co
   let nullable = false;
   for (const arg of args) {
     if (arg.variant >= 0) {
-      if (ARRAY_VARIANT_AT[arg.variant] || arg.variant === MIXED_VARIANT || (arg.variant === TUPLE_VARIANT && facts.tupleArithmetic)) return null;
-      // Two tuples or two maps are joined into one (`concat(tuple(a), tuple(b))` is a tuple).
+      if ((ARRAY_VARIANT_AT[arg.variant] && !facts.fixedBesideArrays[args.length]) || arg.variant === MIXED_VARIANT || (arg.variant === TUPLE_VARIANT && facts.tupleArithmetic)) return null;
+      // Two tuples, maps or arrays are joined into one (`concat(tuple(a), tuple(b))` is a tuple).
       if (CONTAINER_VARIANT_AT[arg.variant] && ++containers > 1) return null;
       variants++;
       if (VARIANT_MAY_BE_NULL[arg.variant]) nullable = true;
@@ -2387,6 +2483,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   }
   if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) {
     refuseNullBesideContainer(typing, name, args, types, position);
+    refuseNumbersWithoutCommonType(typing, name, args, types, position);
     refuseWithoutCommonType(name, facts, args, types, position);
   }
   const rules = facts.counts[args.length];
@@ -2471,9 +2568,28 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
       if (nullableAt >= 0 && i !== nullableAt && j !== nullableAt) continue;
       // A pair is of two classes: an argument of unknown type (or a variant) is in none.
       if (types[i]!.index < 0 || types[j]!.index < 0) continue;
+      if (COMMON_TYPE_FUNCTIONS.has(name) && shapesDecide(types[i]!, types[j]!)) continue;
       if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, nullableAt))) refuseTogether(name, args, types, i, j, position);
     }
   }
+}
+
+/**
+ * A call's integer result with its exact type where the pass knows it (integer-types.ts): a
+ * function of one fixed type (`count()`, `toInt32(x)`), integer arithmetic of two integers of
+ * known types (`offset - 3` is an Int64), a DateTime minus a DateTime (an Int32). The type decides
+ * the class too: `u % -1` of a UInt64 is a UInt8, where the probe's Int64 gave an integer.
+ */
+function withIntegerType(name: string, args: readonly Typed[], result: Typed): Typed {
+  if (result.variant >= 0 || result.alternatives !== undefined || (result.cls !== "int64" && result.cls !== "uint8" && result.cls !== "uint32")) return result;
+  let integer = FIXED_INTEGER_RESULTS.get(name) ?? null;
+  if (integer === null && args.length === 2) {
+    const [left, right] = args as [Typed, Typed];
+    const [leftShape, rightShape] = [integerShapeOf(left), integerShapeOf(right)];
+    if (leftShape !== null && rightShape !== null) integer = integerArithmetic(name, leftShape, rightShape);
+    else if (name === "minus" && left.cls === "datetime" && right.cls === "datetime" && left.variant < 0 && right.variant < 0) integer = DATETIME_DIFFERENCE;
+  }
+  return integer === null ? result : integerTyped(integer, result.constant, result.nullable);
 }
 
 /**
@@ -2485,6 +2601,41 @@ function refusePairs(name: string, args: readonly Expression[], types: readonly 
  * refused for two. An engine test holds the rule to every call of three classes, Nullable or not.
  */
 const COMMON_TYPE_FUNCTIONS: ReadonlySet<string> = new Set(["greatest", "least"]);
+
+/**
+ * greatest and least of two numbers with no common type by their exact types (integer-types.ts):
+ * a 64-bit integer beside a float (`greatest(count(), 1.5)`), and, past two plain arguments, a
+ * UInt64 beside a signed integer (`greatest(count_urls, offset - 3, viewed_by_id)`, code 386).
+ */
+function refuseNumbersWithoutCommonType(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const bySupertype = args.length > 2 || types.some((t) => t.nullable) || args.some((arg) => typing.isNothing(arg));
+  for (let i = 0; i < types.length; i++) {
+    const first = numberShapeOf(types[i]!);
+    if (first === null) continue;
+    for (let j = i + 1; j < types.length; j++) {
+      const second = numberShapeOf(types[j]!);
+      const problem = second === null ? null : commonTypeProblem(first, second, bySupertype);
+      if (problem === null) continue;
+      const [a, b] = [args[i]!, args[j]!];
+      // A UInt64 written as a literal finds a common type with signed integers, as measured
+      // (`greatest(4294967296, x, y)` of Int8s is an Int64); a signed literal does not (`greatest(-1, u, u)`).
+      if (problem === "UInt64 beside a signed integer" && (typeof first === "object" && !first.signed ? a : b).kind === "literal") continue;
+      // commonTypeProblem finds none for an integer of unknown type: each shape is a float or a known type.
+      const what = (arg: Expression, shape: NumberShape) => `${describe(arg)}${at(arg.position ?? position)} is ${typeof shape !== "object" ? "a float" : `${shape.signed ? "an" : "a"} ${integerTypeName(shape)}`}`;
+      const why =
+        problem === "64-bit integer beside a float"
+          ? "no float holds every 64-bit integer, so ClickHouse finds no type for both"
+          : "past two arguments (or with a Nullable one) ClickHouse compares in one common type, and no signed integer holds every UInt64";
+      throw invalidQuery(`${what(a, first)} and ${what(b, second!)}: ${nameOf(name)} does not take them together (${why})`, b.position ?? position);
+    }
+  }
+}
+
+/** Two numbers whose exact types decide their common type (refuseNumbersWithoutCommonType): the probe's pairs, tried on an Int64 for every integer, do not. */
+function shapesDecide(first: Typed, second: Typed): boolean {
+  const [a, b] = [numberShapeOf(first), numberShapeOf(second)];
+  return a !== null && b !== null && a !== "integer" && b !== "integer";
+}
 
 function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const pair = pairWithoutCommonType(facts, types);
@@ -2764,7 +2915,7 @@ function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [
       if (!judged(second)) continue;
       const form = constnessCode(first) * 3 + constnessCode(second);
       if (first.variant < 0 && second.variant < 0) {
-        if (rules.pairs[form]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
+        if (!shapesDecide(first, second) && rules.pairs[form]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
       } else if (!first.nullable && !second.nullable && rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
     }
   }
@@ -3130,6 +3281,7 @@ function refuseBothNullable(name: string, args: readonly Expression[], types: re
   if (!pairs) return;
   const i = types.findIndex((t) => t.nullable);
   const j = types.findIndex((t, k) => k > i && t.nullable);
+  if (COMMON_TYPE_FUNCTIONS.has(name) && shapesDecide(types[i]!, types[j]!)) return;
   if (pairs.has(pairKey(i, j, types[i]!.index, types[j]!.index, BOTH_NULLABLE))) refuseTogether(name, args, types, i, j, position);
 }
 
@@ -3269,9 +3421,16 @@ export function expressionTyping(
   mayBeNothing: boolean;
   variant: string | null;
   alternatives: { cls: ArgumentClass | null; nullable: boolean; variant: string | null }[] | null;
+  /** The exact integer type the pass knows (`Int32`, a Bool's `UInt8`), or null. */
+  integer: string | null;
 } {
   const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
   const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable, variant: alternative.variant >= 0 ? VARIANTS[alternative.variant]! : null })) ?? null;
-  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives };
+  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives, integer: integerOf(t) };
+}
+
+function integerOf(t: Typed): string | null {
+  const integer = t.cls === "bool" ? null : integerShapeOf(t);
+  return integer === null ? null : integerTypeName(integer);
 }

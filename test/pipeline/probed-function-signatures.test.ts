@@ -2205,26 +2205,32 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("a function of one fixed result class for every scalar class (concat, divide) has it given a scalar value of no class (a tuple, a map, a UInt128, an IP, a Date) at any position, as the engine's result", async () => {
+  it("a function of one fixed result class for every scalar class (concat, divide) has it given a scalar value of no class (a tuple, a map, a UInt128, an IP, a Date) at any position, or an array variant beside a scalar (concat), as the engine's result", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;
+    let arrayCalls = 0;
     const scalars = VARIANTS.filter((variant) => !isArrayVariant(variant) && variant !== "mixed").flatMap((variant) => variantSamples(variant));
-    const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...scalars].map((sample) => ({ name: sample.column, type: sample.type })));
+    // Not the mixed array, an Array(Variant(...)) no entity column can be declared as.
+    const arrays = VARIANTS.filter((variant) => isArrayVariant(variant) && variant !== "mixedArray").flatMap((variant) => variantSamples(variant));
+    const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...scalars, ...arrays].map((sample) => ({ name: sample.column, type: sample.type })));
     const scalarClasses = CLASS_COLUMNS.filter((sample) => { const cls = classOfTypeName(sample.type) ?? nullableClassOfTypeName(sample.type); return cls !== null && elementClass(cls) === null && cls !== "aggregateState"; });
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const count of [1, 2]) {
         if (signature.classResults[count] === undefined || signature.result !== null) continue;
         for (let at = 0; at < count; at++)
-          for (const sample of scalars)
+          for (const sample of count === 1 ? scalars : [...scalars, ...arrays])
             for (const partner of count === 1 ? [sample] : [...scalarClasses, ...scalars]) {
               const args = count === 1 ? [column(sample.column)] : at === 0 ? [column(sample.column), column(partner.column)] : [column(partner.column), column(sample.column)];
               // Only the calls the pass gives a class are asked of the engine (most give none).
               if (passTypingOf(call(name, args), entity)?.cls == null) continue;
-              if (await comparedClass(call(name, args), wrong, entity)) typedCalls += 1;
+              if (!(await comparedClass(call(name, args), wrong, entity))) continue;
+              typedCalls += 1;
+              if (arrays.includes(sample)) arrayCalls += 1;
             }
       }
     }
     expect(typedCalls).toBeGreaterThan(200);
+    expect(arrayCalls).toBeGreaterThan(50);
     expect(wrong).toEqual([]);
   }, 300_000);
 

@@ -73,6 +73,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a mapped aggregate takes the parameters the plain one does (quantilesMerge()(state): seed-2 fuzz, code 42)
   [`MATCH (metrics_distributions) SELECT quantiles()(value) AS q BY metric_id WHERE project_id = 1 AND org_id = 1 AND ${R}`, "quantiles at line 1, column 38 does not take 0 parameters (in its first parentheses): it takes 1 or more", 1, 38],
   // a number and an array of states go element by element: a float times a state (seed-2 fuzz: code 43)
+  // exact integer types: a UInt64 beside a signed integer past two arguments, a 64-bit integer beside a float, a greatest of a UInt64 as a condition
+  [`MATCH (replays) SELECT greatest(count_urls, offset - 3, viewed_by_id) AS g WHERE project_id = 1 AND ${R}`, "minus(…) at line 1, column 52 is an Int64 and column viewed_by_id at line 1, column 57 is a UInt64: greatest does not take them together (past two arguments", 1, 57],
+  [`MATCH (events) SELECT greatest(count(), 1.5) AS g WHERE project_id = 1 AND ${R}`, "count(…) at line 1, column 32 is a UInt64 and 1.5 at line 1, column 41 is a float: greatest does not take them together (no float holds every 64-bit integer", 1, 41],
+  [`MATCH (profiles) SELECT uniqIf(device_os_name, greatest(android_api_level, FALSE, organization_id)) AS u WHERE organization_id = 1 AND project_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "greatest(…) at line 1, column 48 is an integer (Nullable), and uniqIf does not take an integer (Nullable) as argument 2 of 2", 1, 48],
+  // concat of a string and an array is a string
+  [`MATCH (events) SELECT title AS n WHERE (concat(user, exception_stacks.type) >= deleted) AND project_id = 3 AND ${R}`, "concat(…) at line 1, column 41 is a string and column deleted at line 1, column 80 is a small integer (UInt8): greaterOrEquals (>=) does not take them together", 1, 80],
   [`MATCH (generic_metrics_gauges) SELECT 0.95 * groupUniqArray(last) AS x BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "multiply (*) at line 1, column 44 works element by element on groupUniqArray(…) at line 1, column 46, whose elements are each an aggregate state (AggregateFunction)", 1, 46],
   [`MATCH (metrics_sets) SELECT count() / groupUniqArray(value) AS x BY metric_id WHERE project_id = 1 AND org_id = 1 AND ${R}`, "divide (/) does not take an aggregate state (AggregateFunction) as argument 2 of 2", 1, 39],
   // an array, a tuple or a state looked for in a Nested sub-column or a list holding a column (seed-2 fuzz: "cannot be inside Nullable", code 43)
@@ -304,8 +310,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT multiIf(spans.exclusive_time_32, sdk_version, logger) AS m WHERE ${TX} AND project_id = 1`, "column spans.exclusive_time_32 at line 1, column 46 is an Array(Float32), and multiIf does not take an Array(Float32) as argument 1 of 3", 1, 46],
   [`MATCH (events) SELECT quantile(0.5)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 37 is a string, and quantile does not take a string as argument 1 of 1", 1, 37],
   [`MATCH (events) SELECT any(title) * 2 AS a WHERE ${R} AND project_id = 1`, "any(…) at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
-  // greatest of numbers with a Boolean among them is one of the number classes, refused where none is taken (found by the fuzz: code 43 in ClickHouse)
-  [`MATCH (events) SELECT greatest(TRUE, project_id) >= event_id AS g WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 23 is one of a small integer (UInt8), an integer, a float, an integer (UInt32) or a boolean (Bool) (which one depends on its arguments' exact types), and greaterOrEquals (>=) at line 1, column 50 takes none of them", 1, 53],
+  // greatest of numbers with a Boolean among them: of integers of known types their common type; else one of the number classes, refused where none is taken (found by the fuzz: code 43 in ClickHouse)
+  [`MATCH (events) SELECT greatest(TRUE, abs(project_id)) >= event_id AS g WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 23 is one of a small integer (UInt8), an integer, a float, an integer (UInt32) or a boolean (Bool) (which one depends on its arguments' exact types), and greaterOrEquals (>=) at line 1, column 55 takes none of them", 1, 58],
+  [`MATCH (events) SELECT greatest(TRUE, project_id) >= event_id AS g WHERE ${R} AND project_id = 1`, "greatest(…) at line 1, column 23 is an integer and column event_id at line 1, column 53 is a UUID: greaterOrEquals (>=) does not take them together", 1, 53],
   // arrays of an argument's type (groupUniqArray(x)) and array(...) of UInt8s are typed; two array variants are judged together (found by the fuzz: code 43 in ClickHouse)
   [`MATCH (events) SELECT groupUniqArray(level) + 1 AS g WHERE ${R} AND project_id = 1`, "groupUniqArray(…) at line 1, column 23 is an array of strings, and plus (+) does not take", 1, 23],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING groupUniqArray(timestamp) >= 3`, "groupUniqArray(…) at line 1, column 165 is an Array(DateTime) and 3 at line 1, column 194 is a small integer (UInt8): greaterOrEquals (>=) does not take them together", 1, 194],
@@ -415,8 +422,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT title, (argMax(title, received)) AS time, time AS time BY title, time WHERE ${R} AND project_id = 1`, "Aggregate function found in BY clause of query: 'argMax' at line 1, column 88", 1, 88],
   // a scalar IN a list holding an array: ClickHouse converts no array to a scalar (code 43)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND timestamp IN tuple(tags.key, project_id)`, "column tags.key at line 1, column 181 is an array, and in (IN) looks for column timestamp at line 1, column 162, a datetime, among the values listed with it", 1, 181],
-  // greatest of numbers with a Boolean beside a NULL is one of the number classes: a text must read as one (code 53)
-  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(TRUE, sample_weight, duration) > 'x'`, "greatest(…) at line 1, column 164 is one of a small integer (UInt8) (Nullable), an integer (Nullable), a float (Nullable), an integer (UInt32) (Nullable) or a boolean (Bool) (Nullable) (which one depends on its arguments' exact types), and the text compared with it reads as none of them", 1, 206],
+  // greatest of integers of known types with a Boolean among them is their common type: a text must read as one (code 53)
+  [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND greatest(TRUE, sample_weight, duration) > 'x'`, "'x' at line 1, column 206 is not an unsigned integer, and greater (>) compares it with greatest(…) at line 1, column 164, an integer (UInt32) (Nullable): ClickHouse cannot read it as one", 1, 206],
   // aggregates refuse a Variant as a whole (the probe's mixed variant)
   [`MATCH (events) SELECT argMin(project_id, if(title = 'a', timestamp, tags.key)) AS m WHERE ${R} AND project_id = 1`, "if(…) at line 1, column 42 is a value of mixed types (a Variant: its branches have no common type), and argMin does not take", 1, 42],
   [`MATCH (events) SELECT max(if(title = 'a', title, 3)) AS m WHERE ${R} AND project_id = 1`, "is a value of mixed types (a Variant: its branches have no common type), and max does not take", 1, 27],
@@ -676,6 +683,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT length(concat(exception_stacks.mechanism_handled, exception_frames.in_app)) AS n WHERE ${R} AND project_id = 1`,
   // an IP plus an integer where an integer is taken
   `MATCH (events) SELECT (ip_address_v4 + 1) * 2 AS x, toString(ip_address_v6 - 1) AS s WHERE ${R} AND project_id = 1`,
+  // greatest of an integer narrower than 64 bits and a float, of a UInt64 and a signed integer (two plain arguments, or a UInt64 literal)
+  `MATCH (replays) SELECT greatest(retention_days, 0.95) AS g, greatest(count_urls, offset - 3) AS h, greatest(4294967296, offset - 3, -1) AS i, greatest(toStartOfDay(timestamp) - now(), 1.5) AS j WHERE project_id = 1 AND ${R}`,
   // an array of arrays looked in for an array, or taken whole
   `MATCH (replays) SELECT has(groupUniqArray(segment_names), array('a')) AS h, length(groupArray(segment_names)) AS l, arrayFlatten(array(segment_names)) AS f BY segment_names WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
 ];
