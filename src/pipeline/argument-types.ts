@@ -409,7 +409,12 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   }
   // A UInt128 and a number have a common type (a UInt128, an Int256) or none: no type.
   if (byFamily.has("uint128") && byFamily.has("number")) return null;
-  if (byFamily.size > 1) {
+  const [only] = byFamily.values();
+  // A NULL branch beside arrays, of which no Nullable exists, makes a Variant of the one
+  // (`if(c, NULL, array(dist))` is a Variant(Array(Nullable(String)))), judged per alternative as
+  // two families are (`… * group_ids` is code 43). Not a tuple (a Nullable(Tuple) exists), nor a
+  // state (refused by the engine, a Nullable of none); a map has no branch family.
+  if (byFamily.size > 1 || (nulls > 0 && byFamily.size === 1 && only!.cls !== "aggregateState" && isContainer(only!))) {
     // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
     const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
@@ -417,7 +422,6 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const picked = family !== undefined ? byFamily.get(family) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
   }
-  const [only] = byFamily.values();
   // Numbers of several classes (`if(c, 1000, x != y)`, a UInt16): one of the number classes,
   // Nullable where a branch is or may be NULL; as numbersWithBool. Not a 64-bit integer beside a
   // float, which have no common type (a Variant(Float64, Int64)). An engine test holds it.
@@ -530,7 +534,8 @@ function rowsHoldingPrefix(mixed: Expression, mixedType: Typed, refused: Typed, 
 
 /** Why a mixed variant is one: what has no common type. */
 function noCommonType(t: Typed): string {
-  return t.fromElements ? "the array's elements have no common type" : "its branches have no common type";
+  if (t.fromElements) return "the array's elements have no common type";
+  return t.alternatives!.length === 1 ? "a NULL branch beside an array, of which no Nullable exists" : "its branches have no common type";
 }
 
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */

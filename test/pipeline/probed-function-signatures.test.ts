@@ -1023,6 +1023,15 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
   }, 600_000);
 
+  it("a call given an if of a NULL branch beside an array (a Variant of the one) is refused by the engine where the pass refuses it, on rows holding the NULL and the value", async () => {
+    const condition = CLASS_SAMPLES.uint8.column;
+    const containers = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column)];
+    const ifs = containers.flatMap((a) => [call("if", [column(condition), literal(null), a]), call("if", [column(condition), a, literal(null)])]);
+    for (const expression of ifs) expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
+    const onePerRow = { from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT *, 0 AS pick FROM ${PROBE_ROW_TABLE})`, sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "), anyFailure: true };
+    await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 3), 200, (message) => message.includes("Variant"), onePerRow);
+  }, 600_000);
+
   /** Columns of each family an `if` or an `array` makes a Variant of, one per family (a Date and a DateTime64 are of the DateTimes' family). */
   const familyColumns = (): Expression[] => [
     ...(["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)),
