@@ -377,6 +377,17 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  */
 function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean, valueOf: ValueOf): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
+  // Numbers of known types with no common type (a 64-bit integer and a float, a UInt64 and a
+  // signed integer): a Variant of each plain type, a NULL or a Nullable branch among them too
+  // (`multiIf(c, greatest(span_id, project_id), 1e23)` is a Variant(Float64, UInt64), `if(c, u, -1)`
+  // of a UInt64 u a Variant(Int8, UInt64)). An engine test holds it.
+  const numbers = numbersWithoutCommonType(args, types, nullAt);
+  if (numbers !== null) {
+    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
+    const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
+    const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
+  }
   // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
   if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
   // Per family, its alternative: an alternative is a column of its own when the Variant is one,
@@ -442,6 +453,39 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
   return typed(only.cls, constant, nullable || nulls > 0);
+}
+
+/** Two numbers of one type as a Variant holds them: one class, one exact integer type. */
+function sameNumberType(a: Typed, b: Typed): boolean {
+  return a.cls === b.cls && integerShapeOf(a) === integerShapeOf(b);
+}
+
+/**
+ * The branches of an `if` or `multiIf`, numbers each of a known type, where two have no common
+ * type (commonTypeProblem, as greatest past two arguments): each type once, as the Variant's
+ * alternatives. Else null.
+ */
+function numbersWithoutCommonType(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean): Typed[] | null {
+  const branches: Typed[] = [];
+  const shapes: NumberShape[] = [];
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length) || nullAt(args[i]!)) continue;
+    const shape = numberShapeOf(types[i]!);
+    if (shape === null || shape === "integer") return null;
+    branches.push(types[i]!);
+    shapes.push(shape);
+  }
+  const conflict = shapes.some((first, i) => shapes.some((second, j) => j > i && commonTypeProblem(first, second, true) !== null));
+  if (!conflict) return null;
+  const alternatives: Typed[] = [];
+  for (const branch of branches) {
+    if (alternatives.some((known) => sameNumberType(known, branch))) continue;
+    const integer = integerShapeOf(branch);
+    // Plain: a Variant holds a NULL beside its alternatives; a column where the Variant is one, else either.
+    const constant = branch.constant === false ? false : null;
+    alternatives.push(integer !== null ? integerTyped(integer, constant) : typed(branch.cls, constant));
+  }
+  return alternatives;
 }
 
 /**
@@ -1113,26 +1157,32 @@ class ArgumentTyping {
   }
 
   /**
-   * greatest or least of integers of known types (a NULL among them too): their common type
-   * (integerCommonType), Nullable where one is or a NULL is among them (`greatest(android_api_level,
-   * FALSE, organization_id)` is a Nullable(UInt64)). Not where the result is one byte beside a Bool,
-   * which may make it a Bool (numbersWithBool).
+   * greatest or least of numbers of known types (a NULL among them too): of integers their common
+   * type (integerCommonType), of floats among integers of at most 32 bits a float; Nullable where
+   * one is or a NULL is among them (`greatest(android_api_level, FALSE, organization_id)` is a
+   * Nullable(UInt64), `greatest(deleted, retention_days, span_op_breakdowns[k])` a
+   * Nullable(Float64)). Not where the result is one byte beside a Bool, which may make it a Bool
+   * (numbersWithBool).
    */
-  private integersCommonType(nodes: readonly Expression[], args: readonly Typed[], constant: boolean | null): Typed | null {
+  private numbersCommonType(nodes: readonly Expression[], args: readonly Typed[], constant: boolean | null): Typed | null {
     const integers: IntegerShape[] = [];
     let nullable = false;
     let bool = false;
+    let float = false;
     for (let i = 0; i < args.length; i++) {
       if (this.isNothing(nodes[i]!)) {
         nullable = true;
         continue;
       }
-      const integer = integerShapeOf(args[i]!);
-      if (integer === null) return null;
-      integers.push(integer);
+      const number = numberShapeOf(args[i]!);
+      if (number === null || number === "integer") return null;
+      if (number === "float") float = true;
+      else integers.push(number);
       if (args[i]!.nullable) nullable = true;
       if (args[i]!.cls === "bool") bool = true;
     }
+    // Floats and integers of at most 32 bits are a float (a 64-bit integer beside one is refused).
+    if (float) return integers.some((integer) => integer.bytes === 8) ? null : typed("float64", constant, nullable);
     const common = integerCommonType(integers);
     if (common === null || (bool && common === UINT8_SHAPE)) return null;
     return integerTyped(common, constant, nullable);
@@ -1287,7 +1337,7 @@ class ArgumentTyping {
           );
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
-        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
+        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args);
@@ -1349,7 +1399,7 @@ class ArgumentTyping {
         // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
         // on transactions), or a comparison of one (isNothing).
         if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
-          const common = this.integersCommonType(node.args, args, constant);
+          const common = this.numbersCommonType(node.args, args, constant);
           if (common !== null) return common;
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
@@ -2071,6 +2121,9 @@ const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a typ
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
 
+/** An array of values of each scalar class the probe tried no array of (a Bool, a UInt32), its elements known. */
+const ARRAYS_OF_UNNAMED_ELEMENTS: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map((["bool", "uint32"] as const).map((cls) => [cls, withElements(ARRAYS_OF_UNNAMED, cls)]));
+
 /** An array of arrays of each array class (`groupUniqArray(tags.key)`): `2 * groupUniqArray(tags.key)` is judged as `2 * tags.key`. */
 const ARRAYS_OF_ARRAYS_OF: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map(ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null).map((cls) => [cls, withElements(ARRAYS_OF_ARRAYS, cls)]));
 
@@ -2148,7 +2201,11 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (cls === "int64") return typed("arrayNumber", constant);
   if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS_OF.get(cls)![constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
-  return variant === undefined ? typed(null, constant) : variantTyped(variant, constant);
+  if (variant !== undefined) return variantTyped(variant, constant);
+  // An Array(Bool) or Array(UInt32), which the probe did not try: one of the arrays it tried, its
+  // elements known (`count() < groupUniqArray(TRUE)` is refused, code 43).
+  const unnamed = ARRAYS_OF_UNNAMED_ELEMENTS.get(cls);
+  return unnamed === undefined ? typed(null, constant) : unnamed[constnessIndex(constant)]!;
 }
 
 /**
@@ -2891,6 +2948,12 @@ function commonTypeBesideNull(facts: FunctionFacts, others: readonly Typed[], co
   // A Bool among three arguments may make the result a Bool (`greatest(TRUE, 1, NULL)`), as in the
   // fold: of numbers, one of the number classes, Nullable (numbersWithBool's).
   if (first === undefined) return typed(null, constant);
+  // A scalar variant (a Date, an IP, a DateTime64) is its Nullable (`greatest(NULL, ip_address_v6)`
+  // is a Nullable(IPv6)), where the pass has one.
+  if (others.length === 1 && first.variant >= 0 && first.variant !== MIXED_VARIANT && !CONTAINER_VARIANT_AT[first.variant] && first.alternatives === undefined) {
+    const wrapped = VARIANT_MAY_BE_NULL[first.variant] ? VARIANTS[first.variant]! : NULLABLE_VARIANT_OF[VARIANTS[first.variant]!];
+    return wrapped === undefined ? typed(null, constant) : variantTyped(VARIANT_INDEX.get(wrapped)!, constant);
+  }
   if (others.some((t) => t.cls === "bool")) return others.every(isPlainNumber) ? { ...numbersWithBool(others, constant), alternatives: NULLABLE_NUMBER_CLASSES } : typed(null, constant);
   const cls = others.length === 1 ? (first.variant < 0 ? first.cls : null) : resultTyped(facts, others, constant).cls;
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
@@ -3031,11 +3094,18 @@ const SCALAR_VALUE_CLASSES: ReadonlySet<ArgumentClass> = new Set(SCALAR_CLASSES.
  */
 /**
  * `tuple(a) >= tuple(b, c)`: ClickHouse compares tuples element by element, and only tuples of
- * one size (code 43 otherwise, whatever the elements).
+ * one size (code 43 otherwise, whatever the elements); greatest and least find no common type for
+ * two of them (`greatest(tuple(a, b, c), tuple(d))`, code 386, a NULL or more arguments beside).
  */
 function refuseTuplesOfTwoSizes(name: string, args: readonly Expression[]): void {
-  const [left, right] = args as [Expression, Expression];
-  if (!isTupleCall(left) || !isTupleCall(right) || left.args.length === right.args.length) return;
+  for (let i = 0; i < args.length; i++)
+    for (let j = i + 1; j < args.length; j++) {
+      const [left, right] = [args[i]!, args[j]!];
+      if (isTupleCall(left) && isTupleCall(right) && left.args.length !== right.args.length) refuseTupleSizes(name, left, right);
+    }
+}
+
+function refuseTupleSizes(name: string, left: Extract<Expression, { kind: "function" }>, right: Extract<Expression, { kind: "function" }>): never {
   throw invalidQuery(
     `${describe(left)}${at(left.position)} is a tuple of ${left.args.length} and ${describe(right)}${at(right.position)} one of ${right.args.length}: ${nameOf(name)} compares tuples only of one size`,
     right.position ?? left.position,

@@ -41,9 +41,15 @@ afterAll(async () => {
   await engine.close();
 });
 
-async function engineType(sql: string): Promise<string> {
+/** The engine's type of an expression over the numbers table, Nullable kept. */
+async function engineTypeName(sql: string): Promise<string> {
   const rows = (await (await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM numbers`, format: "JSONEachRow" })).json()) as { t: string }[];
-  return rows[0]!.t.replace(/^Nullable\((.*)\)$/, "$1");
+  return rows[0]!.t;
+}
+
+/** The same, Nullable taken off. */
+async function engineType(sql: string): Promise<string> {
+  return (await engineTypeName(sql)).replace(/^Nullable\((.*)\)$/, "$1");
 }
 
 async function engineCode(sql: string): Promise<number | null> {
@@ -123,10 +129,10 @@ describe("exact integer types", () => {
     expect(expressionTyping(call("count", []), ENTITY).integer).toBe("UInt64");
   });
 
-  it("gives greatest and least of integers (a Bool, a Nullable and a NULL among them) the engine's type", async () => {
+  it("gives greatest and least of numbers (integers, floats, a Bool, a Nullable and a NULL among them) the engine's type", async () => {
     const wrong: string[] = [];
     let typed = 0;
-    const integers = [...[...INTEGERS, "Bool"].map((type) => column(`c_${type}`)), ...INTEGERS.map((type) => column(`n_${type}`)), literal(-1), literal(300)];
+    const integers = [...NUMBERS.map((type) => column(`c_${type}`)), ...NUMBERS.filter((type) => type !== "Bool").map((type) => column(`n_${type}`)), literal(-1), literal(300), literal(0.5)];
     for (const name of ["greatest", "least"])
       for (const first of integers)
         for (const second of integers)
@@ -134,14 +140,15 @@ describe("exact integer types", () => {
             const expression = call(name, args);
             if (passRefusal(expression) !== null) continue;
             const typing = expressionTyping(expression, ENTITY);
-            const pass = typing.integer ?? (typing.cls === "uint8" ? "UInt8" : typing.cls === "uint32" ? "UInt32" : null);
+            const pass = typing.integer ?? (typing.cls === "uint8" ? "UInt8" : typing.cls === "uint32" ? "UInt32" : typing.cls === "float64" ? "a float" : null);
             if (pass === null) continue;
             typed += 1;
             const engineSays = await engineType(sqlOf(expression));
-            if (pass !== engineSays) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
+            if (pass === "a float" ? !["Float32", "Float64"].includes(engineSays) : pass !== engineSays) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
+            if (typing.nullable !== /^Nullable\(/.test(await engineTypeName(sqlOf(expression)))) wrong.push(`${sqlOf(expression)}: Nullable ${typing.nullable} in the pass, not in the engine`);
           }
     expect(wrong.slice(0, 40), `${wrong.length} of ${typed}`).toEqual([]);
-    expect(typed).toBeGreaterThan(1500);
+    expect(typed).toBeGreaterThan(2500);
   }, 300_000);
 
   it("gives an array of integers of known types (columns, literals) the engine's type: an array of their common type", async () => {
@@ -162,6 +169,26 @@ describe("exact integer types", () => {
         }
     expect(wrong.slice(0, 40), `${wrong.length} of ${typed}`).toEqual([]);
     expect(typed).toBeGreaterThan(300);
+  }, 300_000);
+
+  it("makes an if of numbers without a common type (a 64-bit integer and a float, a UInt64 and a signed integer) a Variant of each exactly where the engine does", async () => {
+    const wrong: string[] = [];
+    let variants = 0;
+    const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...["UInt64", "Int64", "Float64"].map((type) => column(`n_${type}`)), literal(-1), literal(0.5)];
+    for (const first of numbers)
+      for (const second of numbers)
+        for (const expression of [call("if", [column("c_Bool"), first, second]), call("multiIf", [column("c_Bool"), first, column("c_UInt8"), literal(null), second])]) {
+          const typing = expressionTyping(expression, ENTITY);
+          const engineSays = await engineTypeName(sqlOf(expression));
+          const engineVariant = /^Variant\((.*)\)$/.exec(engineSays)?.[1];
+          if ((typing.variant === "mixed") !== (engineVariant !== undefined)) wrong.push(`${sqlOf(expression)}: the pass ${typing.variant ?? typing.cls}, the engine ${engineSays}`);
+          else if (engineVariant !== undefined) {
+            variants += 1;
+            if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
+          }
+        }
+    expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
+    expect(variants).toBeGreaterThan(50);
   }, 300_000);
 
   it("refuses in greatest and least exactly the numbers the engine finds no common type for, two or three, Nullable or beside a NULL", async () => {

@@ -1137,8 +1137,8 @@ describe("probed function signatures", () => {
     for (const expression of [call("has", [arrays[0]!, column(CLASS_SAMPLES.arrayString.column)]), call("indexOf", [arrays[1]!, column(CLASS_SAMPLES.arrayNumber.column)])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
 
-  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant) is refused by the engine where the pass refuses it", async () => {
-    const of = [CLASS_SAMPLES.aggregateState, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
+  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant, a Bool, a UInt32) is refused by the engine where the pass refuses it", async () => {
+    const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.bool, CLASS_SAMPLES.uint32, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
     const arrays = of.flatMap((sample) => ["groupUniqArray", "groupArray"].map((name) => call(name, [column(sample.column)])));
     for (const array of arrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
     // Partners an aggregate may stand beside: other aggregates' results (a plain column beside it
@@ -1198,11 +1198,12 @@ describe("probed function signatures", () => {
     expect(disagreements).toEqual([]);
   }, 300_000);
 
-  it("tuples of two sizes compared (tuple(a) >= tuple(b, c)) are refused by the engine wherever the pass refuses them", async () => {
+  it("tuples of two sizes compared (tuple(a) >= tuple(b, c)), or given to greatest or least (beside a NULL or a third too), are refused by the engine wherever the pass refuses them", async () => {
     const elements = (["string", "uint8", "datetime", "int64"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
     const tuples = [1, 2, 3].flatMap((size) => elements.map((_, k) => call("tuple", Array.from({ length: size }, (_, i) => elements[(k + i) % elements.length]!))));
     const expressions = ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"].flatMap((name) => tuples.flatMap((a) => tuples.map((b) => call(name, [a, b]))));
-    await expectEngineRefusesWhatPassRefuses(expressions, 500, (message) => message.includes("compares tuples only of one size"));
+    const common = ["greatest", "least"].flatMap((name) => tuples.flatMap((a) => tuples.flatMap((b) => [call(name, [a, b]), call(name, [a, literal(null), b]), call(name, [a, a, b])])));
+    await expectEngineRefusesWhatPassRefuses([...expressions, ...common], 1000, (message) => message.includes("compares tuples only of one size"));
   }, 300_000);
 
   it("a tuple looked for IN a list of another shape (tuple(a, b) IN tuple(c), among tuples of another size or beside values) is refused by the engine exactly where the pass refuses it", async () => {
@@ -2123,6 +2124,23 @@ describe("probed function signatures", () => {
     expect(typedCalls).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("greatest and least of a NULL and a Date, an IP or a DateTime64 are its Nullable where the pass names one, as the engine's result", async () => {
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of ["greatest", "least"])
+      for (const sample of [...DATE_COLUMNS, ...IP_COLUMNS, UINT128_COLUMN])
+        for (const args of [[literal(null), column(sample.column)], [column(sample.column), literal(null)]]) {
+          const expression = call(name, args);
+          const pass = passTypingOf(expression)?.variant ?? null;
+          if (pass === null) continue;
+          typedCalls += 1;
+          const engine = await engineTypeOf(expression);
+          if (variantOfTypeName(engine) !== pass) wrong.push(`${sqlOf(expression)}: the engine ${engine}, the pass ${pass}`);
+        }
+    expect(typedCalls).toBeGreaterThanOrEqual(16);
+    expect(wrong).toEqual([]);
+  });
 
   it("greatest and least of a NULL and a column are refused by the pass exactly where the engine refuses them (an array, a map or a state)", async () => {
     // Entity columns of the types an entity can declare (a Variant cannot be one).
