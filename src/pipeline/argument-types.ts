@@ -1456,8 +1456,9 @@ class ArgumentTyping {
           if (multiLevel) this.refuseNothingQuantiled(node.name, node.args, node.position);
           judge(this, node.name, facts, node.args, args, node.position, true);
         }
-        // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it.
-        if (facts.signature && SINGLE_LEVEL_QUANTILE.test(node.name)) return resultTyped(facts, args, false);
+        // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it; nor
+        // does a size (`topK(10)(time)` is an Array(DateTime), as `topK(time)` is).
+        if (facts.signature && (SINGLE_LEVEL_QUANTILE.test(node.name) || SIZED_AGGREGATE.test(node.name))) return resultTyped(facts, args, false, node.args);
         return UNKNOWN_COLUMN;
       }
       case "lambda":
@@ -1984,6 +1985,9 @@ const MULTI_LEVEL_QUANTILE = /^quantiles/;
 
 /** The quantile functions of one level (`quantile`, `quantileExact`, ...; not the plural `quantiles`). */
 export const SINGLE_LEVEL_QUANTILE = /^quantile(?!s)/;
+
+/** Aggregates whose parameter is a size (how many values to keep), which leaves the result's type as the plain call's. */
+export const SIZED_AGGREGATE = /^(?:topK|topKWeighted|groupArray|groupUniqArray)$/;
 
 /** Allowed names only (functionFacts found a signature). */
 const PLURAL_QUANTILE_FACTS = new Map<string, FunctionFacts>();

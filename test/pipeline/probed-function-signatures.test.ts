@@ -37,7 +37,7 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
@@ -2069,6 +2069,28 @@ describe("probed function signatures", () => {
       }
     }
     await expectEngineRefusesWhatPassRefuses(expressions(), 20);
+  }, 60_000);
+
+  it("an aggregate curried with a size (topK(3)(x), groupArray(3)(x)) has the plain call's type, in the engine and in the pass", async () => {
+    const names = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => SIZED_AGGREGATE.test(name));
+    expect(names.sort()).toEqual(["groupArray", "groupUniqArray", "topK", "topKWeighted"]);
+    const wrong: string[] = [];
+    let typedCalls = 0;
+    for (const name of names) {
+      const count = name === "topKWeighted" ? 2 : 1;
+      for (const sample of CLASS_COLUMNS) {
+        const columns = count === 1 ? [sample.column] : [sample.column, CLASS_SAMPLES.uint8.column];
+        const plain = call(name, columns.map(column));
+        const curried: Expression = { kind: "curried", name, params: [literal(3)], args: columns.map(column) };
+        const [plainType, curriedType] = [await resultType(name, columns), await resultType(`${name}(3)`, columns)];
+        if (plainType !== curriedType) wrong.push(`${name}(3)(${columns.join(", ")}): the engine ${curriedType}, plain ${plainType}`);
+        const [plainTyping, curriedTyping] = [passTypingOf(plain), passTypingOf(curried)];
+        if (JSON.stringify(plainTyping) !== JSON.stringify(curriedTyping)) wrong.push(`${name}(3)(${columns.join(", ")}): the pass ${JSON.stringify(curriedTyping)}, plain ${JSON.stringify(plainTyping)}`);
+        if (curriedTyping?.cls != null || curriedTyping?.variant != null) typedCalls += 1;
+      }
+    }
+    expect(typedCalls).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
   }, 60_000);
 
   it("a one-level quantile curried with its level has the type the engine gives it", async () => {

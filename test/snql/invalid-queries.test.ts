@@ -83,6 +83,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT release WHERE (concat(http_referer, 's') < greatest(deleted, retention_days, span_op_breakdowns[ops.http])) AND project_id = 1 AND ${TX}`, "greatest(…) at line 1, column 72 is a float (Nullable): less (<) does not take them together", 1, 72],
   [`MATCH (search_issues) SELECT http_referer AS h WHERE ${R} AND project_id = 1 AND (greatest(NULL, ip_address_v6) = FALSE)`, "greatest(…) at line 1, column 175 is an IPv6 (Nullable) and false at line 1, column 207 is a boolean (Bool): equals (=) does not take them together", 1, 207],
   [`MATCH (transactions) SELECT dist AS d WHERE ${TX} AND project_id = 2 AND (1 = greatest(tuple(transaction_name, 'x', finish_ts), tuple(duration)))`, "tuple(…) at line 1, column 179 is a tuple of 3 and tuple(…) at line 1, column 220 one of 1: greatest compares tuples only of one size", 1, 220],
+  // an aggregate curried with a size has the plain call's type (topK()(time) is an Array(DateTime))
+  [`MATCH (events) SELECT tags[os.name], topK()(time) / TRUE AS t BY tags[os.name] WHERE ${R} AND project_id = 1`, "topK(…) at line 1, column 38 is an Array(DateTime), and divide (/) does not take an Array(DateTime) as argument 1 of 2", 1, 38],
   // an aggregate's array of Booleans compared with a number
   [`MATCH (replays) SELECT tap_message, count() AS c BY tap_message WHERE project_id = 1 AND ${R} HAVING count() < groupUniqArray(TRUE)`, "groupUniqArray(…) at line 1, column 204 is an array of values of a type the typing pass names no array for, and less (<) compares it with count(…)", 1, 204],
   // an if of a UInt64 and a float (no common type: a Variant) as an ORDER BY key
