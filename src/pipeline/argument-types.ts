@@ -388,6 +388,12 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
   }
+  // Numbers of known types and IPv4s with a common type: that type, where no constant condition
+  // picks a branch (below, a NULL branch so picked holds no value).
+  if (!types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)))) {
+    const common = numberBranchesType(args, types, nullAt, constant);
+    if (common !== null) return common;
+  }
   // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
   if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
   // Per family, its alternative: an alternative is a column of its own when the Variant is one,
@@ -453,6 +459,56 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
   return typed(only.cls, constant, nullable || nulls > 0);
+}
+
+/**
+ * The common type of numbers of known types (integer-types.ts): floats and integers of at most 32
+ * bits a float (a 64-bit integer beside one has none), integers their common type. Null where
+ * there is none, or where it is one byte beside a Bool, which may make it a Bool (numbersWithBool).
+ */
+function commonNumberTyped(integers: readonly IntegerShape[], float: boolean, bool: boolean, nullable: boolean, constant: boolean | null): Typed | null {
+  if (float) return integers.some((integer) => integer.bytes === 8) ? null : typed("float64", constant, nullable);
+  const common = integerCommonType(integers);
+  if (common === null || (bool && common === UINT8_SHAPE)) return null;
+  return integerTyped(common, constant, nullable);
+}
+
+/**
+ * The branches of an `if` or `multiIf`, numbers each of a known type or IPv4s (a UInt32 to the
+ * engine's common type; Nullable as the entities hold them), a NULL among them too: their common
+ * type, Nullable where a branch is or may be NULL (`if(c, isNull(x), ip_address_v4)` is a
+ * Nullable(UInt32)). Null where a branch is of another kind or an integer of unknown type, or
+ * where every branch is an IPv4.
+ */
+function numberBranchesType(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean, constant: boolean | null): Typed | null {
+  const integers: IntegerShape[] = [];
+  let float = false;
+  let nullable = false;
+  let bool = false;
+  let ips = 0;
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length)) continue;
+    if (nullAt(args[i]!)) {
+      nullable = true;
+      continue;
+    }
+    const t = types[i]!;
+    if (t.variant === IPV4_VARIANT) {
+      ips++;
+      integers.push(UINT32_SHAPE);
+      nullable = true;
+      continue;
+    }
+    const shape = numberShapeOf(t);
+    if (shape === null || shape === "integer") return null;
+    if (shape === "float") float = true;
+    else integers.push(shape);
+    if (t.nullable) nullable = true;
+    if (t.cls === "bool") bool = true;
+  }
+  // IPv4s alone are an IPv4.
+  if (integers.length === ips && !float) return null;
+  return commonNumberTyped(integers, float, bool, nullable, constant);
 }
 
 /** Two numbers of one type as a Variant holds them: one class, one exact integer type. */
@@ -1181,11 +1237,7 @@ class ArgumentTyping {
       if (args[i]!.nullable) nullable = true;
       if (args[i]!.cls === "bool") bool = true;
     }
-    // Floats and integers of at most 32 bits are a float (a 64-bit integer beside one is refused).
-    if (float) return integers.some((integer) => integer.bytes === 8) ? null : typed("float64", constant, nullable);
-    const common = integerCommonType(integers);
-    if (common === null || (bool && common === UINT8_SHAPE)) return null;
-    return integerTyped(common, constant, nullable);
+    return commonNumberTyped(integers, float, bool, nullable, constant);
   }
 
   visit(node: Expression): Typed {

@@ -18,7 +18,13 @@ import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine
 const INTEGERS = ["UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16", "Int32", "Int64"];
 const NUMBERS = [...INTEGERS, "Bool", "Float32", "Float64"];
 /** Each number type as a plain column (`c_Int32`) and a Nullable one (`n_Int32`), and a DateTime. */
-const COLUMNS = [...NUMBERS.map((type) => ({ name: `c_${type}`, type })), ...NUMBERS.filter((type) => type !== "Bool").map((type) => ({ name: `n_${type}`, type: `Nullable(${type})` })), { name: "c_DateTime", type: "DateTime" }];
+const COLUMNS = [
+  ...NUMBERS.map((type) => ({ name: `c_${type}`, type })),
+  ...NUMBERS.filter((type) => type !== "Bool").map((type) => ({ name: `n_${type}`, type: `Nullable(${type})` })),
+  { name: "c_DateTime", type: "DateTime" },
+  // An IP address as the entities hold it.
+  { name: "n_IPv4", type: "Nullable(IPv4)" },
+];
 const ENTITY = columnsEntity("numbers", COLUMNS);
 /** Integer literals at each end of each type ClickHouse gives a literal. */
 const LITERALS = [0, 255, 256, 65535, 65536, 4294967295, 4294967296, 2 ** 53, -1, -128, -129, -32768, -32769, -2147483648, -2147483649, -(2 ** 53)];
@@ -34,7 +40,7 @@ let engine: ScratchEngine;
 beforeAll(async () => {
   engine = openScratchEngine("integer-types");
   await engine.store.client.command({ query: `CREATE TABLE numbers (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(", ")}) ENGINE = Memory` });
-  await engine.store.client.command({ query: `INSERT INTO numbers SELECT ${COLUMNS.map((c) => (c.type === "DateTime" ? "now()" : "1")).join(", ")}` });
+  await engine.store.client.command({ query: `INSERT INTO numbers SELECT ${COLUMNS.map((c) => (c.type === "DateTime" ? "now()" : c.type.includes("IPv4") ? "toIPv4('1.2.3.4')" : "1")).join(", ")}` });
 });
 
 afterAll(async () => {
@@ -171,10 +177,11 @@ describe("exact integer types", () => {
     expect(typed).toBeGreaterThan(300);
   }, 300_000);
 
-  it("makes an if of numbers without a common type (a 64-bit integer and a float, a UInt64 and a signed integer) a Variant of each exactly where the engine does", async () => {
+  it("makes an if of numbers without a common type (a 64-bit integer and a float, a UInt64 and a signed integer) a Variant of each exactly where the engine does, and gives the rest (an IPv4 among them) the engine's common type", async () => {
     const wrong: string[] = [];
     let variants = 0;
-    const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...["UInt64", "Int64", "Float64"].map((type) => column(`n_${type}`)), literal(-1), literal(0.5)];
+    let typed = 0;
+    const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...["UInt64", "Int64", "Float64", "IPv4"].map((type) => column(`n_${type}`)), literal(-1), literal(0.5)];
     for (const first of numbers)
       for (const second of numbers)
         for (const expression of [call("if", [column("c_Bool"), first, second]), call("multiIf", [column("c_Bool"), first, column("c_UInt8"), literal(null), second])]) {
@@ -185,10 +192,18 @@ describe("exact integer types", () => {
           else if (engineVariant !== undefined) {
             variants += 1;
             if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
+          } else {
+            const pass = typing.integer ?? (typing.cls === "float64" ? "a float" : null);
+            if (pass === null) continue;
+            typed += 1;
+            const plain = engineSays.replace(/^Nullable\((.*)\)$/, "$1");
+            if (pass === "a float" ? !["Float32", "Float64"].includes(plain) : pass !== plain) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
+            if (typing.nullable !== engineSays.startsWith("Nullable(")) wrong.push(`${sqlOf(expression)}: Nullable ${typing.nullable} in the pass, the engine ${engineSays}`);
           }
         }
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
+    expect(typed).toBeGreaterThan(200);
   }, 300_000);
 
   it("refuses in greatest and least exactly the numbers the engine finds no common type for, two or three, Nullable or beside a NULL", async () => {
