@@ -78,6 +78,21 @@ function passRefusal(expression: Expression): string | null {
   }
 }
 
+/** The number type the pass gives: an exact integer type, or "a float" (Float32 and Float64 are one class); null for none. */
+function numberTypeOf(typing: ReturnType<typeof expressionTyping>): string | null {
+  return typing.integer ?? (typing.cls === "float64" ? "a float" : null);
+}
+
+/** Where the pass's number type (numberTypeOf) or Nullability differs from the engine's type of the expression. */
+function numberTypeDisagreements(expression: Expression, typing: ReturnType<typeof expressionTyping>, engineSays: string): string[] {
+  const pass = numberTypeOf(typing);
+  const plain = engineSays.replace(/^Nullable\((.*)\)$/, "$1");
+  const wrong: string[] = [];
+  if (pass === "a float" ? !["Float32", "Float64"].includes(plain) : pass !== plain) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
+  if (typing.nullable !== engineSays.startsWith("Nullable(")) wrong.push(`${sqlOf(expression)}: Nullable ${typing.nullable} in the pass, the engine ${engineSays}`);
+  return wrong;
+}
+
 describe("exact integer types", () => {
   it("gives an integer literal the type the engine gives it", async () => {
     for (const value of LITERALS) {
@@ -146,12 +161,9 @@ describe("exact integer types", () => {
             const expression = call(name, args);
             if (passRefusal(expression) !== null) continue;
             const typing = expressionTyping(expression, ENTITY);
-            const pass = typing.integer ?? (typing.cls === "uint8" ? "UInt8" : typing.cls === "uint32" ? "UInt32" : typing.cls === "float64" ? "a float" : null);
-            if (pass === null) continue;
+            if (numberTypeOf(typing) === null) continue;
             typed += 1;
-            const engineSays = await engineType(sqlOf(expression));
-            if (pass === "a float" ? !["Float32", "Float64"].includes(engineSays) : pass !== engineSays) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
-            if (typing.nullable !== /^Nullable\(/.test(await engineTypeName(sqlOf(expression)))) wrong.push(`${sqlOf(expression)}: Nullable ${typing.nullable} in the pass, not in the engine`);
+            wrong.push(...numberTypeDisagreements(expression, typing, await engineTypeName(sqlOf(expression))));
           }
     expect(wrong.slice(0, 40), `${wrong.length} of ${typed}`).toEqual([]);
     expect(typed).toBeGreaterThan(2500);
@@ -192,13 +204,9 @@ describe("exact integer types", () => {
           else if (engineVariant !== undefined) {
             variants += 1;
             if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
-          } else {
-            const pass = typing.integer ?? (typing.cls === "float64" ? "a float" : null);
-            if (pass === null) continue;
+          } else if (numberTypeOf(typing) !== null) {
             typed += 1;
-            const plain = engineSays.replace(/^Nullable\((.*)\)$/, "$1");
-            if (pass === "a float" ? !["Float32", "Float64"].includes(plain) : pass !== plain) wrong.push(`${sqlOf(expression)}: the pass ${pass}, the engine ${engineSays}`);
-            if (typing.nullable !== engineSays.startsWith("Nullable(")) wrong.push(`${sqlOf(expression)}: Nullable ${typing.nullable} in the pass, the engine ${engineSays}`);
+            wrong.push(...numberTypeDisagreements(expression, typing, engineSays));
           }
         }
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
