@@ -1448,12 +1448,12 @@ class ArgumentTyping {
           if (through !== null) return through;
         }
         if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
-        // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
-        // on transactions), or a comparison of one (isNothing).
         if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
           const common = this.numbersCommonType(node.args, args, constant);
           if (common !== null) return common;
         }
+        // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
+        // on transactions), or a comparison of one (isNothing).
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
         if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
