@@ -203,7 +203,8 @@ const TYPED: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
   [...ARGUMENT_CLASSES, null].map((cls) => {
     const index = cls === null ? -1 : CLASS_INDEX.get(cls)!;
     const variants: Typed[] = [];
-    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null, variant: -1 });
+    // `integer` present (undefined) on every one: the integer-typed values then share these objects' shape, which keeps the walk's property reads monomorphic.
+    for (const nullable of [false, true]) for (const constant of [true, false, null]) variants.push({ cls, index, constant, nullable: nullable && cls !== null, variant: -1, integer: undefined });
     return [cls, variants] as const;
   }),
 );
