@@ -378,20 +378,22 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  */
 function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean, valueOf: ValueOf): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
+  // A constant condition, or one the storage computes as NULL (which picks the else branch for
+  // every row), picks a branch once for all rows.
+  const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
   // Numbers of known types with no common type (a 64-bit integer and a float, a UInt64 and a
   // signed integer): a Variant of each plain type, a NULL or a Nullable branch among them too
   // (`multiIf(c, greatest(span_id, project_id), 1e23)` is a Variant(Float64, UInt64), `if(c, u, -1)`
   // of a UInt64 u a Variant(Int8, UInt64)). An engine test holds it.
   const numbers = numbersWithoutCommonType(args, types, nullAt);
   if (numbers !== null) {
-    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
   }
   // Numbers of known types and IPv4s with a common type: that type, where no constant condition
   // picks a branch (below, a NULL branch so picked holds no value).
-  if (!types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)))) {
+  if (!pickedOnce) {
     const common = numberBranchesType(args, types, nullAt, constant);
     if (common !== null) return common;
   }
@@ -433,8 +435,6 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   // two families are (`… * group_ids` is code 43). Not a tuple (a Nullable(Tuple) exists), nor a
   // state (refused by the engine, a Nullable of none); a map has no branch family.
   if (byFamily.size > 1 || (nulls > 0 && byFamily.size === 1 && only!.cls !== "aggregateState" && isContainer(only!))) {
-    // A condition the storage computes as NULL picks the else branch for every row, as a constant one picks its branch.
-    const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const family = branch >= 0 && !nullAt(args[branch]!) ? branchFamilyOf(branchType(types[branch]!)) : undefined;
     const picked = family !== undefined ? byFamily.get(family) : undefined;
@@ -482,20 +482,29 @@ function commonNumberTyped(integers: readonly IntegerShape[], float: boolean, bo
  * where every branch is an IPv4.
  */
 function numberBranchesType(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean, constant: boolean | null): Typed | null {
+  const branches: (Typed | null)[] = [];
+  for (let i = 1; i < args.length; i++) if (isBranch(i, args.length)) branches.push(nullAt(args[i]!) ? null : types[i]!);
+  // IPv4s alone are an IPv4.
+  if (branches.every((t) => t === null || t.variant === IPV4_VARIANT)) return null;
+  return numbersCommonTyped(branches, constant, true);
+}
+
+/**
+ * The common type of values each a number of a known type or a NULL (null), an IPv4 as a UInt32
+ * where `ipv4AsUInt32` (an `if`'s branches): commonNumberTyped, Nullable where one is or a NULL is
+ * among them. Null where a value is of another kind or an integer of unknown type.
+ */
+function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean | null, ipv4AsUInt32: boolean): Typed | null {
   const integers: IntegerShape[] = [];
   let float = false;
   let nullable = false;
   let bool = false;
-  let ips = 0;
-  for (let i = 1; i < args.length; i++) {
-    if (!isBranch(i, args.length)) continue;
-    if (nullAt(args[i]!)) {
+  for (const t of values) {
+    if (t === null) {
       nullable = true;
       continue;
     }
-    const t = types[i]!;
-    if (t.variant === IPV4_VARIANT) {
-      ips++;
+    if (ipv4AsUInt32 && t.variant === IPV4_VARIANT) {
       integers.push(UINT32_SHAPE);
       nullable = true;
       continue;
@@ -507,8 +516,6 @@ function numberBranchesType(args: readonly Expression[], types: readonly Typed[]
     if (t.nullable) nullable = true;
     if (t.cls === "bool") bool = true;
   }
-  // IPv4s alone are an IPv4.
-  if (integers.length === ips && !float) return null;
   return commonNumberTyped(integers, float, bool, nullable, constant);
 }
 
@@ -1222,23 +1229,7 @@ class ArgumentTyping {
    * (numbersWithBool).
    */
   private numbersCommonType(nodes: readonly Expression[], args: readonly Typed[], constant: boolean | null): Typed | null {
-    const integers: IntegerShape[] = [];
-    let nullable = false;
-    let bool = false;
-    let float = false;
-    for (let i = 0; i < args.length; i++) {
-      if (this.isNothing(nodes[i]!)) {
-        nullable = true;
-        continue;
-      }
-      const number = numberShapeOf(args[i]!);
-      if (number === null || number === "integer") return null;
-      if (number === "float") float = true;
-      else integers.push(number);
-      if (args[i]!.nullable) nullable = true;
-      if (args[i]!.cls === "bool") bool = true;
-    }
-    return commonNumberTyped(integers, float, bool, nullable, constant);
+    return numbersCommonTyped(args.map((t, i) => (this.isNothing(nodes[i]!) ? null : t)), constant, false);
   }
 
   visit(node: Expression): Typed {
