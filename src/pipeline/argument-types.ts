@@ -187,6 +187,12 @@ interface Typed {
   readonly fromElements?: true;
   /** An array whose element type the pass cannot name (NULLS_ARRAY, NULLABLE_NUMBERS_ARRAY): what it is, in refusals; it is one of its alternatives. */
   readonly arrayOf?: string;
+  /**
+   * Of such an array, its alternatives hold every element type it may hold between them (arrays of
+   * numbers): judged by them even where what another argument takes depends on its elements
+   * (`'a' IN array(granularity)`), not left to the engine as an array of NULLs is.
+   */
+  readonly alternativesSpanElements?: true;
   /** A Nullable no row holds a value of (a constant condition picks an `if`'s NULL branch): refusals made only on a row's value do not happen. */
   readonly holdsNoValue?: true;
   /** Of such an array, its elements' type where the pass knows it (aggregate states, arrays): arithmetic done element by element is judged on it (judgeArrayElements). */
@@ -299,8 +305,8 @@ function branchFamilyOf(t: Typed): string | undefined {
 }
 
 /**
- * Per variant index, its family among an `if`'s branches: a tuple's own; an array variant the
- * family of the arrays of its elements (`if(c, exception_frames.abs_path, sdk_name)` is a
+ * Per variant index, its family among an `if`'s branches: a tuple's own; a map's, of strings or
+ * of numbers; an array variant the family of the arrays of its elements (`if(c, exception_frames.abs_path, sdk_name)` is a
  * Variant(Array(Nullable(String)), String); an Array(Float64) and an array of integers have a
  * common type); a UInt128 its own, which has a common type with numbers (branchesType leaves
  * those untyped); the scalar variants' (VARIANT_FAMILIES).
@@ -311,6 +317,11 @@ const BRANCH_VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((v
   if (["nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uint8s"].includes(variant)) return BRANCH_FAMILIES.arrayNumber;
   if (variant === "uuids") return "array of UUIDs";
   if (variant === "datetimes") return "array of DateTimes";
+  // Maps have a common type within strings or numbers (a Map(String, Int64) and one of Bools make
+  // a Map(String, Int64)) and none across (`if(c, attributes_bool, project_id)` is a
+  // Variant(Map(String, Bool), UInt64); with a Map(String, String), a Variant of the two).
+  if (variant === "mapStrings") return "map of strings";
+  if (variant.startsWith("map")) return "map of numbers";
   return VARIANT_FAMILIES[index];
 });
 
@@ -432,8 +443,8 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   const [only] = byFamily.values();
   // A NULL branch beside arrays, of which no Nullable exists, makes a Variant of the one
   // (`if(c, NULL, array(dist))` is a Variant(Array(Nullable(String)))), judged per alternative as
-  // two families are (`… * group_ids` is code 43). Not a tuple (a Nullable(Tuple) exists), nor a
-  // state (refused by the engine, a Nullable of none); a map has no branch family.
+  // two families are (`… * group_ids` is code 43); so does one beside a map. Not a tuple (a
+  // Nullable(Tuple) exists), nor a state (refused by the engine, a Nullable of none).
   if (byFamily.size > 1 || (nulls > 0 && byFamily.size === 1 && only!.cls !== "aggregateState" && isContainer(only!))) {
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const family = branch >= 0 && !nullAt(args[branch]!) ? branchFamilyOf(branchType(types[branch]!)) : undefined;
@@ -519,6 +530,21 @@ function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean
   return commonNumberTyped(integers, float, bool, nullable, constant);
 }
 
+/**
+ * Whether numbers, each of a known type, hold two with no common type (commonTypeProblem, as
+ * greatest past two arguments finds it): the engine makes a Variant of them. False where one is
+ * no number or of an unknown exact type.
+ */
+function shapesConflict(values: readonly Typed[]): boolean {
+  const shapes: NumberShape[] = [];
+  for (const t of values) {
+    const shape = numberShapeOf(t);
+    if (shape === null || shape === "integer") return false;
+    shapes.push(shape);
+  }
+  return shapes.some((first, i) => shapes.some((second, j) => j > i && commonTypeProblem(first, second, true) !== null));
+}
+
 /** Two numbers of one type as a Variant holds them: one class, one exact integer type. */
 function sameNumberType(a: Typed, b: Typed): boolean {
   return a.cls === b.cls && integerShapeOf(a) === integerShapeOf(b);
@@ -531,16 +557,11 @@ function sameNumberType(a: Typed, b: Typed): boolean {
  */
 function numbersWithoutCommonType(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean): Typed[] | null {
   const branches: Typed[] = [];
-  const shapes: NumberShape[] = [];
   for (let i = 1; i < args.length; i++) {
     if (!isBranch(i, args.length) || nullAt(args[i]!)) continue;
-    const shape = numberShapeOf(types[i]!);
-    if (shape === null || shape === "integer") return null;
     branches.push(types[i]!);
-    shapes.push(shape);
   }
-  const conflict = shapes.some((first, i) => shapes.some((second, j) => j > i && commonTypeProblem(first, second, true) !== null));
-  if (!conflict) return null;
+  if (!shapesConflict(branches)) return null;
   const alternatives: Typed[] = [];
   for (const branch of branches) {
     if (alternatives.some((known) => sameNumberType(known, branch))) continue;
@@ -1290,7 +1311,7 @@ class ArgumentTyping {
           const array = [node.args[1]!, node.args[0]!];
           const arrayTypes = [args[1]!, args[0]!];
           this.judgeAs(() => `${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
-            judge(this, "has", functionFacts("has"), array, arrayTypes, node.position, false),
+            this.judgeWholeCall("has", functionFacts("has"), array, arrayTypes, node.position),
           );
         }
         // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
@@ -1330,14 +1351,7 @@ class ArgumentTyping {
         // refuse a Variant as a whole: the mixed variant's own refusals, judged below. A value of
         // one of some types (an array of Nullable numbers, a condition) is one of them in every
         // row, for an aggregate too (`uniqIf(x, array(NULL, 0))`, code 43).
-        let mixedAt = mixedArgument(args);
-        if (facts.aggregate && mixedAt >= 0 && args[mixedAt]!.variant === MIXED_VARIANT) mixedAt = -1;
-        // An array of NULLs holds elements of any type, and one of Nullable numbers of some
-        // number type: where what another position takes depends on the array's elements
-        // (`has(array(NULL), x)`), it is left to the engine.
-        if (mixedAt >= 0 && args[mixedAt]!.arrayOf !== undefined && elementsDecide(facts, args, mixedAt)) mixedAt = -1;
-        if (mixedAt >= 0 && facts.signature) this.judgeAlternatives(node.name, facts, node.args, args, mixedAt, node.position);
-        if (facts.signature) judge(this, node.name, facts, node.args, args, node.position, false);
+        const mixedAt = facts.signature ? this.judgeWholeCall(node.name, facts, node.args, args, node.position) : -1;
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         if (ELEMENT_WISE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeArrayElements(node.name, facts, node.args, args, node.position);
@@ -1439,6 +1453,13 @@ class ArgumentTyping {
           const through = resultOfOneOf(facts, args, mixedAt, constant, node.args);
           if (through !== null) return through;
         }
+        // An array of numbers divided or multiplied element by element, one of some types
+        // (`array(flag) / rate`, an Array(Bool) divided: an Array(Float64)) or not, is an array.
+        if ((node.name === "divide" || node.name === "multiply") && args.length === 2) {
+          const product = arrayArithmeticType(node.name, node.args, args, constant);
+          if (product !== null) return product;
+          if (mixedAt >= 0 && isNumbersProduct(node.name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
+        }
         if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
         if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
           const common = this.numbersCommonType(node.args, args, constant);
@@ -1449,10 +1470,6 @@ class ArgumentTyping {
         if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
         // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
         if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
-        if ((node.name === "divide" || node.name === "multiply") && args.length === 2) {
-          const product = arrayArithmeticType(node.name, node.args, args, constant);
-          if (product !== null) return product;
-        }
         // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
         // returns, where that has a scalar class and reads no column (nor a parameter, which the
         // walk does not type). An engine test holds it.
@@ -1574,25 +1591,34 @@ class ArgumentTyping {
    * The result of a call given an `if`'s or a `coalesce`'s Variant (`if(2, org_id, use_case_id) *
    * tags.value`): the engine applies the function to each of the Variant's types, leaves out
    * those it refuses, and makes the one result left Nullable where it can be (an array cannot):
-   * an Array(UInt64) here, a Nullable(String) for `upper(if(c, n, s))`. Several results (a
-   * Variant of them), or one the pass has no class for: none. An engine test holds it over every
-   * probed function of one or two arguments.
+   * an Array(UInt64) here, a Nullable(String) for `upper(if(c, n, s))`. Results of several
+   * classes make a Variant of them (`if(c, u, f) + 1` is a Variant(Float64, UInt64)), the mixed
+   * variant, refused as an ORDER BY key as an `if`'s is. A result the pass has no class for:
+   * none. greatest and least of a Variant beside NULLs alone are that Variant
+   * (`greatest(multiIf(c, x, s), NULL)`). An engine test holds it over every probed function of
+   * one or two arguments.
    */
   private resultOfVariant(name: string, facts: FunctionFacts, nodes: readonly Expression[], args: readonly Typed[], at: number, constant: boolean | null): Typed | null {
+    if (COMMON_TYPE_FUNCTIONS.has(name) && nodes.length > 1 && nodes.every((node, i) => i === at || this.isNothing(node))) return args[at]!;
     // A function of one fixed result class, or a conversion, may take the Variant whole
     // (`toString`, `cityHash64`, `toDateTime`: a plain String, UInt64, DateTime): which ones do is
     // not probed.
     if (!facts.signature || facts.signature.result !== null || CONVERSION.test(name) || args.some((t, i) => i !== at && (t.alternatives !== undefined || t.cls === null))) return null;
-    let result: ArgumentClass | null = null;
+    const results: ArgumentClass[] = [];
     const each = [...args];
     for (const alternative of args[at]!.alternatives!) {
       each[at] = alternative;
       if (refuses(() => judge(this, name, facts, nodes, each, undefined, false))) continue;
       const r = resultTyped(facts, each, constant, nodes);
-      if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined || (result !== null && result !== r.cls)) return null;
-      result = r.cls;
+      if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined || r.cls === "aggregateState") return null;
+      if (!results.includes(r.cls)) results.push(r.cls);
     }
-    if (result === null || result === "aggregateState") return null;
+    if (results.length === 0) return null;
+    if (results.length > 1) {
+      const alternativeConstant = constant === false ? false : null;
+      return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: results.map((cls) => typed(cls, alternativeConstant)) };
+    }
+    const result = results[0]!;
     if (elementClass(result) !== null) return typed(result, constant);
     return NULLABLE_CLASSES.includes(result) ? typed(result, constant, true) : null;
   }
@@ -1670,6 +1696,24 @@ class ArgumentTyping {
   private judgeElementOperation(name: string, facts: FunctionFacts, pair: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
     judge(this, name, facts, pair, types, position, false);
     if (name === "plus" || name === "multiply") this.refuseStateArithmetic(name, pair, types);
+  }
+
+  /**
+   * A call judged on its probed refusals, per alternative where an argument has some
+   * (judgeAlternatives). Returns the position judged so, else -1.
+   * - Aggregates take or refuse a mixed Variant as a whole: judged on its own refusals alone.
+   * - An array of NULLs, or another array of unnamed elements, holds elements of any type: where
+   *   what another position takes depends on them (`has(array(NULL), x)`), it is left to the
+   *   engine. Arrays of numbers are judged by their alternatives even there
+   *   (alternativesSpanElements).
+   */
+  private judgeWholeCall(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): number {
+    let mixedAt = mixedArgument(types);
+    if (facts.aggregate && mixedAt >= 0 && types[mixedAt]!.variant === MIXED_VARIANT) mixedAt = -1;
+    if (mixedAt >= 0 && types[mixedAt]!.arrayOf !== undefined && !types[mixedAt]!.alternativesSpanElements && elementsDecide(facts, types, mixedAt)) mixedAt = -1;
+    if (mixedAt >= 0) this.judgeAlternatives(name, facts, args, types, mixedAt, position);
+    judge(this, name, facts, args, types, position, false);
+    return mixedAt;
   }
 
   /**
@@ -2092,10 +2136,15 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
       continue;
     }
     if (IP_VARIANTS.has(arg.variant)) ips.add(arg.variant);
-    const family = familyOf(arg);
+    // A condition of unknown Nullability (`now() NOT IN now()`) is a number here, as among an `if`'s branches.
+    const family = familyOf(branchType(arg));
     if (family !== undefined) families.add(family);
   }
   if (ips.size > 0 && !families.has("number") && (families.size > 0 || containers || ips.size > 1)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  // Numbers of known types two of which have no common type (a 64-bit integer and a float, a
+  // UInt64 and a signed integer), Nullable or beside a NULL too: an Array(Variant(...)) of them
+  // (`array(1.5, project_id)`, `array(u, -1)`), as an `if` of them is a Variant.
+  if (!containers && families.size === 1 && families.has("number") && shapesConflict(args)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Numbers, some Nullable or beside a NULL: an array of Nullable numbers.
   if (!containers && families.size === 1 && families.has("number") && (withNull || args.some((arg) => arg.nullable)) && args.every((arg) => arg.variant < 0 && familyOf(arg) === "number")) {
     return NULLABLE_NUMBERS_ARRAY[constnessIndex(constant)]!;
@@ -2103,9 +2152,9 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   if (families.size > 1 || (containers && [...families].some((family) => SCALAR_FAMILIES.has(family)))) {
     const mixed = variantTyped(MIXED_ARRAY_VARIANT, constant);
     // Every element of a known family: its Variant's alternatives are known (mixedElementType).
-    if (containers || !args.every((arg) => familyOf(arg) !== undefined)) return mixed;
+    if (containers || !args.every((arg) => familyOf(branchType(arg)) !== undefined)) return mixed;
     const alternativeConstant = constant === false ? false : null;
-    return { ...mixed, elements: all.map((t, i) => (nullAt[i] ? null : alternativeOf(undefined, t, alternativeConstant))) };
+    return { ...mixed, elements: all.map((t, i) => (nullAt[i] ? null : alternativeOf(undefined, branchType(t), alternativeConstant))) };
   }
   if (first.cls === null) return typed(null, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
@@ -2146,6 +2195,7 @@ const NULLS_ARRAY = oneOfArrays((constant) => [typed("arrayString", constant), t
 const NULLABLE_NUMBERS_ARRAY = oneOfArrays(
   (constant) => ["nullableUInt8", "nullableUInt16", "nullableUInt32"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)),
   "an array of Nullable numbers",
+  true,
 );
 
 /**
@@ -2169,8 +2219,11 @@ const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a typ
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
 
-/** An array of values of each scalar class the probe tried no array of (a Bool, a UInt32), its elements known. */
-const ARRAYS_OF_UNNAMED_ELEMENTS: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map((["bool", "uint32"] as const).map((cls) => [cls, withElements(ARRAYS_OF_UNNAMED, cls)]));
+/**
+ * An Array(Bool), which the probe did not try, its elements known: one of the arrays it tried.
+ * Not of numbers alone, as an Array(UInt32) is: a Bool reads from a text ('true').
+ */
+const BOOL_ARRAYS = withElements(ARRAYS_OF_UNNAMED, "bool");
 
 /** An array of arrays of each array class (`groupUniqArray(tags.key)`): `2 * groupUniqArray(tags.key)` is judged as `2 * tags.key`. */
 const ARRAYS_OF_ARRAYS_OF: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map(ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null).map((cls) => [cls, withElements(ARRAYS_OF_ARRAYS, cls)]));
@@ -2185,9 +2238,9 @@ function probedArrays(constant: boolean | null): Typed[] {
   return [typed("arrayString", constant), typed("arrayNumber", constant), ...ARRAY_VARIANTS.map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))];
 }
 
-/** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals. */
-function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string): readonly Typed[] {
-  return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternatives(constant), arrayOf: what }));
+/** Per constness, an array whose element type the pass cannot name: one of `alternatives`, called `what` in refusals (alternativesSpanElements: see Typed). */
+function oneOfArrays(alternatives: (constant: boolean | null) => Typed[], what: string, spanElements = false): readonly Typed[] {
+  return [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternatives(constant), arrayOf: what, ...(spanElements ? { alternativesSpanElements: true as const } : {}) }));
 }
 
 /**
@@ -2252,8 +2305,8 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (variant !== undefined) return variantTyped(variant, constant);
   // An Array(Bool) or Array(UInt32), which the probe did not try: one of the arrays it tried, its
   // elements known (`count() < groupUniqArray(TRUE)` is refused, code 43).
-  const unnamed = ARRAYS_OF_UNNAMED_ELEMENTS.get(cls);
-  return unnamed === undefined ? typed(null, constant) : unnamed[constnessIndex(constant)]!;
+  if (cls === "uint32") return UINT32_ARRAYS[constnessIndex(constant)]!;
+  return cls === "bool" ? BOOL_ARRAYS[constnessIndex(constant)]! : typed(null, constant);
 }
 
 /**
@@ -2397,6 +2450,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   const cls = plainResultClass(facts, args);
   // Probed with one Nullable argument at a time: `ifNull(a, b)` with both Nullable is Nullable.
   if (nullables === 0 || (nullables === 1 && signature.plainResults.includes(args.length))) return typed(cls, constant);
+  // A row chosen by a Nullable value (`argMin(tags.key, sdk_name)`) of an array: the array as it
+  // is, which no Nullable wraps. An engine test holds it.
+  if (facts.choosesRow && rule !== undefined && "from" in rule && cls !== null && elementClass(cls) !== null && !args[rule.from]!.nullable) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
 }
@@ -2761,9 +2817,10 @@ function isPlainNumber(t: Typed): boolean {
   return t.variant < 0 && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
 }
 
-/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32), or one of the arrays of numbers (NUMBER_ARRAYS). */
+/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32), an Array(UInt32) or Array(Bool), or one of the arrays of numbers (NUMBER_ARRAYS). */
 function isNumberArray(t: Typed): boolean {
-  if (t.variant < 0 && t.arrayOf !== undefined) return t.arrayOf === NUMBER_ARRAYS[0]!.arrayOf;
+  // Of one of some types: NUMBER_ARRAYS, or an array of numbers of a known class (an Array(UInt32), an Array(Bool)).
+  if (t.variant < 0 && t.arrayOf !== undefined) return t.arrayOf === NUMBER_ARRAYS[0]!.arrayOf || (t.elementType !== undefined && isPlainNumber(t.elementType));
   return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
 }
 
@@ -2884,7 +2941,15 @@ function numberArrayBesideNumber(types: readonly Typed[]): number {
 const NUMBER_ARRAYS = oneOfArrays(
   (constant) => [typed("arrayNumber", constant), ...["float64s", "float32s", "uint8s"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant))],
   "an array of numbers whose type depends on the operands' exact types",
+  true,
 );
+
+/**
+ * An Array(UInt32) (`array(granularity)`, `groupUniqArray(toUInt32(x))`), which the probe did not
+ * try: its elements lie between an Array(UInt8)'s and an Array(Int64)'s, so it is refused where
+ * both are, its elements too (`'a' IN array(granularity)`, code 386). An engine test holds it.
+ */
+const UINT32_ARRAYS = withElements(oneOfArrays((constant) => [typed("arrayNumber", constant), variantTyped(VARIANT_INDEX.get("uint8s")!, constant)], "an Array(UInt32)", true), "uint32");
 
 /** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */
 const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number").map((cls) => typed(cls, null));
@@ -2977,13 +3042,15 @@ export const NOTHING_OF_NULL_TRIPLE: ReadonlySet<string> = new Set([
 
 /**
  * `and(NULL, x)`, `or(a, NULL, b)`: a Nullable(UInt8) where the other values are numbers (or
- * NULLs too), whatever the NULL would make of most functions. A Bool among them may make it a
- * Bool (`and(NULL, TRUE)` is a Nullable(Bool)): no class then, nor beside a value of unknown type.
+ * NULLs too), whatever the NULL would make of most functions; a Nullable(Bool) where one of them
+ * is a Bool that is not Nullable (`and(NULL, TRUE)`, and a constant-folded comparison on discover:
+ * `like(s, (stack_level = 0) AND NULL)` is refused, code 43). A Nullable(Bool) alone makes no Bool
+ * (`and(toNullable(TRUE), NULL)` is a Nullable(UInt8)). Beside a value of unknown type, no class.
  * An engine test holds it to the engine's result types.
  */
 function logicalBesideNull(others: readonly Typed[], constant: boolean | null): Typed {
-  for (const t of others) if (!isPlainNumber(t) || t.cls === "bool") return typed(null, constant);
-  return typed("uint8", constant, true);
+  for (const t of others) if (!isPlainNumber(t)) return typed(null, constant);
+  return typed(others.some((t) => t.cls === "bool" && !t.nullable) ? "bool" : "uint8", constant, true);
 }
 
 /**
@@ -3419,21 +3486,41 @@ function refuseVariantAt(name: string, args: readonly Expression[], variantIndex
 }
 
 /**
- * `arrayFilter((x) -> now(), a)`: a lambda must return what the probe saw the function take from
- * one. Judged only for a body without columns (none of the lambda's parameters, which the walk
- * does not type, nor a column a parameter's name could hide).
+ * `arrayFilter((x) -> now(), a)`, `arrayCount((k) -> toStartOfDay(timestamp), tags.value)`: a
+ * lambda must return what the probe saw the function take from one (the engine refuses a column
+ * there as a constant: its test holds both). Judged only for a body that names none of the
+ * lambda's parameters, which the walk does not type (a parameter reads as a column of its name).
  */
 function judgeLambdaBody(typing: ArgumentTyping, name: string, signature: ProbedSignature, lambda: Extract<Expression, { kind: "lambda" }>, position: TextPosition | undefined): void {
-  if (signature.lambdaBodyRefused.length === 0) return;
+  if (signature.lambdaBodyRefused.length === 0 || namesAny(lambda.body, lambda.params)) return;
   const body = typing.visit(lambda.body);
-  // A column (or a parameter, typed as an unknown column) makes the body's constness false.
-  if (body.cls === null || body.constant === false || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
+  if (body.cls === null || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
   const bodyPosition = lambda.body.position ?? position;
   const taken = ARGUMENT_CLASSES.filter((cls) => !signature.lambdaBodyRefused.includes(cls)).map((cls) => CLASS_NAMES[cls]);
   throw invalidQuery(
     `the lambda${at(position)} returns ${describe(lambda.body)}${at(bodyPosition)}, ${CLASS_NAMES[body.cls]}, and ${nameOf(name)} does not take a lambda that returns ${CLASS_NAMES[body.cls]}; it takes one that returns ${list(taken)}`,
     bodyPosition,
   );
+}
+
+/** Whether an expression names a column called one of `names` (a lambda's parameters), at any depth. */
+function namesAny(node: Expression, names: readonly string[]): boolean {
+  switch (node.kind) {
+    case "column":
+      return node.entityAlias === undefined && names.includes(node.name);
+    case "subscript":
+      return node.entityAlias === undefined && names.includes(node.column);
+    case "argument":
+      return true;
+    case "function":
+      return node.args.some((arg) => namesAny(arg, names));
+    case "curried":
+      return node.params.some((param) => namesAny(param, names)) || node.args.some((arg) => namesAny(arg, names));
+    case "lambda":
+      return namesAny(node.body, names);
+    default:
+      return false;
+  }
 }
 
 /** `arrayExists((x) -> ..., 10)`: what follows a lambda must be what the probe saw taken there (arrays). */
@@ -3486,10 +3573,12 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
     typing.inCondition = expression === query.where || expression === query.having;
     typing.inWhere = expression === query.where;
     const t = typing.visit(expression);
-    // ClickHouse cannot compare aggregate states (code 44): `ORDER BY value` on a metrics entity.
-    if (t.cls === "aggregateState" && query.orderBy.some((item) => item.expression === expression)) {
+    // ClickHouse cannot compare aggregate states (code 44): `ORDER BY value` on a metrics entity,
+    // nor arrays of them (`groupUniqArray(sum) AS p95 ... ORDER BY p95`).
+    const states = t.cls === "aggregateState" ? CLASS_NAMES.aggregateState : t.elementType?.cls === "aggregateState" ? "an array of aggregate states" : null;
+    if (states !== null && query.orderBy.some((item) => item.expression === expression)) {
       throw invalidQuery(
-        `${describe(expression)}${at(expression.position)} is ${CLASS_NAMES.aggregateState}, and ORDER BY cannot compare aggregate states; order by an aggregate of it (sum(value), ...) or another column`,
+        `${describe(expression)}${at(expression.position)} is ${states}, and ORDER BY cannot compare aggregate states; order by an aggregate of it (sum(value), ...) or another column`,
         expression.position,
       );
     }

@@ -746,6 +746,17 @@ describe("probed function signatures", () => {
     return true;
   }
 
+  /** Compares the pass's Variant of an expression (its alternatives' classes) with the engine's type where the engine takes it; true when compared, a mismatch pushed on `wrong`. */
+  async function comparedVariant(expression: Expression, wrong: string[]): Promise<boolean> {
+    const engine = await engineTypeOf(expression);
+    if (engine === "refused") return false;
+    const members = /^Variant\((.*)\)$/.exec(engine)?.[1]?.split(/, (?![^(]*\))/) ?? [];
+    const engineClasses = members.map((member) => classOfTypeName(member) ?? "unknown").sort().join();
+    const passClasses = (passTypingOf(expression)?.alternatives ?? []).map((alternative) => alternative.cls ?? "unknown").sort().join();
+    if (engineClasses !== passClasses) wrong.push(`${sqlOf(expression)}: engine ${engine}, the pass a Variant of ${passClasses}`);
+    return true;
+  }
+
   /** Where the engine's type is not the pass's class, Nullable as the pass says: a line saying so; else null. */
   const classMismatch = (expression: Expression, engine: string, pass: ReturnType<typeof expressionTyping>): string | null => {
     const engineClass = classOfTypeName(engine) ?? nullableClassOfTypeName(engine);
@@ -1003,9 +1014,19 @@ describe("probed function signatures", () => {
     const branches = [
       ...(["string", "uint8", "datetime", "uuid", "arrayString", "arrayNumber", "aggregateState"] as const).map((cls) => column(CLASS_SAMPLES[cls].column)),
       ...DATE_COLUMNS.map((sample) => column(sample.column)),
+      // A map of strings and one of numbers: families of their own (`if(c, attributes_bool, project_id)`).
+      ...["mapStrings", "mapInts"].map((variant) => column(variantSamples(variant)[0]!.column)),
     ];
     const condition = CLASS_SAMPLES.uint8.column;
     const ifs = branches.flatMap((a, k) => branches.slice(k + 1).map((b) => call("if", [column(condition), a, b])));
+    // Each if of a map has the engine's Variant of the two.
+    const wrongTypes: string[] = [];
+    for (const expression of ifs.filter((e) => JSON.stringify(e).includes("s_map_"))) {
+      const engine = await engineTypeOf(expression);
+      const pass = passTypingOf(expression);
+      if (!engine.startsWith("Variant(") || pass?.variant !== "mixed" || pass.alternatives?.length !== 2) wrongTypes.push(`${sqlOf(expression)}: engine ${engine}, the pass ${pass?.variant}`);
+    }
+    expect(wrongTypes).toEqual([]);
     const coalesces = (["string", "uint8", "datetime", "uuid"] as const).flatMap((first) =>
       (["string", "uint8", "datetime", "uuid"] as const).filter((second) => second !== first).map((second) => call("coalesce", [column(nullableSample(first)!.column), column(CLASS_SAMPLES[second].column)])),
     );
@@ -1025,7 +1046,7 @@ describe("probed function signatures", () => {
 
   it("a call given an if of a NULL branch beside an array (a Variant of the one) is refused by the engine where the pass refuses it, on rows holding the NULL and the value", async () => {
     const condition = CLASS_SAMPLES.uint8.column;
-    const containers = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column)];
+    const containers = [column(CLASS_SAMPLES.arrayString.column), column(CLASS_SAMPLES.arrayNumber.column), column(variantSamples("mapInts")[0]!.column)];
     const ifs = containers.flatMap((a) => [call("if", [column(condition), literal(null), a]), call("if", [column(condition), a, literal(null)])]);
     for (const expression of ifs) expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
     const onePerRow = { from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT *, 0 AS pick FROM ${PROBE_ROW_TABLE})`, sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "), anyFailure: true };
@@ -1116,6 +1137,65 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));
   }, 900_000);
 
+  it("an Array(UInt32) (array(granularity), groupUniqArray of one) is one of an Array(UInt8) and an Array(Int64), refused by the engine where the pass refuses it, by its elements too ('a' IN array(u))", async () => {
+    const uint32 = column(CLASS_SAMPLES.uint32.column);
+    const arrays = [call("array", [uint32]), call("array", [uint32, literal(5)])];
+    const aggregated = [call("groupUniqArray", [uint32]), call("groupArray", [uint32])];
+    for (const array of [...arrays, ...aggregated]) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBe(2);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber", "bool"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 150, (message) => message.includes("an Array(UInt32)"));
+    const aggregatePartners = [...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => call("any", [column(CLASS_SAMPLES[cls].column)])), call("count", [])];
+    await expectEngineRefusesWhatPassRefuses(callsWith(aggregated, 2, aggregatePartners), 100, (message) => message.includes("an Array(UInt32)"));
+    // Looked for among its elements: refused where both alternatives' elements are.
+    for (const sought of [literal("a"), column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uuid.column)]) {
+      for (const expression of [call("has", [arrays[0]!, sought]), call("in", [sought, arrays[0]!]), call("indexOf", [arrays[1]!, sought])]) {
+        expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).not.toBeNull();
+        expect(await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(expression)).not.toBeNull();
+      }
+    }
+    for (const sought of [literal(3), column(CLASS_SAMPLES.int64.column), column(CLASS_SAMPLES.float64.column)]) {
+      const expression = call("has", [arrays[0]!, sought]);
+      expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
+    }
+  }, 900_000);
+
+  it("an Array(UInt32) or Array(Bool) divided or multiplied by a number is an array of numbers, as the engine types it, refused where the engine refuses it", async () => {
+    const arrays = [call("array", [column(CLASS_SAMPLES.uint32.column)]), call("array", [column(CLASS_SAMPLES.bool.column)])];
+    const numbers = [literal(2), literal(0.5), column(CLASS_SAMPLES.float64.column), column(CLASS_SAMPLES.int64.column)];
+    const products = arrays.flatMap((array) => numbers.flatMap((number) => [call("divide", [array, number]), call("multiply", [number, array])]));
+    const wrong: string[] = [];
+    for (const product of products) {
+      const engine = await engineTypeOf(product);
+      const pass = passTypingOf(product);
+      const engineArrayOfNumbers = /^Array\((U?Int\d+|Float\d+)\)$/.test(engine);
+      const passArrayOfNumbers = pass?.variant === "float64s" || (pass?.alternatives?.some((alternative) => alternative.cls === "arrayNumber") ?? false);
+      if (!engineArrayOfNumbers || !passArrayOfNumbers || (pass?.variant === "float64s" && engine !== "Array(Float64)")) wrong.push(`${sqlOf(product)}: engine ${engine}, the pass ${JSON.stringify(pass)}`);
+    }
+    expect(wrong).toEqual([]);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "arrayString"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(products.slice(0, 4), 2, partners), 100);
+  }, 900_000);
+
+  it("an array of numbers two of which have no common type (array(1.5, u), array(u, -1)), or of a string and a condition, is an Array(Variant(...)) as the engine types it, refused by the engine where the pass refuses it", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const uint64 = call("toUInt64", [c("int64")]);
+    const arrays = [
+      call("array", [literal(1.5), uint64]),
+      call("array", [uint64, literal(-1)]),
+      call("array", [c("float64"), c("int64"), literal(false)]),
+      call("array", [column(nullableSample("float64")!.column), uint64]),
+      call("array", [c("string"), call("notIn", [call("now", []), call("now", [])])]),
+    ];
+    const wrong: string[] = [];
+    for (const array of arrays) {
+      const engine = await engineTypeOf(array);
+      if (!engine.startsWith("Array(Variant(") || passTypingOf(array)?.variant !== "mixedArray") wrong.push(`${sqlOf(array)}: engine ${engine}, the pass ${passTypingOf(array)?.variant}`);
+    }
+    expect(wrong).toEqual([]);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 300);
+  }, 900_000);
+
   it("a call given an IP plus, minus or times an integer (an integer of some width) is refused by the engine where the pass refuses it", async () => {
     const values = IP_COLUMNS.flatMap((ip) => [
       call("minus", [column(ip.column), column(CLASS_SAMPLES.uint8.column)]),
@@ -1137,8 +1217,8 @@ describe("probed function signatures", () => {
     for (const expression of [call("has", [arrays[0]!, column(CLASS_SAMPLES.arrayString.column)]), call("indexOf", [arrays[1]!, column(CLASS_SAMPLES.arrayNumber.column)])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
 
-  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant, a Bool, a UInt32) is refused by the engine where the pass refuses it", async () => {
-    const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.bool, CLASS_SAMPLES.uint32, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
+  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant, a Bool) is refused by the engine where the pass refuses it", async () => {
+    const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.bool, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
     const arrays = of.flatMap((sample) => ["groupUniqArray", "groupArray"].map((name) => call(name, [column(sample.column)])));
     for (const array of arrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
     // Partners an aggregate may stand beside: other aggregates' results (a plain column beside it
@@ -1460,9 +1540,9 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
-  it("a call given an if's Variant has the type the pass gives it, where it gives one: the one result of the Variant's types the call takes, Nullable where it can be", async () => {
+  it("a call given an if's Variant has the type the pass gives it, where it gives one: the one result of the Variant's types the call takes, Nullable where it can be, or a Variant of several", async () => {
     const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
-    const literal = (value: number): Expression => ({ kind: "literal", value });
+    const literal = (value: number | null): Expression => ({ kind: "literal", value });
     const variants = [
       call("if", [c("uint8"), c("int64"), c("string")]),
       call("if", [c("uint8"), c("datetime"), c("uint8")]),
@@ -1474,11 +1554,28 @@ describe("probed function signatures", () => {
     for (const variant of variants) expect(passTypingOf(variant)?.variant, sqlOf(variant)).toBe("mixed");
     const wrong: string[] = [];
     let typedCalls = 0;
+    let variantCalls = 0;
     for (const expression of callsWith(variants, 2)) {
-      if (passTypingOf(expression)?.cls == null) continue;
+      const pass = passTypingOf(expression);
+      // Results of several classes: a Variant of them, as the engine's.
+      if (pass?.variant === "mixed") {
+        if (await comparedVariant(expression, wrong)) variantCalls += 1;
+        continue;
+      }
+      if (pass?.cls == null) continue;
       if (await comparedClass(expression, wrong)) typedCalls += 1;
     }
     expect(typedCalls).toBeGreaterThan(200);
+    expect(variantCalls).toBeGreaterThan(20);
+    // greatest and least of one of scalars beside NULLs alone: the Variant itself (of an array,
+    // refused: a NULL has no common type with an array).
+    for (const name of ["greatest", "least"])
+      for (const variant of [variants[0]!, variants[1]!, variants[3]!])
+        for (const nulls of [[literal(null)], [literal(null), literal(null)]]) {
+          const expression = call(name, [variant, ...nulls]);
+          expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
+          expect(await comparedVariant(expression, wrong), sqlOf(expression)).toBe(true);
+        }
     expect(wrong).toEqual([]);
   }, 600_000);
 
@@ -1643,6 +1740,15 @@ describe("probed function signatures", () => {
         }
       }
       for (const name of ["in", "notIn"]) yield call(name, [NULL, call("tuple", [{ kind: "literal", value: 1 }, { kind: "literal", value: 2 }])]);
+      // A Bool beside a NULL makes a Nullable(Bool) only where it is not Nullable itself.
+      const nullableBool = column(nullableSample("bool")!.column);
+      const bool = column(CLASS_SAMPLES.bool.column);
+      for (const name of ["and", "or"]) {
+        yield call(name, [NULL, nullableBool]);
+        yield call(name, [nullableBool, NULL, bool]);
+        yield call(name, [nullableBool, NULL, column(CLASS_SAMPLES.float64.column)]);
+        yield call(name, [{ kind: "literal", value: true }, NULL]);
+      }
     }
     const wrong: string[] = [];
     let typedCalls = 0;
@@ -2345,13 +2451,14 @@ describe("probed function signatures", () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it("argMax and argMin (and their -If) choosing the row by a tuple, a Date or an IP have the first argument's type (Nullable by a Nullable one), as the pass says", async () => {
+  it("argMax and argMin (and their -If) choosing the row by a tuple, a Date, an IP or a Nullable value have the first argument's type (Nullable by a Nullable one, an array never), as the pass says", async () => {
     const wrong: string[] = [];
     let typedCalls = 0;
     const condition = CLASS_SAMPLES.uint8.column;
+    const nullableBy = NULLABLE_CLASSES.map((cls) => column(nullableSample(cls)!.column));
     for (const name of ["argMax", "argMin", "argMaxIf", "argMinIf"])
       for (const value of CLASS_COLUMNS)
-        for (const by of [...CLASS_COLUMNS.map((sample) => call("tuple", [column(sample.column), column(sample.column)])), ...[...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => column(sample.column))]) {
+        for (const by of [...CLASS_COLUMNS.map((sample) => call("tuple", [column(sample.column), column(sample.column)])), ...[...DATE_COLUMNS, ...IP_COLUMNS].map((sample) => column(sample.column)), ...nullableBy]) {
           const args = [column(value.column), by];
           const expression = call(name, name.endsWith("If") ? [...args, column(condition)] : args);
           if (await comparedClass(expression, wrong)) typedCalls += 1;
