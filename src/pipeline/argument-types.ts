@@ -322,6 +322,9 @@ const BRANCH_VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((v
   // Variant(Map(String, Bool), UInt64); with a Map(String, String), a Variant of the two).
   if (variant === "mapStrings") return "map of strings";
   if (variant.startsWith("map")) return "map of numbers";
+  // An IP has a common type with no other family (`if(c, ip_address_v4, title)` is a
+  // Variant(IPv4, String)), an IPv4 but with numbers (branchesType leaves those untyped).
+  if (variant === "nullableIPv4" || variant === "nullableIPv6") return variant;
   return VARIANT_FAMILIES[index];
 });
 
@@ -438,8 +441,9 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const known = byFamily.get(family);
     byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
-  // A UInt128 and a number have a common type (a UInt128, an Int256) or none: no type.
-  if (byFamily.has("uint128") && byFamily.has("number")) return null;
+  // A UInt128 and a number have a common type (a UInt128, an Int256) or none: no type. So do an
+  // IPv4 and a number (numberBranchesType's, where it knows it).
+  if (byFamily.has("number") && (byFamily.has("uint128") || byFamily.has("nullableIPv4"))) return null;
   const [only] = byFamily.values();
   // A NULL branch beside arrays, of which no Nullable exists, makes a Variant of the one
   // (`if(c, NULL, array(dist))` is a Variant(Array(Nullable(String)))), judged per alternative as
@@ -1219,9 +1223,20 @@ class ArgumentTyping {
     const sought = types[0]!;
     if (sought.cls === null || isArrayTyped(sought) || sought.cls === "aggregateState" || set.kind !== "function" || (set.name !== "tuple" && set.name !== "array")) return;
     if (sought.cls === "string" && types[1]!.constant === false) return;
+    // A map or a tuple listed beside values read per row (`organization_id IN tuple(item_type,
+    // attributes_int)`) is converted to the left's type as they are, and none converts (code 43).
+    const perRow = types[1]!.constant === false;
     for (const value of set.args) {
       const listed = this.visit(value);
-      const what = isArrayTyped(listed) ? "an array" : listed.cls === "aggregateState" ? "an aggregate state" : null;
+      const what = isArrayTyped(listed)
+        ? "an array"
+        : listed.cls === "aggregateState"
+          ? "an aggregate state"
+          : perRow && listed.variant >= 0 && MAP_VARIANT_AT[listed.variant]!
+            ? "a map"
+            : perRow && listed.variant === TUPLE_VARIANT
+              ? "a tuple"
+              : null;
       if (what === null) continue;
       throw invalidQuery(
         `${describe(value)}${at(value.position)} is ${what}, and ${nameOf(name)} looks for ${describe(left)}${at(left.position)}, ${CLASS_NAMES[sought.cls]}${sought.nullable ? " (Nullable)" : ""}, among the values listed with it: ClickHouse converts no ${what.replace(/^an? /, "")} to ${CLASS_NAMES[sought.cls]}${what === "an array" ? "; compare with has(array, value)" : ""}`,
@@ -1373,13 +1388,16 @@ class ArgumentTyping {
         }
         // A value looked for in a UUID or IP column is converted to the column's type, which
         // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
-        // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be.
-        const sought = membership ? args[0]!.cls : null;
+        // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be. A Date or a
+        // DateTime64 is refused as a DateTime is (`timestamp_ms NOT IN ip_address_v4`, code 70).
+        const soughtDate = membership && args[0]!.variant >= 0 && VARIANT_FAMILIES[args[0]!.variant] === "datetime";
+        const sought = membership ? (soughtDate ? "datetime" : args[0]!.cls) : null;
         const setType = sought !== null ? unconvertibleSet(args[1]!) : undefined;
         if (setType !== undefined && setType.refused.has(sought!) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
+          const what = soughtDate ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${CLASS_NAMES[sought!]}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${CLASS_NAMES[sought!]} to ${setType.to}; ${setType.instead}`,
+            `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${what} to ${setType.to}; ${setType.instead}`,
             left.position ?? node.position,
           );
         }
@@ -1840,10 +1858,16 @@ class ArgumentTyping {
     return mapper?.kind === "literal" ? mapper.value : undefined;
   };
 
-  private readonly mappedText = (node: Expression): string | null => {
-    const mapper = node.kind === "column" ? this.entityOfColumn(node)?.columnMappers[node.name] : undefined;
+  private readonly mappedText = (node: Expression): string | null => this.textOfColumn(node, 0);
+
+  /** The text a column its entity maps to one holds, or an alias of a text names (`type AS time`, `'pageload' AS total`), else null. */
+  private textOfColumn(node: Expression, depth: number): string | null {
+    if (node.kind !== "column") return null;
+    const definition = node.entityAlias === undefined && !node.insideOwnAlias && depth <= 8 ? this.aliases.get(node.name) : undefined;
+    if (definition !== undefined) return constantText(definition, (column) => this.textOfColumn(column, depth + 1));
+    const mapper = this.entityOfColumn(node)?.columnMappers[node.name];
     return mapper?.kind === "literal" && typeof mapper.value === "string" ? mapper.value : null;
-  };
+  }
 
   /**
    * A column of a scalar class the SQL computes per row: a time bucket (`bucketed_time` is
@@ -2294,8 +2318,9 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 
 /**
  * An array of values of one class, where the pass names its type: of strings, of 64-bit (or
- * 16-bit) integers, of UInt8s, DateTimes or UUIDs. Not of floats (Float32 and Float64 share a
- * class, their arrays do not), of Bools or UInt32s (no variant), of arrays or states.
+ * 16-bit) integers, of UInt8s, DateTimes or UUIDs; of Bools, UInt32s, arrays or states, one of
+ * the probed arrays, its elements known. Not of floats (Float32 and Float64 share a class, their
+ * arrays do not).
  */
 function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (cls === "string") return typed("arrayString", constant);
@@ -2306,6 +2331,8 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   // An Array(Bool) or Array(UInt32), which the probe did not try: one of the arrays it tried, its
   // elements known (`count() < groupUniqArray(TRUE)` is refused, code 43).
   if (cls === "uint32") return UINT32_ARRAYS[constnessIndex(constant)]!;
+  // Of aggregate states (`array(count)` on metrics), as an aggregate's array of them is.
+  if (cls === "aggregateState") return ARRAYS_OF_STATES[constnessIndex(constant)]!;
   return cls === "bool" ? BOOL_ARRAYS[constnessIndex(constant)]! : typed(null, constant);
 }
 

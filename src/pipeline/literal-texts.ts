@@ -191,7 +191,9 @@ export function constantText(node: Expression, columnText?: (column: Expression)
   if (fold === undefined) return null;
   const texts: string[] = [];
   for (const arg of node.args) {
-    const text = constantText(arg, columnText);
+    // concat writes an integer or a Boolean as its text (`concat('x', 1)` is 'x1'); a float's is left alone.
+    const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
+    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : constantText(arg, columnText);
     if (text === null || !ASCII.test(text)) return null;
     texts.push(text);
   }
