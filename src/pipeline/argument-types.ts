@@ -1416,7 +1416,7 @@ class ArgumentTyping {
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
-        refuseZeroIndex(node.name, node.args, args);
+        refuseZeroIndex(node.name, node.args, args, this.constantValue);
         if (node.args.length === 2 && (node.name === "plus" || node.name === "multiply")) this.refuseStateArithmetic(node.name, node.args, args);
         // In a condition, a comparison of an array column's elements is what the rewrite makes of
         // it: `exception_frames.stack_level = 0` on discover, which lacks the column, is `false`, a
@@ -3407,16 +3407,22 @@ const ONE_BASED_INDEX: ReadonlyMap<string, string> = new Map([
 /**
  * `arrayElement(tags.key, 0)`, `substring(message, FALSE, 1)`: an index of 0 fails the query
  * while it is planned (code 135), whatever the rows, where the array or string is read per row
- * (of a constant one the engine computes the call first, and takes 0). A Nullable string is
- * left alone: the engine takes it until a row holds a value.
+ * (of a constant one the engine computes the call first, and takes 0). So does a column its
+ * entity maps to 0 (`arrayElement(group_ids, group_id)` on discover), and a float a string's
+ * index truncates to 0 (`substring(s, 0.5, 1)`). A Nullable string is left alone: the engine
+ * takes it until a row holds a value.
  */
-function refuseZeroIndex(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+function refuseZeroIndex(name: string, args: readonly Expression[], types: readonly Typed[], valueOf: ValueOf): void {
   const counts = ONE_BASED_INDEX.get(name);
   const index = args[1];
   const t = types[0];
-  if (counts === undefined || index?.kind !== "literal" || (index.value !== 0 && index.value !== false) || t === undefined) return;
+  if (counts === undefined || index === undefined || t === undefined) return;
+  const value = valueOf(index);
+  const zero = value === 0 || value === false || (name !== "arrayElement" && typeof value === "number" && Math.trunc(value) === 0);
+  if (!zero) return;
   if (t.constant !== false || t.nullable || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
-  throw invalidQuery(`${describe(index)}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0; the first is 1`, index.position);
+  const what = index.kind === "literal" ? describe(index) : `${describe(index)} (0 on this entity)`;
+  throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0; the first is 1`, index.position);
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */

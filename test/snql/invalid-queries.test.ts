@@ -112,6 +112,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT measurements[cls] AS level WHERE ${TX} AND project_id = 1 AND (toDate(finish_ts) IN (profiler_id))`, "toDate(…) at line 1, column 192 is a Date, and in (IN) looks for it in column profiler_id", 1, 192],
   [`MATCH (events) SELECT title WHERE ${R} AND project_id = 1 AND (concat('x', 1) <= 1)`, "concat(…) at line 1, column 156 (the text 'x1') is not an unsigned integer", 1, 156],
   [`MATCH (discover_transactions) SELECT type AS time WHERE ${TX} AND project_id = 1 AND (time = toDateTime('2026-11-22T20:39:27'))`, "column time at line 1, column 178 (the text 'transaction') is not a datetime", 1, 178],
+  // an index a column mapped to 0 or a float truncated to 0 gives (code 135)
+  [`MATCH (discover) SELECT arrayElement(group_ids, group_id) AS x WHERE ${R} AND project_id = 3`, "column group_id (0 on this entity) at line 1, column 49 is index 0, and arrayElement counts an array's elements from 1", 1, 49],
+  [`MATCH (metrics_counters) SELECT substring(use_case_id, 0.5, 1) AS a WHERE ${METRICS}`, "0.5 at line 1, column 56 is index 0, and substring counts a string's characters from 1", 1, 56],
   // concat of a string and an array is a string
   [`MATCH (events) SELECT title AS n WHERE (concat(user, exception_stacks.type) >= deleted) AND project_id = 3 AND ${R}`, "concat(…) at line 1, column 41 is a string and column deleted at line 1, column 80 is a small integer (UInt8): greaterOrEquals (>=) does not take them together", 1, 80],
   [`MATCH (generic_metrics_gauges) SELECT 0.95 * groupUniqArray(last) AS x BY metric_id WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "multiply (*) at line 1, column 44 works element by element on groupUniqArray(…) at line 1, column 46, whose elements are each an aggregate state (AggregateFunction)", 1, 46],
