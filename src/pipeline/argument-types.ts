@@ -1414,6 +1414,7 @@ class ArgumentTyping {
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
+        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloat(node.name, node.args, args);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args, this.constantValue);
@@ -3254,6 +3255,25 @@ function refuseTupleSizes(name: string, left: Extract<Expression, { kind: "funct
   );
 }
 
+/**
+ * `ip_address_v4 <= span_op_breakdowns[k]`, `1.5e-7 >= ip_address_v4`, `greatest(ip, -1)`: an
+ * IPv4 compared with a float or a signed integer is converted to it, which ClickHouse cannot do
+ * (code 48): at once beside a constant, on the first row beside a column. An unsigned integer is
+ * taken; one of unknown exact type is left alone. An engine test holds it.
+ */
+function refuseIPv4BesideFloat(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  const ipAt = types.findIndex((t) => t.variant === IPV4_VARIANT);
+  if (ipAt < 0) return;
+  const otherAt = types.findIndex((t) => t.variant < 0 && (t.cls === "float64" || integerShapeOf(t)?.signed === true));
+  if (otherAt < 0) return;
+  const [ip, other] = [args[ipAt]!, args[otherAt]!];
+  const what = types[otherAt]!.cls === "float64" ? "a float" : `an ${integerTypeName(integerShapeOf(types[otherAt]!)!)}`;
+  throw invalidQuery(
+    `${describe(ip)}${at(ip.position)} is an IPv4, and ${nameOf(name)} compares it with ${describe(other)}${at(other.position)}, ${what}: ClickHouse cannot convert an IPv4 to ${what}; compare it with an unsigned integer or an address written as text ('1.2.3.4')`,
+    other.position ?? ip.position,
+  );
+}
+
 function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columnText: (column: Expression) => string | null): void {
   for (let side = 0; side < 2; side++) {
     const array = args[side]!;
@@ -3346,7 +3366,9 @@ function refuseUnconvertibleSetValues(name: string, args: readonly Expression[],
   const isUuid = left.cls === "uuid";
   const isMap = left.variant >= 0 && MAP_VARIANT_AT[left.variant]!;
   const ipSet = left.variant >= 0 ? UNCONVERTIBLE_VARIANT_SETS[left.variant] : undefined;
-  if (!isDateTime && !isUuid && !isMap && !ipSet && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
+  // An aggregate state takes no value (its literals are judgeComparedString's): nor the clock's (`value IN now()`, code 53).
+  const isState = left.cls === "aggregateState" && left.variant < 0;
+  if (!isDateTime && !isUuid && !isMap && !ipSet && !isState && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
   const set = args[1]!;
   const listed = set.kind === "function" && (set.name === "tuple" || set.name === "array");
   // Only the values the pass knows to be constants: a set of them, values written in a list
@@ -3365,7 +3387,9 @@ function refuseUnconvertibleSetValues(name: string, args: readonly Expression[],
     // read per row (code 48), and refuses a negative integer. A DateTime or Date compares a list
     // read per row as `=` does, and takes a float or a negative integer there.
     const isIPv4 = left.variant === IPV4_VARIANT;
-    const refused = isMap
+    const refused = isState
+      ? isClockCall(value)
+      : isMap
       ? cls !== "string"
       : isUuid
         ? NOT_UUID_VALUES.has(cls)

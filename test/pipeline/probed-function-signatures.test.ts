@@ -1212,6 +1212,25 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(expressions, 50, (message) => message.includes("among the values listed with it"));
   }, 120_000);
 
+  it("an IPv4 compared with a float or a signed integer (or in greatest or least beside one) is refused by the engine (code 48) where the pass refuses it, and beside an unsigned integer taken by both", async () => {
+    const ipv4 = column(IP_COLUMNS[0]!.column);
+    const floats = [column(CLASS_SAMPLES.float64.column), column(nullableSample("float64")!.column), literal(1.5), column(CLASS_SAMPLES.int64.column), literal(-1), call("toInt32", [literal(1)])];
+    const integers = [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.uint32.column), literal(5), call("toUInt64", [literal(1)])];
+    const names = ["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "greatest", "least"];
+    const pairs = (others: readonly Expression[]) => names.flatMap((name) => others.flatMap((other) => [call(name, [ipv4, other]), call(name, [other, ipv4])]));
+    let refused = 0;
+    for (const expression of pairs(floats)) {
+      expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toContain("cannot convert an IPv4 to");
+      expect(await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(expression)).toBe(48);
+      refused += 1;
+    }
+    expect(refused).toBe(96);
+    for (const expression of pairs(integers)) {
+      expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
+      expect(await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(expression)).toBeNull();
+    }
+  }, 120_000);
+
   it("a call given an IP plus, minus or times an integer (an integer of some width) is refused by the engine where the pass refuses it", async () => {
     const values = IP_COLUMNS.flatMap((ip) => [
       call("minus", [column(ip.column), column(CLASS_SAMPLES.uint8.column)]),
