@@ -1412,6 +1412,17 @@ class ArgumentTyping {
             right.position ?? node.position,
           );
         }
+        // A Boolean looked for in a string column (`TRUE IN transaction_op`): the column's texts are
+        // read as Booleans, and the first that is none fails the query (code 467). Refused whatever
+        // the rows, as a string compared with a Nullable number is: no column of names holds only
+        // 'true' and 'false'. A number, a DateTime or a Date is read leniently there and taken.
+        if (membership && args[0]!.cls === "bool" && args[0]!.variant < 0 && args[1]!.cls === "string" && this.isStorageColumn(node.args[1]!)) {
+          const [left, right] = node.args as [Expression, Expression];
+          throw invalidQuery(
+            `${describe(left)}${at(left.position)} is a boolean, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, a string column: ClickHouse reads the column's texts as booleans and fails on the first that is not one ('true', 'false', '1', '0', ...); compare the column with a text instead`,
+            left.position ?? node.position,
+          );
+        }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloat(node.name, node.args, args);

@@ -1231,6 +1231,24 @@ describe("probed function signatures", () => {
     }
   }, 120_000);
 
+  it("a Boolean looked for IN a string column is refused by the engine on a row holding a text (code 467) where the pass refuses it; a number or a DateTime there is taken by both", async () => {
+    const strings = [column(CLASS_SAMPLES.string.column), column(nullableSample("string")!.column)];
+    const booleans = [literal(true), literal(false), column(CLASS_SAMPLES.bool.column)];
+    for (const name of ["in", "notIn"])
+      for (const set of strings) {
+        for (const sought of booleans) {
+          const expression = call(name, [sought, set]);
+          expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toContain("reads the column's texts as booleans");
+          expect(await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(expression)).toBe(467);
+        }
+        for (const sought of [literal(1), column(CLASS_SAMPLES.uint8.column), call("now", [])]) {
+          const expression = call(name, [sought, set]);
+          expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
+          expect(await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(expression)).toBeNull();
+        }
+      }
+  }, 120_000);
+
   it("a call given an IP plus, minus or times an integer (an integer of some width) is refused by the engine where the pass refuses it", async () => {
     const values = IP_COLUMNS.flatMap((ip) => [
       call("minus", [column(ip.column), column(CLASS_SAMPLES.uint8.column)]),
