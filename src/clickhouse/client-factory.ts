@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
-import { Session } from "chdb";
+import { drainPending, Session } from "chdb";
 import { createChdbConnection } from "chdb/connection";
 import { DEFAULT_ENGINE_CONDITION_CACHE_BYTES, DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES, DEFAULT_ENGINE_IDLE_THREADS, type Settings } from "../config/settings.js";
 import { SerializedEmbeddedConnection } from "./embedded-connection.js";
@@ -104,8 +104,11 @@ export function createColumnstoreClient(
     kind: "embedded",
     location: settings.dataDir,
     async close() {
+      // The connection waits for its call in the engine; drainPending then waits for any teardown
+      // chDB still deferred, so the engine is down when this resolves and the process may exit.
       await client.close();
       engine.close();
+      await drainPending();
     },
   };
 }

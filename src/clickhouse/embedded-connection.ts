@@ -18,10 +18,19 @@ type ChdbConnection = ReturnType<typeof createChdbConnection>;
 /** Answers nothing of interest; its only job is to take whatever output chDB left behind. */
 const DRAIN_SQL = "SELECT 1 FORMAT TabSeparated";
 
+/** A call made, or still waiting its turn, once the connection is closing. */
+export class EngineClosedError extends Error {
+  constructor() {
+    super("the embedded ClickHouse is closed: the service is shutting down");
+    this.name = "EngineClosedError";
+  }
+}
+
 export class SerializedEmbeddedConnection {
   readonly connectionName = "chdb";
   readonly supportsZeroCopyStreaming = false;
   private tail: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | null = null;
   /** Failures followed by a drain; visible for tests. */
   drains = 0;
 
@@ -44,11 +53,19 @@ export class SerializedEmbeddedConnection {
   }
 
   ping(params: Parameters<ChdbConnection["ping"]>[0]) {
-    return this.inOrder(() => this.inner.ping(params));
+    // A ping answers whether the engine is there; it does not throw (the Connection contract).
+    return this.inOrder(() => this.inner.ping(params)).catch((error: unknown) => ({ success: false as const, error: this.mapError(error) }));
   }
 
+  /**
+   * Calls still waiting their turn fail with EngineClosedError; the one in the engine (and its
+   * drain) finishes first. chDB's own close() only defers the teardown behind a running call and
+   * returns, so a process that exits then still has the engine running: its exit handlers race the
+   * engine's background threads (SIGSEGV in BgSchPool, seen when SIGTERM came under load).
+   */
   close(): Promise<void> {
-    return this.inner.close();
+    this.closing ??= this.tail.then(() => this.inner.close());
+    return this.closing;
   }
 
   mapError(err: unknown): Error {
@@ -64,7 +81,9 @@ export class SerializedEmbeddedConnection {
   }
 
   private inOrder<T>(call: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new EngineClosedError());
     const run = this.tail.then(async () => {
+      if (this.closing) throw new EngineClosedError();
       try {
         return await call();
       } catch (reason) {
