@@ -160,9 +160,10 @@ export interface TargetCheck {
 /**
  * ClickHouse's codes for a call whose argument types or count it refuses (43
  * ILLEGAL_TYPE_OF_ARGUMENT, 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34/35 too many/few arguments,
- * 386 NO_COMMON_TYPE): what the typing pass is there to catch first.
+ * 386 NO_COMMON_TYPE, 48 NOT_IMPLEMENTED for a conversion it has no code for, `toDate(trace_id)`):
+ * what the typing pass is there to catch first.
  */
-const TYPE_ERROR_CODES: ReadonlySet<number> = new Set([43, 42, 34, 35, 386]);
+const TYPE_ERROR_CODES: ReadonlySet<number> = new Set([43, 42, 34, 35, 386, 48]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

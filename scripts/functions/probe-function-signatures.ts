@@ -9,7 +9,7 @@
  * row (computed: the engine refuses some calls only as it runs them; where the row's value is what
  * fails, the call is only analysed, over an empty table). A class is recorded as refused at a position only
  * when every call with it there failed with a type error (43 ILLEGAL_TYPE_OF_ARGUMENT, 386
- * NO_COMMON_TYPE) and the same argument count succeeded at least once — so a refusal never
+ * NO_COMMON_TYPE, 48 NOT_IMPLEMENTED) and the same argument count succeeded at least once — so a refusal never
  * depends on a partner argument the probe could not pick. An argument count is refused only
  * when every call with it failed with a wrong-count error (42, 34, 35).
  *
@@ -70,7 +70,12 @@ function arrayOfSample(sample: { readonly constant: string; readonly column: str
 function variantCallSamples(variant: string): string[] {
   return variantSamples(variant).map((_, k) => `variant:${variant}:${k}`);
 }
-const TYPE_ERRORS = new Set([43, 386]);
+/**
+ * 43 ILLEGAL_TYPE_OF_ARGUMENT, 386 NO_COMMON_TYPE, and 48 NOT_IMPLEMENTED, which a conversion the
+ * engine has no code for raises whatever the values (`toDate(trace_id)`: "Conversion between
+ * numeric types and UUID is not supported"; an IPv4 compared with a float).
+ */
+const TYPE_ERRORS = new Set([43, 386, 48]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);
 /** What refuses a curried call's parameters: a wrong count, 133 AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS, 309 FUNCTION_CANNOT_HAVE_PARAMETERS. */

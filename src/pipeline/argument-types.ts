@@ -1390,12 +1390,14 @@ class ArgumentTyping {
         // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
         // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be. A Date or a
         // DateTime64 is refused as a DateTime is (`timestamp_ms NOT IN ip_address_v4`, code 70).
+        // An IP in a UUID column is refused too (`ip_address_v4 IN profile_id`, code 48).
         const soughtDate = membership && args[0]!.variant >= 0 && VARIANT_FAMILIES[args[0]!.variant] === "datetime";
+        const soughtIp = membership && IP_VARIANTS.has(args[0]!.variant);
         const sought = membership ? (soughtDate ? "datetime" : args[0]!.cls) : null;
-        const setType = sought !== null ? unconvertibleSet(args[1]!) : undefined;
-        if (setType !== undefined && setType.refused.has(sought!) && this.isStorageColumn(node.args[1]!)) {
+        const setType = sought !== null || soughtIp ? unconvertibleSet(args[1]!) : undefined;
+        if (setType !== undefined && (soughtIp ? setType === UUID_SET : setType.refused.has(sought!)) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
-          const what = soughtDate ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
+          const what = soughtDate || soughtIp ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
           throw invalidQuery(
             `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${what} to ${setType.to}; ${setType.instead}`,
             left.position ?? node.position,
@@ -1426,6 +1428,7 @@ class ArgumentTyping {
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloat(node.name, node.args, args);
+        if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
         refuseZeroIndex(node.name, node.args, args, this.constantValue);
@@ -2331,8 +2334,9 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 /**
  * An array of values of one class, where the pass names its type: of strings, of 64-bit (or
  * 16-bit) integers, of UInt8s, DateTimes or UUIDs; of Bools, UInt32s, arrays or states, one of
- * the probed arrays, its elements known. Not of floats (Float32 and Float64 share a class, their
- * arrays do not).
+ * some arrays, its elements known. Not of floats (Float32 and Float64 share a class, their arrays
+ * do not, and the probe's refusals of an Array(Float64) beside another array do not all hold:
+ * `measurements.value + spans.exclusive_time` is answered).
  */
 function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
   if (cls === "string") return typed("arrayString", constant);
@@ -3285,6 +3289,28 @@ function refuseIPv4BesideFloat(name: string, args: readonly Expression[], types:
   );
 }
 
+/** The functions that make one value of their values' common type, Nullable beside a NULL: no Nullable holds an aggregate state. */
+const STATE_BESIDE_NULL_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "array", "greatest", "least"]);
+
+/**
+ * `if(granularity, max, NULL)`, `array(m, NULL)`, `greatest(m, NULL)` of an aggregate state: the
+ * common type beside a NULL is a Nullable, and no Nullable holds a state (code 43, whatever the
+ * rows and whatever condition picks). `ifNull` and `coalesce` keep the state and are taken. An
+ * engine test holds it.
+ */
+function refuseStateBesideNull(name: string, args: readonly Expression[], types: readonly Typed[], isNothing: (node: Expression) => boolean): void {
+  const values = name === "if" || name === "multiIf" ? args.map((_, i) => isBranch(i, args.length)) : args.map(() => true);
+  const nullAt = args.findIndex((arg, i) => values[i] && isNothing(arg));
+  if (nullAt < 0) return;
+  const stateAt = types.findIndex((t, i) => values[i] && t.cls === "aggregateState" && t.variant < 0);
+  if (stateAt < 0) return;
+  const [state, nothing] = [args[stateAt]!, args[nullAt]!];
+  throw invalidQuery(
+    `${describe(state)}${at(state.position)} is ${CLASS_NAMES.aggregateState}, and ${nameOf(name)} makes it Nullable beside ${describe(nothing)}${at(nothing.position)}, a NULL: no Nullable holds an aggregate state; use ifNull or coalesce, or aggregate it first`,
+    state.position ?? nothing.position,
+  );
+}
+
 function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columnText: (column: Expression) => string | null): void {
   for (let side = 0; side < 2; side++) {
     const array = args[side]!;
@@ -3560,13 +3586,21 @@ function refuseVariantAt(name: string, args: readonly Expression[], variantIndex
  * lambda's parameters, which the walk does not type (a parameter reads as a column of its name).
  */
 function judgeLambdaBody(typing: ArgumentTyping, name: string, signature: ProbedSignature, lambda: Extract<Expression, { kind: "lambda" }>, position: TextPosition | undefined): void {
-  if (signature.lambdaBodyRefused.length === 0 || namesAny(lambda.body, lambda.params)) return;
-  const body = typing.visit(lambda.body);
-  if (body.cls === null || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
+  if (signature.lambdaBodyRefused.length === 0) return;
+  // An `array(…)` of anything, parameters too, is an array (`arrayFilter((k) -> array(k, k), a)`):
+  // refused where arrays of strings and of integers both are.
+  const anArray = isArrayCall(lambda.body) && signature.lambdaBodyRefused.includes("arrayString") && signature.lambdaBodyRefused.includes("arrayNumber");
+  let what = "an array";
+  if (!anArray) {
+    if (namesAny(lambda.body, lambda.params)) return;
+    const body = typing.visit(lambda.body);
+    if (body.cls === null || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
+    what = CLASS_NAMES[body.cls];
+  }
   const bodyPosition = lambda.body.position ?? position;
   const taken = ARGUMENT_CLASSES.filter((cls) => !signature.lambdaBodyRefused.includes(cls)).map((cls) => CLASS_NAMES[cls]);
   throw invalidQuery(
-    `the lambda${at(position)} returns ${describe(lambda.body)}${at(bodyPosition)}, ${CLASS_NAMES[body.cls]}, and ${nameOf(name)} does not take a lambda that returns ${CLASS_NAMES[body.cls]}; it takes one that returns ${list(taken)}`,
+    `the lambda${at(position)} returns ${describe(lambda.body)}${at(bodyPosition)}, ${what}, and ${nameOf(name)} does not take a lambda that returns ${what}; it takes one that returns ${list(taken)}`,
     bodyPosition,
   );
 }
