@@ -73,7 +73,11 @@ function variantCallSamples(variant: string): string[] {
 /**
  * 43 ILLEGAL_TYPE_OF_ARGUMENT, 386 NO_COMMON_TYPE, and 48 NOT_IMPLEMENTED, which a conversion the
  * engine has no code for raises whatever the values (`toDate(trace_id)`: "Conversion between
- * numeric types and UUID is not supported"; an IPv4 compared with a float).
+ * numeric types and UUID is not supported"). Caution: an IPv4 beside the int64 sample (an Int64)
+ * raises 48 too, where a UInt64, which the class also stands for, is taken; the table's entries
+ * for comparisons, greatest, least, nullIf, arrayPushBack/Front and toIPv4 were kept from before 48
+ * counted for that reason (2026-11-29). A full run must keep them so, or the pass refuses
+ * `ip_address_v4 = project_id`, which the engine answers.
  */
 const TYPE_ERRORS = new Set([43, 386, 48]);
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
