@@ -3481,6 +3481,9 @@ function refuseZeroIndex(name: string, args: readonly Expression[], types: reado
   const value = valueOf(index);
   const zero = value === 0 || value === false || (name !== "arrayElement" && typeof value === "number" && Math.trunc(value) === 0);
   if (!zero) return;
+  // A length that is not a number written out (a column, `u`, or a NULL) makes the engine check
+  // nothing while it plans, and answer (`substring(s, 0, u)` is taken, rows or not).
+  if (args.length > 2 && typeof valueOf(args[2]!) !== "number") return;
   if (t.constant !== false || t.nullable || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
   const what = index.kind === "literal" ? describe(index) : `${describe(index)} (0 on this entity)`;
   throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0; the first is 1`, index.position);
