@@ -2921,9 +2921,16 @@ function dateArithmeticType(name: string, types: readonly Typed[], constant: boo
   return wrapped === undefined ? null : variantTyped(VARIANT_INDEX.get(wrapped)!, constant);
 }
 
-/** Integers of some width (ipArithmeticType): per Nullability and constness (constnessIndex), one of the integer classes. */
+/**
+ * Integers of some width (ipArithmeticType): per Nullability and constness (constnessIndex), one
+ * of the integer classes; of an IPv6, a UInt128 too (`ip_address_v6 * 2` is one, which `toIPv6`
+ * takes and the integer classes' samples are not).
+ */
 const INTEGERS: readonly (readonly Typed[])[] = [false, true].map((nullable) =>
   [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: (["uint8", "int64", "uint32"] as const).map((cls) => typed(cls, constant, nullable)) })),
+);
+const INTEGERS_OR_UINT128: readonly (readonly Typed[])[] = INTEGERS.map((byConstness) =>
+  byConstness.map((integers) => ({ ...integers, alternatives: [...integers.alternatives!, variantTyped(UINT128_VARIANT, integers.constant)] })),
 );
 
 /**
@@ -2938,7 +2945,8 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
   if (ipAt < 0) return null;
   const other = types[1 - ipAt]!;
   if (other.variant >= 0 || (other.cls !== "uint8" && other.cls !== "int64" && other.cls !== "uint32")) return null;
-  return INTEGERS[other.nullable || VARIANT_MAY_BE_NULL[types[ipAt]!.variant] ? 1 : 0]![constnessIndex(constant)]!;
+  const widths = types[ipAt]!.variant === IPV4_VARIANT ? INTEGERS : INTEGERS_OR_UINT128;
+  return widths[other.nullable || VARIANT_MAY_BE_NULL[types[ipAt]!.variant] ? 1 : 0]![constnessIndex(constant)]!;
 }
 
 /**
