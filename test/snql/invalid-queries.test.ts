@@ -183,7 +183,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // groupUniqArray of an array column is an array of arrays (fuzz: code 43)
   [`MATCH (replays) SELECT count() - groupUniqArray(segment_names) AS level WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "groupUniqArray(…) at line 1, column 34 is an array of arrays, and minus (-) at line 1, column 32 takes none of", 1, 34],
   // an IP minus an integer is an integer (an Int128 here; fuzz: code 43)
-  [`MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ip_address_v6 - transaction_status LIKE tags_value`, "minus(…) at line 1, column 191 is one of a small integer (UInt8) (Nullable), an integer (Nullable) or an integer (UInt32) (Nullable)", 1, 191],
+  [`MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND ip_address_v6 - transaction_status LIKE tags_value`, "minus(…) at line 1, column 191 is one of a small integer (UInt8) (Nullable), an integer (Nullable), an integer (UInt32) (Nullable) or a UInt128", 1, 191],
   // tuples compared are of one size (fuzz: code 43)
   [`MATCH (discover_transactions) SELECT duration WHERE tuple(exception_frames.lineno) >= tuple(start_ts, version) AND project_id = 1 AND ${TX}`, "tuple(…) at line 1, column 53 is a tuple of 1 and tuple(…) at line 1, column 87 one of 2: greaterOrEquals (>=) compares tuples only of one size", 1, 87],
   // a float beside an IP, each taken alone there (fuzz: code 43)
