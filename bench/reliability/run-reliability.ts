@@ -561,7 +561,7 @@ function block(report: ReliabilityReport, checks: readonly TargetCheck[], option
       "—",
     ],
     [
-      "Fuzz: answers with a ClickHouse type or argument-count error (codes 43, 42, 34, 35, 386; see docs/reliability.md for what remains and why)",
+      "Fuzz: answers with a ClickHouse type or argument-count error (codes 43, 42, 34, 35, 386, 48; see docs/reliability.md for what remains and why)",
       `${f.engineTypeErrors.toLocaleString("en")}; all ClickHouse codes: ${f.engineErrors.slice(0, 8).map((line) => line.replace(/ \(first:.*$/, "")).join(", ") || "none"}`,
       "—",
     ],

@@ -30,7 +30,7 @@ describe("reliability smoke", () => {
 
     expect(report.fuzz.requests).toBe(20_000);
     expect(report.fuzz.reachedClickHouse, "a good share of the fuzz reaches ClickHouse").toBeGreaterThan(2_000);
-    // No input reaches ClickHouse with a type or argument-count error (codes 43, 42, 34, 35, 386):
+    // No input reaches ClickHouse with a type or argument-count error (codes 43, 42, 34, 35, 386, 48):
     // the typing pass refuses each first, with a position (docs/snql.md, "Function argument types").
     expect(report.fuzz.engineTypeErrors, `inputs ClickHouse refused for a type or count (replay each with --replay):\n${report.fuzz.engineErrorShapes.join("\n")}`).toBe(0);
     expect(report.soak.requests).toBeGreaterThan(500);
