@@ -1427,7 +1427,7 @@ class ArgumentTyping {
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
-        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloat(node.name, node.args, args);
+        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
         if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
@@ -3284,7 +3284,7 @@ function refuseTupleSizes(name: string, left: Extract<Expression, { kind: "funct
  * (code 48): at once beside a constant, on the first row beside a column. An unsigned integer is
  * taken; one of unknown exact type is left alone. An engine test holds it.
  */
-function refuseIPv4BesideFloat(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+function refuseIPv4BesideFloatOrSigned(name: string, args: readonly Expression[], types: readonly Typed[]): void {
   const ipAt = types.findIndex((t) => t.variant === IPV4_VARIANT);
   if (ipAt < 0) return;
   const otherAt = types.findIndex((t) => t.variant < 0 && (t.cls === "float64" || integerShapeOf(t)?.signed === true));
