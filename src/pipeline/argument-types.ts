@@ -3297,14 +3297,17 @@ function refuseIPv4BesideFloatOrSigned(name: string, args: readonly Expression[]
   );
 }
 
-/** The functions that make one value of their values' common type, Nullable beside a NULL: no Nullable holds an aggregate state. */
-const STATE_BESIDE_NULL_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "array", "greatest", "least"]);
+/**
+ * The functions that make one value of their values' common type, Nullable beside a NULL: no
+ * Nullable holds an aggregate state. Not greatest or least, whose common-type rule already
+ * refuses a NULL beside a state (refuseNullBesideContainer).
+ */
+const STATE_BESIDE_NULL_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "array"]);
 
 /**
- * `if(granularity, max, NULL)`, `array(m, NULL)`, `greatest(m, NULL)` of an aggregate state: the
- * common type beside a NULL is a Nullable, and no Nullable holds a state (code 43, whatever the
- * rows and whatever condition picks). `ifNull` and `coalesce` keep the state and are taken. An
- * engine test holds it.
+ * `if(granularity, max, NULL)`, `array(m, NULL)` of an aggregate state: the common type beside a
+ * NULL is a Nullable, and no Nullable holds a state (code 43, whatever the rows and whatever
+ * condition picks). `ifNull` and `coalesce` keep the state and are taken. An engine test holds it.
  */
 function refuseStateBesideNull(name: string, args: readonly Expression[], types: readonly Typed[], isNothing: (node: Expression) => boolean): void {
   const values = name === "if" || name === "multiIf" ? args.map((_, i) => isBranch(i, args.length)) : args.map(() => true);
