@@ -363,6 +363,15 @@ function main(): void {
         const outcome = call(name, args, form);
         return typeOrCountError(outcome);
       };
+      // An array variant refused beside the accepted call's other arguments may still be taken
+      // beside another array: `plus` and `minus` combine two arrays of numbers element by element
+      // (`measurements.value + spans.exclusive_time`), so with two or more arguments it must be
+      // refused beside each array (of a class, of a type without one, of a variant) as well.
+      const ARRAY_PARTNERS = [
+        ...ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null),
+        ...Object.keys(OTHER_TYPE_SAMPLES).filter((other) => OTHER_TYPE_SAMPLES[other]!.type.startsWith("Array(")).map((other) => `other:${other}`),
+        ...ARRAY_VARIANTS.flatMap((other) => variantCallSamples(other)),
+      ];
       const variantsIn = (form: "constant" | "column") =>
         (count >= 2 ? robust[count]![form] : refused[count]![form]!).map((classes, i) => {
           const base = byForm[form].accepted;
@@ -375,8 +384,7 @@ function main(): void {
               const args: string[] = [...base];
               args[i] = sample;
               if (!refusedCall(args, form)) return false;
-              if (!scalar) return true;
-              const partners = [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), ...variantCallSamples(variant), `variantArray:${sample.slice(8)}`];
+              const partners = scalar ? [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), ...variantCallSamples(variant), `variantArray:${sample.slice(8)}`] : ARRAY_PARTNERS;
               for (let j = 0; j < count; j++) {
                 if (j === i) continue;
                 for (const partner of partners) {

@@ -1325,6 +1325,7 @@ class ArgumentTyping {
         if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
           const array = [node.args[1]!, node.args[0]!];
           const arrayTypes = [args[1]!, args[0]!];
+          refuseIPv4AmongFloatsOrSigned(node.name, node.args[1]!, args[1]!, node.args[0]!, args[0]!);
           this.judgeAs(() => `${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
             this.judgeWholeCall("has", functionFacts("has"), array, arrayTypes, node.position),
           );
@@ -1428,6 +1429,7 @@ class ArgumentTyping {
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
+        if (args.length === 2 && ELEMENT_LOOKUPS.has(node.name)) refuseIPv4AmongFloatsOrSigned(node.name, node.args[0]!, args[0]!, node.args[1]!, args[1]!);
         if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
         if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
         judgeConvertedText(node.name, node.args, this.mappedText);
@@ -1483,7 +1485,7 @@ class ArgumentTyping {
           if (through !== null) return through;
         }
         if (mixedAt >= 0 && !perRowAlternatives(args[mixedAt]!) && args[mixedAt]!.variant < 0 && args[mixedAt]!.arrayOf === undefined && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
-          const through = resultOfOneOf(facts, args, mixedAt, constant, node.args);
+          const through = resultOfOneOf(node.name, facts, args, mixedAt, constant, node.args);
           if (through !== null) return through;
         }
         // An array of numbers divided or multiplied element by element, one of some types
@@ -1511,7 +1513,7 @@ class ArgumentTyping {
           if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
-          const kept = tupleArithmeticType(node.name, args, constant) ?? dateArithmeticType(node.name, args, constant) ?? ipArithmeticType(node.name, args, constant);
+          const kept = keptArithmeticType(node.name, args, constant);
           if (kept !== null) return kept;
         }
         if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
@@ -2205,14 +2207,17 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // integer have none: a Variant.
   if (!withNull && args.every((arg) => !arg.nullable && arg.cls !== "bool" && integerShapeOf(arg) !== null)) {
     const common = integerCommonType(args.map((arg) => integerShapeOf(arg)!));
-    if (common !== null) return arrayOfClass(integerTyped(common, constant).cls!, constant);
+    if (common !== null) {
+      const element = integerTyped(common, constant);
+      return arrayOfClass(element.cls!, constant, element);
+    }
   }
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
   // Integers of the int64 class of unknown types may be an Int64 and a UInt64, whose common type
   // is a Variant; one alone (`array(project_id)`) is an array of its own type, of the class as
   // classOfTypeName gives it.
   if (first.nullable || withNull || (first.cls === "int64" && args.length > 1)) return typed(null, constant);
-  return arrayOfClass(first.cls, constant);
+  return arrayOfClass(first.cls, constant, first);
 }
 
 /**
@@ -2334,19 +2339,26 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 /**
  * An array of values of one class, where the pass names its type: of strings, of 64-bit (or
  * 16-bit) integers, of UInt8s, DateTimes or UUIDs; of Bools, UInt32s, arrays or states, one of
- * some arrays, its elements known. Not of floats (Float32 and Float64 share a class, their arrays
- * do not, and the probe's refusals of an Array(Float64) beside another array do not all hold:
- * `measurements.value + spans.exclusive_time` is answered).
+ * some arrays, its elements known; of floats, one of an Array(Float64) and an Array(Float32)
+ * (the two share a class, their arrays do not).
  */
-function arrayOfClass(cls: ArgumentClass, constant: boolean | null): Typed {
+function arrayOfClass(cls: ArgumentClass, constant: boolean | null, element?: Typed): Typed {
   if (cls === "string") return typed("arrayString", constant);
-  if (cls === "int64") return typed("arrayNumber", constant);
+  if (cls === "int64") {
+    // Of integers of at most 32 bits (`array(retention_days)`, an Array(UInt16)): one of an
+    // Array(Int64) and an Array(UInt8), its elements known, as an Array(UInt32) is. Beside an
+    // array of floats the engine takes it where it refuses an Array(Int64) (code 386).
+    const shape = element === undefined ? null : integerShapeOf(element);
+    if (shape !== null && shape.bytes <= 4) return { ...UINT32_ARRAYS[constnessIndex(constant)]!, arrayOf: "an array of integers of at most 32 bits", elementType: integerTyped(shape, false) };
+    return typed("arrayNumber", constant);
+  }
   if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS_OF.get(cls)![constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
   if (variant !== undefined) return variantTyped(variant, constant);
   // An Array(Bool) or Array(UInt32), which the probe did not try: one of the arrays it tried, its
   // elements known (`count() < groupUniqArray(TRUE)` is refused, code 43).
   if (cls === "uint32") return UINT32_ARRAYS[constnessIndex(constant)]!;
+  if (cls === "float64") return FLOAT_ARRAYS[constnessIndex(constant)]!;
   // Of aggregate states (`array(count)` on metrics), as an aggregate's array of them is.
   if (cls === "aggregateState") return ARRAYS_OF_STATES[constnessIndex(constant)]!;
   return cls === "bool" ? BOOL_ARRAYS[constnessIndex(constant)]! : typed(null, constant);
@@ -2449,7 +2461,7 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (of.cls === "aggregateState" && of.variant < 0) return ARRAYS_OF_STATES[constnessIndex(constant)]!;
     if (of.variant >= 0 || of.cls === null) return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
     if (of.nullable && !signature.plainResults.includes(args.length)) return typed(null, constant);
-    return arrayOfClass(of.cls, constant);
+    return arrayOfClass(of.cls, constant, of);
   }
   // `any(exception_frames.function)`, `arrayReverse(spans.exclusive_time_32)`: a result of an
   // argument's type keeps that argument's variant, where it may (variantKeptByResult).
@@ -2512,12 +2524,13 @@ const CONVERSION = /^to[A-Z]/;
 /** The functions the walk types by their branches or their first non-NULL value (branchesType, coalesceType), not by resultTyped. */
 const BRANCHING_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "ifNull", "coalesce"]);
 
-function resultOfOneOf(facts: FunctionFacts, args: readonly Typed[], at: number, constant: boolean | null, nodes: readonly Expression[]): Typed | null {
+function resultOfOneOf(name: string, facts: FunctionFacts, args: readonly Typed[], at: number, constant: boolean | null, nodes: readonly Expression[]): Typed | null {
   const results: Typed[] = [];
   const each = [...args];
   for (const alternative of args[at]!.alternatives!) {
     each[at] = alternative;
-    const result = resultTyped(facts, each, constant, nodes);
+    const kept = TUPLE_ARITHMETIC.has(name) && each.length === 2 ? keptArithmeticType(name, each, constant) : null;
+    const result = kept ?? resultTyped(facts, each, constant, nodes);
     if ((result.cls === null && result.variant < 0) || result.alternatives !== undefined) return null;
     if (!results.some((known) => known.cls === result.cls && known.nullable === result.nullable && known.variant === result.variant)) results.push(result);
   }
@@ -2950,6 +2963,32 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
 }
 
 /**
+ * Arithmetic on values of no class whose result keeps a kind the probe's class results do not
+ * give: a tuple's (element by element), a date's, an IP's, a 128-bit integer's.
+ */
+function keptArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  return tupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant);
+}
+
+/** The operations that keep a 128-bit integer one (wideIntegerArithmeticType); not `divide` (a Float64) nor `modulo` (as narrow as its divisor). */
+const WIDE_INTEGER_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "intDiv"]);
+
+/**
+ * `item_id + 1`, `(ip_address_v6 - 1) * 2`: a UInt128 and an integer (or another UInt128) make a
+ * UInt128 or an Int128 (`item_id - 1`), typed as the UInt128 the probe tried: a test holds the
+ * probe's outright refusals of a UInt128 to an Int128's (`(item_id - 1) LIKE 'a'` is code 43).
+ * Beside a Nullable integer the result is a Nullable, of which the pass has no type.
+ */
+function wideIntegerArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (!WIDE_INTEGER_ARITHMETIC.has(name)) return null;
+  const wideAt = types.findIndex((t) => t.variant === UINT128_VARIANT);
+  if (wideAt < 0) return null;
+  const other = types[1 - wideAt]!;
+  const integer = other.variant === UINT128_VARIANT || (other.variant < 0 && !other.nullable && other.alternatives === undefined && integerShapeOf(other) !== null) || (other.variant < 0 && !other.nullable && other.cls === "int64");
+  return integer ? variantTyped(UINT128_VARIANT, constant) : null;
+}
+
+/**
  * `2 / measurements.value`, `tags.key * 0.95`: a number and an array of numbers are divided or
  * multiplied element by element, into an array. Typed where its elements are certainly Float64s:
  * a division (always a Float64), a product with a float literal (a Float64, wider than any
@@ -3001,6 +3040,13 @@ const NUMBER_ARRAYS = oneOfArrays(
  * both are, its elements too (`'a' IN array(granularity)`, code 386). An engine test holds it.
  */
 const UINT32_ARRAYS = withElements(oneOfArrays((constant) => [typed("arrayNumber", constant), variantTyped(VARIANT_INDEX.get("uint8s")!, constant)], "an Array(UInt32)", true), "uint32");
+
+/**
+ * An array of floats (`array(server_sample_rate * 2)`, `groupArray(duration / 1000)`): an
+ * Array(Float64) or an Array(Float32), as the float class is either; refused where both are, its
+ * elements too (`array(0.5) = attributes_int`, code 43). An engine test holds it.
+ */
+const FLOAT_ARRAYS = withElements(oneOfArrays((constant) => ["float64s", "float32s"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)), "an array of floats", true), "float64");
 
 /** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */
 const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number").map((cls) => typed(cls, null));
@@ -3287,15 +3333,39 @@ function refuseTupleSizes(name: string, left: Extract<Expression, { kind: "funct
 function refuseIPv4BesideFloatOrSigned(name: string, args: readonly Expression[], types: readonly Typed[]): void {
   const ipAt = types.findIndex((t) => t.variant === IPV4_VARIANT);
   if (ipAt < 0) return;
-  const otherAt = types.findIndex((t) => t.variant < 0 && (t.cls === "float64" || integerShapeOf(t)?.signed === true));
+  const otherAt = types.findIndex(isFloatOrSigned);
   if (otherAt < 0) return;
-  const [ip, other] = [args[ipAt]!, args[otherAt]!];
-  const what = types[otherAt]!.cls === "float64" ? "a float" : `an ${integerTypeName(integerShapeOf(types[otherAt]!)!)}`;
+  throwIPv4ConvertedTo(name, args[ipAt]!, args[otherAt]!, types[otherAt]!, "");
+}
+
+/**
+ * `has(array(duration / 2), ip_address_v4)`, `ip_address_v4 IN array(toInt32(x), y)`: looked up
+ * among floats or signed integers, an IPv4 is converted to their type as it is when compared
+ * with one (refuseIPv4BesideFloatOrSigned, code 48). The elements are those the pass knows (an
+ * array of floats, of narrow integers, an array variant); an Array(Int64) or Array(UInt64) is
+ * left alone. An engine test holds it.
+ */
+function refuseIPv4AmongFloatsOrSigned(name: string, array: Expression, arrayType: Typed, sought: Expression, soughtType: Typed): void {
+  if (soughtType.variant !== IPV4_VARIANT) return;
+  const elements = arrayType.elementType ?? (arrayType.variant >= 0 && ARRAY_VARIANT_AT[arrayType.variant] ? ARRAY_VARIANT_ELEMENT[arrayType.variant] : null);
+  if (elements && isFloatOrSigned(elements)) throwIPv4ConvertedTo(name, sought, array, elements, "the elements of ");
+}
+
+function isFloatOrSigned(t: Typed): boolean {
+  return t.variant < 0 && (t.cls === "float64" || integerShapeOf(t)?.signed === true);
+}
+
+function throwIPv4ConvertedTo(name: string, ip: Expression, other: Expression, otherType: Typed, among: "" | "the elements of "): never {
+  const what = otherType.cls === "float64" ? "a float" : `an ${integerTypeName(integerShapeOf(otherType)!)}`;
+  const verb = among === "" ? "compares it with" : "looks for it among";
   throw invalidQuery(
-    `${describe(ip)}${at(ip.position)} is an IPv4, and ${nameOf(name)} compares it with ${describe(other)}${at(other.position)}, ${what}: ClickHouse cannot convert an IPv4 to ${what}; compare it with an unsigned integer or an address written as text ('1.2.3.4')`,
+    `${describe(ip)}${at(ip.position)} is an IPv4, and ${nameOf(name)} ${verb} ${among}${describe(other)}${at(other.position)}, ${among === "" ? what : `each ${what}`}: ClickHouse cannot convert an IPv4 to ${what}; compare it with an unsigned integer or an address written as text ('1.2.3.4')`,
     other.position ?? ip.position,
   );
 }
+
+/** The functions that look a value up among an array's elements: `has(array, value)`, ... */
+const ELEMENT_LOOKUPS: ReadonlySet<string> = new Set(["has", "indexOf", "countEqual"]);
 
 /**
  * The functions that make one value of their values' common type, Nullable beside a NULL: no

@@ -1184,6 +1184,28 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(products.slice(0, 4), 2, partners), 100);
   }, 900_000);
 
+  it("an array of floats (array(f), groupArray(f)) is one of an Array(Float64) and an Array(Float32), an array of integers of at most 32 bits one of an Array(Int64) and an Array(UInt8), and plus or minus takes two arrays of numbers: the pass and the engine agree", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const floats = [call("array", [c("float64")]), call("array", [call("toFloat32", [c("float64")])]), call("groupArray", [c("float64")]), call("array", [call("plus", [c("float64"), literal(1)])])];
+    const narrow = [call("array", [call("toUInt16", [c("int64")])]), call("array", [call("toInt32", [c("int64")])]), call("groupUniqArray", [call("toUInt16", [c("int64")])])];
+    for (const array of [...floats, ...narrow]) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBe(2);
+    for (const array of floats) expect(await engineTypeOf(array), sqlOf(array)).toMatch(/^Array\(Float(32|64)\)$/);
+    for (const array of narrow) expect(await engineTypeOf(array), sqlOf(array)).toMatch(/^Array\(U?Int(16|32)\)$/);
+    // Beside each class, a map, a tuple, a UInt128, a Date, an IP, and the other arrays: refused
+    // by the pass where the engine refuses it (`array(f) = m`, code 43), taken where the engine
+    // takes it (`array(f) + tags.value`, `array(f) = array(toUInt16(x))`).
+    const arrays = [...floats.filter((_, i) => i !== 2), ...narrow.slice(0, 2), c("arrayNumber"), call("array", [c("uint8")]), call("array", [c("uint32")])];
+    const scalars = [...(["string", "uint8", "datetime", "int64", "float64", "uuid", "bool"] as const).map(c), ...[...MAP_TUPLE_COLUMNS, UINT128_COLUMN, DATE_COLUMNS[0]!, IP_COLUMNS[0]!].map((sample) => column(sample.column))];
+    const names = ["plus", "minus", "equals", "less", "has", "indexOf", "greatest", "arrayConcat", "hasAny"];
+    // (Not the aggregates: beside a column they are code 215, whatever the types.)
+    const perRow = [...floats, ...narrow].filter((array) => array.kind === "function" && array.name === "array");
+    const expressions = perRow.flatMap((array) => names.flatMap((name) => [...arrays, ...scalars].flatMap((other) => [call(name, [array, other]), call(name, [other, array])])));
+    const typeError = (code: number) => TYPE_OR_COUNT_ERRORS.has(code);
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: () => true, engineRefuses: typeError });
+    expect(disagreements).toEqual([]);
+    expect(refused).toBeGreaterThan(200);
+  }, 900_000);
+
   it("an array of numbers two of which have no common type (array(1.5, u), array(u, -1)), or of a string and a condition, is an Array(Variant(...)) as the engine types it, refused by the engine where the pass refuses it", async () => {
     const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
     const uint64 = call("toUInt64", [c("int64")]);
@@ -1290,6 +1312,23 @@ describe("probed function signatures", () => {
     for (const value of values) expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBe(JSON.stringify(value).includes("ipv6") ? 4 : 3);
     const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
     await expectEngineRefusesWhatPassRefuses(callsWith(values, 2, partners), 300);
+  }, 900_000);
+
+  it("a UInt128 plus, minus, times or divided as integers by an integer is a UInt128 or an Int128 in the engine, typed as a UInt128, and a call given one (or an IPv6's arithmetic taken further) is refused by the engine where the pass refuses it", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const wide = column(UINT128_COLUMN.column);
+    const wides = [call("plus", [wide, c("uint8")]), call("minus", [wide, c("int64")]), call("multiply", [literal(2), wide]), call("intDiv", [wide, c("uint32")]), call("plus", [wide, wide])];
+    for (const value of wides) {
+      expect(passTypingOf(value)?.variant, sqlOf(value)).toBe("uint128");
+      expect(await engineTypeOf(value), sqlOf(value)).toMatch(/^U?Int128$/);
+    }
+    // Beside a float or a Nullable integer it is no UInt128 the pass names.
+    for (const value of [call("plus", [wide, c("float64")]), call("plus", [wide, column(nullableSample("uint8")!.column)])]) expect(passTypingOf(value)?.variant ?? null, sqlOf(value)).not.toBe("uint128");
+    const ipv6 = column(IP_COLUMNS[1]!.column);
+    const further = [call("plus", [call("minus", [ipv6, c("uint8")]), c("uint8")]), call("multiply", [call("plus", [ipv6, literal(1)]), literal(2)])];
+    for (const value of further) expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBeGreaterThan(1);
+    const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+    await expectEngineRefusesWhatPassRefuses(callsWith([...wides.slice(0, 2), ...further], 2, partners), 300);
   }, 900_000);
 
   it("a call given an array of arrays (array(tags.key), groupArray(tags.key)) is refused by the engine where the pass refuses it", async () => {

@@ -92,7 +92,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // seventh session: arrays of numbers judged by their elements, Array(UInt32), an Array(Bool) divided, a Bool AND a NULL
   [`MATCH (discover) SELECT title WHERE ${R} AND project_id = 1 AND (array(span_op_breakdowns[ops.http] > 1) != tags.value)`, "array(…) at line 1, column 158 is an array of Nullable numbers, and notEquals (!=) at line 1, column 198 takes none of", 1, 201],
   [`MATCH (metrics_distributions) SELECT granularity WHERE ${METRICS} AND ('error' IN array(granularity))`, "array(…) at line 1, column 221 is an Array(UInt32), and has at line 1, column 218 takes none of an array of integers or an Array(UInt8) there", 1, 210],
-  [`MATCH (eap_items) SELECT project_id - array(attributes_bool[handled]) / client_sample_rate AS x WHERE ${R}`, "divide(…) at line 1, column 71 is an Array(Float64), and minus (-) does not take an Array(Float64) as argument 2 of 2", 1, 71],
+  [`MATCH (eap_items) SELECT project_id - array(attributes_bool[handled]) / client_sample_rate AS x WHERE ${R}`, "column project_id at line 1, column 26 is an integer and divide(…) at line 1, column 71 is an Array(Float64): minus (-) does not take them together as arguments", 1, 71],
   [`MATCH (events) SELECT title WHERE ${R} AND project_id = 1 AND like(title, TRUE AND NULL) = 1`, "and(…) at line 1, column 172 is a boolean (Bool) (Nullable), and like (LIKE) does not take a boolean (Bool) (Nullable) as argument 2 of 2", 1, 172],
   [`MATCH (search_issues) SELECT tags[browser] AS c, avg(project_id) / argMin(tags.key, sdk_name) AS a BY tags[browser] WHERE ${R} AND project_id = 1`, "argMin(…) at line 1, column 68 is an array of strings, and divide (/) does not take an array of strings as argument 2 of 2", 1, 68],
   [`MATCH (generic_metrics_distributions) SELECT arrayCount((\`k\`) -> toStartOfDay(timestamp), tags.value) / granularity AS a WHERE ${METRICS}`, "the lambda at line 1, column 57 returns toStartOfDay(…) at line 1, column 66, a datetime, and arrayCount does not take a lambda that returns a datetime", 1, 66],
@@ -223,7 +223,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT count() AS c WHERE ${R} AND project_id = 1 AND has(spans.exclusive_time_32, 'x') = 1`, "column spans.exclusive_time_32 at line 1, column 168 is always NULL on this entity (its storage does not hold it), and has does not take a NULL as argument 1 of 2", 1, 168],
   // array types without a class (Nullable elements, floats): their own probed refusals
   [`MATCH (discover_events) SELECT countIf(exception_frames.module) AS c WHERE ${R} AND project_id = 1`, "column exception_frames.module at line 1, column 40 is an Array(Nullable(String)), and countIf does not take an Array(Nullable(String)) as argument 1 of 1", 1, 40],
-  [`MATCH (transactions) SELECT plus(1, measurements.value) AS p WHERE ${TX} AND project_id = 1`, "column measurements.value at line 1, column 37 is an Array(Float64), and plus (+) does not take an Array(Float64) as argument 2 of 2", 1, 37],
+  [`MATCH (transactions) SELECT plus(1, measurements.value) AS p WHERE ${TX} AND project_id = 1`, "1 at line 1, column 34 is a small integer (UInt8) and column measurements.value at line 1, column 37 is an Array(Float64): plus (+) does not take them together", 1, 37],
   [`MATCH (discover_events) SELECT arraySum(exception_frames.lineno) AS s WHERE ${R} AND project_id = 1`, "column exception_frames.lineno at line 1, column 41 is an Array(Nullable(UInt32)), and arraySum does not take an Array(Nullable(UInt32)) as argument 1 of 1", 1, 41],
   // a pair refused with one of the two Nullable, as probed (ClickHouse judges the type inside)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND trace_sampled <= event_id`, "column trace_sampled at line 1, column 162 is a small integer (UInt8) (Nullable) and column event_id at line 1, column 179 is a UUID: lessOrEquals (<=) does not take them together as arguments 1 and 2", 1, 179],
@@ -439,7 +439,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT 10 + greatest(exception_main_thread, transaction_name) AS d WHERE ${TX} AND project_id = 1`, "greatest(…) at line 1, column 43 is a string (Nullable), and plus (+) does not take", 1, 43],
   [`MATCH (events) SELECT upper(title = NULL AND project_id + 1) AS u WHERE ${R} AND project_id = 1`, "and(…) at line 1, column 42 is a small integer (UInt8) (Nullable), and upper does not take", 1, 42],
   // a number divided by an array of numbers, or multiplied with it by a float literal, is an Array(Float64) (found by the fuzz: code 43 in ClickHouse)
-  [`MATCH (transactions) SELECT 2 / measurements.value - 1 AS d WHERE ${TX} AND project_id = 1`, "divide(…) at line 1, column 31 is an Array(Float64), and minus (-) does not take an Array(Float64) as argument 1 of 2", 1, 31],
+  [`MATCH (transactions) SELECT 2 / measurements.value - 1 AS d WHERE ${TX} AND project_id = 1`, "divide(…) at line 1, column 31 is an Array(Float64) and 1 at line 1, column 54 is a small integer (UInt8): minus (-) does not take them together as arguments 1", 1, 54],
   [`MATCH (transactions) SELECT countIf(duration, measurements.value * 0.5) AS d WHERE ${TX} AND project_id = 1`, "multiply(…) at line 1, column 66 is an Array(Float64), and countIf does not take an Array(Float64) as argument 2 of 2", 1, 66],
   // a result of an argument's type keeps its variant (any of an Array(Float64) is one)
   [`MATCH (transactions) SELECT lower(any(measurements.value)) AS l WHERE ${TX} AND project_id = 1`, "any(…) at line 1, column 35 is an Array(Float64), and lower does not take", 1, 35],
@@ -568,6 +568,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT f(a) WHERE ${R} AND x = 'open`, "unterminated string literal", 1, 139],
   ["MATCH (events) select count()", /syntax error at line 1, column 16 near 'select'.*write SELECT/, 1, 16],
   ["MATCH (events) SELECT count() WHERE a = 1 LIMIT 5 BY level LIMIT 2 BY level", "syntax error at line 1, column 68 near 'BY'", 1, 68],
+  // an array of floats (one of an Array(Float64) and an Array(Float32)) compared with a map
+  [`MATCH (eap_items) SELECT item_id WHERE ${R} AND array(server_sample_rate + 1) = attributes_int`, "array(…) at line 1, column 141 is an array of floats, and equals (=) at line 1, column 171 takes none of an Array(Float64) or an Array(Float32) there", 1, 173],
+  // an IPv4 looked for among floats: ClickHouse cannot convert it (code 48)
+  [`MATCH (transactions) SELECT has(array(0.5, duration / 2), ip_address_v4) AS x WHERE project_id = 1 AND ${TX}`, "column ip_address_v4 at line 1, column 59 is an IPv4, and has looks for it among the elements of array(…) at line 1, column 33, each a float", 1, 33],
+  // a UInt128 minus an integer is a 128-bit integer, which LIKE does not take
+  [`MATCH (eap_items) SELECT (item_id - 1) LIKE 'a' AS x WHERE ${R}`, "minus(…) at line 1, column 35 is a UInt128, and like (LIKE) does not take a UInt128 as argument 1 of 2", 1, 35],
 ];
 
 function failure(text: string): QueryServiceError {
@@ -738,6 +744,9 @@ const ACCEPTED: readonly string[] = [
   `MATCH (replays) SELECT greatest(retention_days, 0.95) AS g, greatest(count_urls, offset - 3) AS h, greatest(4294967296, offset - 3, -1) AS i, greatest(toStartOfDay(timestamp) - now(), 1.5) AS j WHERE project_id = 1 AND ${R}`,
   // an array of arrays looked in for an array, or taken whole
   `MATCH (replays) SELECT has(groupUniqArray(segment_names), array('a')) AS h, length(groupArray(segment_names)) AS l, arrayFlatten(array(segment_names)) AS f BY segment_names WHERE ${R} AND project_id IN tuple(1, 2, 3)`,
+  // two arrays of numbers added or subtracted element by element, an array of floats compared with one of narrow integers
+  `MATCH (transactions) SELECT measurements.value + spans.exclusive_time AS a, array(duration) - measurements.value AS b WHERE project_id = 1 AND ${TX}`,
+  `MATCH (transactions) SELECT groupArray(duration / 2) = groupArray(toUInt16(duration)) AS c WHERE project_id = 1 AND ${TX}`,
 ];
 
 describe("calls the typing pass lets through", () => {
