@@ -1404,14 +1404,14 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
-        // The other way round (`trace_id IN message_timestamp`, `event_id IN project_id`): the
-        // column is read as values of the left's type, and a UUID cannot be made from a number, a
-        // Boolean or a DateTime either (code 48, whatever the rows, Nullable or not).
-        const held = membership && args[0]!.cls === "uuid" ? args[1]!.cls : null;
-        if (held !== null && NOT_UUID_VALUES.has(held) && this.isStorageColumn(node.args[1]!)) {
+        // The other way round (`trace_id IN message_timestamp`, `ip_address_v4 IN client_timestamp`):
+        // the column is read as values of the left's type (readAs).
+        const readAs = membership ? readAsOf(args[0]!) : undefined;
+        if (readAs !== undefined && readAs.cannotRead(args[1]!) && this.isStorageColumn(node.args[1]!)) {
           const [left, right] = node.args as [Expression, Expression];
+          const held = typeName(args[1]!);
           throw invalidQuery(
-            `${describe(left)}${at(left.position)} is a UUID, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[held]}: ClickHouse reads that column as UUIDs and cannot convert ${CLASS_NAMES[held]} to one; ${UUID_SET.instead}`,
+            `${describe(left)}${at(left.position)} is ${readAs.what}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${held}: ClickHouse reads that column as ${readAs.plural} and cannot convert ${held} to one; ${readAs.instead}`,
             right.position ?? node.position,
           );
         }
@@ -1428,6 +1428,7 @@ class ArgumentTyping {
         }
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
+        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) this.judgeComparedTuples(node.name, facts, node.args, node.position);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
         if (args.length === 2 && ELEMENT_LOOKUPS.has(node.name)) refuseIPv4AmongFloatsOrSigned(node.name, node.args[0]!, args[0]!, node.args[1]!, args[1]!);
         if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
@@ -1600,6 +1601,29 @@ class ArgumentTyping {
       const elementType = this.visit(element);
       const pair = tupleFirst ? [element, other] : [other, element];
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
+    });
+  }
+
+  /**
+   * `tuple(1, device_classification) < tuple(version_name, version_code)`: two tuples are compared
+   * element by element, and ClickHouse refuses the comparison where it refuses one pair's (a
+   * UInt8 and a String: code 386; a UInt8 and an Array(Float64): code 43). Judged where both are
+   * written as calls (or aliases of them) of one size; tuples of two sizes are refused already
+   * (refuseTuplesOfTwoSizes). Not a pair with a Nullable or a NULL in it: the engine compares
+   * only rows' values that are not NULL. Not `=` or `!=` with a pair of two constants in it:
+   * where those differ the engine answers without comparing the rest (`tuple(s, 1) = tuple(2, 2)`).
+   * An engine test holds it.
+   */
+  private judgeComparedTuples(name: string, facts: FunctionFacts, args: readonly Expression[], position: TextPosition | undefined): void {
+    const left = this.tupleCallOf(args[0]!);
+    const right = this.tupleCallOf(args[1]!);
+    if (!left || !right || left.args.length !== right.args.length) return;
+    const pairs = left.args.map((element, k) => [element, right.args[k]!]);
+    const types = pairs.map((pair) => pair.map((element) => this.visit(element)));
+    if ((name === "equals" || name === "notEquals") && types.some((pair) => pair.every((t) => t.constant === true))) return;
+    pairs.forEach((pair, k) => {
+      if (types[k]!.some((t, i) => t.nullable || this.isNothing(pair[i]!) || (t.variant >= 0 && VARIANT_MAY_BE_NULL[t.variant]))) return;
+      this.judgeAs(() => elementBy(name, k, position), () => this.judgeWholeCall(name, facts, pair, types[k]!, position));
     });
   }
 
@@ -3455,7 +3479,8 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
 
 const IPV4_VARIANT = VARIANT_INDEX.get("nullableIPv4")!;
 /** The IP variants (the entities store them Nullable). */
-const IP_VARIANTS: ReadonlySet<number> = new Set([IPV4_VARIANT, VARIANT_INDEX.get("nullableIPv6")!]);
+const IPV6_VARIANT = VARIANT_INDEX.get("nullableIPv6")!;
+const IP_VARIANTS: ReadonlySet<number> = new Set([IPV4_VARIANT, IPV6_VARIANT]);
 
 /** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
 function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
@@ -3464,6 +3489,41 @@ function isClockCall(node: Expression): node is Extract<Expression, { kind: "fun
 
 /** The classes a UUID's set of constants cannot hold: what a UUID column's set refuses, and Booleans (`event_id IN 3`, `event_id IN TRUE`). */
 const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set([...UUID_SET.refused, "bool"]);
+
+/**
+ * A UUID or an IP looked for in a column (`x IN column`): ClickHouse reads the column as values
+ * of the left's type made Nullable, and cannot convert some types to it (code 48, whatever the
+ * rows, Nullable or not): to a UUID no number, Boolean, DateTime, Date or IP; to an IPv4 no
+ * float, signed integer, DateTime, Date or UUID (the unsigned integers it is stored as are
+ * taken; the int64 class may be a UInt64, refused only where known signed); to an IPv6 no
+ * number, DateTime, Date or UUID. A string is parsed per row. An engine test holds it.
+ */
+interface ReadAs {
+  readonly what: string;
+  readonly plural: string;
+  readonly instead: string;
+  readonly cannotRead: (column: Typed) => boolean;
+}
+
+const dateLike = (t: Typed): boolean => t.cls === "datetime" || (t.variant >= 0 && VARIANT_FAMILIES[t.variant] === "datetime");
+const READ_AS_UUID: ReadAs = { what: "a UUID", plural: "UUIDs", instead: UUID_SET.instead, cannotRead: (t) => dateLike(t) || IP_VARIANTS.has(t.variant) || (t.variant < 0 && t.cls !== null && NOT_UUID_VALUES.has(t.cls)) };
+const READ_AS_IPV4: ReadAs = {
+  what: "an IPv4",
+  plural: "IPv4s",
+  instead: UNCONVERTIBLE_VARIANT_SETS[IPV4_VARIANT]!.instead,
+  cannotRead: (t) => dateLike(t) || (t.variant < 0 && (t.cls === "uuid" || t.cls === "float64" || integerShapeOf(t)?.signed === true)),
+};
+const READ_AS_IPV6: ReadAs = {
+  what: "an IPv6",
+  plural: "IPv6s",
+  instead: UNCONVERTIBLE_VARIANT_SETS[IPV6_VARIANT]!.instead,
+  cannotRead: (t) => dateLike(t) || (t.variant < 0 && t.cls !== null && (t.cls === "uuid" || ARRAY_FAMILIES[t.cls] === "number")),
+};
+
+function readAsOf(sought: Typed): ReadAs | undefined {
+  if (sought.variant < 0) return sought.cls === "uuid" ? READ_AS_UUID : undefined;
+  return sought.variant === IPV4_VARIANT ? READ_AS_IPV4 : sought.variant === IPV6_VARIANT ? READ_AS_IPV6 : undefined;
+}
 /** The variants that take no float in their set of constants: the Dates and DateTime64s, of the DateTimes' family (`toDate(timestamp) IN 1.5`). */
 const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(VARIANTS.flatMap((_, index) => (VARIANT_FAMILIES[index] === "datetime" ? [index] : [])));
 
