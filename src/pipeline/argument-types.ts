@@ -639,11 +639,15 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
   for (const t of kept) {
-    const family = familyOf(t);
+    // The families of an `if`'s branches: a tuple, a map, an IP, a UInt128 and the array
+    // variants are of their own (`ifNull(trace_id, tuple(0.5, platform))` is a Variant(Tuple(...), UUID)).
+    const family = branchFamilyOf(t);
     if (family === undefined) return null;
     const known = byFamily.get(family);
     byFamily.set(family, alternativeOf(known, t, alternativeConstant));
   }
+  // As among an `if`'s branches, a UInt128 or an IPv4 beside a number: no type (branchesType).
+  if (byFamily.has("number") && (byFamily.has("uint128") || byFamily.has("nullableIPv4"))) return null;
   if (byFamily.size > 1) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()] };
   // Numbers of two classes have a common type the pass does not know (`ifNull(n_uint8, i)` is an
   // Int64, `ifNull(n_int64, f)` a Variant(Float64, Int64)): no class.
@@ -2284,6 +2288,9 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
  */
 const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
 
+/** The scalar variants whose values an aggregate's array may hold as its known elements (judgeArrayElements): the Dates, DateTime64s and IPs. */
+const SCALAR_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6");
+
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
 
@@ -2483,6 +2490,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     // Of a value the pass names no array for (an aggregate state, a map, a Date, an array
     // variant, a Variant: `groupUniqArray(value)` on metrics' states), still an array.
     if (of.cls === "aggregateState" && of.variant < 0) return ARRAYS_OF_STATES[constnessIndex(constant)]!;
+    // Of a Date, a DateTime64 or an IP, its elements known: `1000 / groupUniqArray(timestamp_ms)`,
+    // done element by element, is judged as a number divided by a DateTime64 (code 43).
+    if (of.variant >= 0 && SCALAR_ELEMENT_VARIANT_AT[of.variant]) return { ...ARRAYS_OF_UNNAMED[constnessIndex(constant)]!, elementType: variantTyped(of.variant, false) };
     if (of.variant >= 0 || of.cls === null) return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
     if (of.nullable && !signature.plainResults.includes(args.length)) return typed(null, constant);
     return arrayOfClass(of.cls, constant, of);
@@ -3220,7 +3230,9 @@ function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [
       const form = constnessCode(first) * 3 + constnessCode(second);
       if (first.variant < 0 && second.variant < 0) {
         if (!shapesDecide(first, second) && rules.pairs[form]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
-      } else if (!first.nullable && !second.nullable && rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
+        // A Nullable beside a variant (`greatest(trace_sampled, span_id, tags)`): a Nullable only
+        // adds a NULL, which has a common type with less, not more, so the plain pair's refusal holds.
+      } else if (rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
     }
   }
   return null;

@@ -574,6 +574,14 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT has(array(0.5, duration / 2), ip_address_v4) AS x WHERE project_id = 1 AND ${TX}`, "column ip_address_v4 at line 1, column 59 is an IPv4, and has looks for it among the elements of array(…) at line 1, column 33, each a float", 1, 33],
   // a UInt128 minus an integer is a 128-bit integer, which LIKE does not take
   [`MATCH (eap_items) SELECT (item_id - 1) LIKE 'a' AS x WHERE ${R}`, "minus(…) at line 1, column 35 is a UInt128, and like (LIKE) does not take a UInt128 as argument 1 of 2", 1, 35],
+  // seed 8's type errors: greatest of Nullable numbers and a Nested column read whole; tuples compared element by element;
+  // an IPv4 looked for in a DateTime column (read as IPv4s); a number divided by an array of DateTime64s element by element;
+  // an ifNull of a UUID and a tuple (a Variant of the two) compared with a number
+  [`MATCH (discover_events) SELECT greatest(trace_sampled, span_id, tags) AS g WHERE project_id = 1 AND ${R}`, "column trace_sampled at line 1, column 41 is a small integer (UInt8) (Nullable) and column tags at line 1, column 65 is an array of tuples", 1, 65],
+  [`MATCH (profiles) SELECT device_os_name WHERE received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00') AND organization_id = 1 AND project_id = 1 AND tuple(1, device_classification) < tuple(version_name, version_code)`, "less (<) at line 1, column 220 works on a tuple element by element, and refuses element 1: 1 at line 1, column 194 is a small integer (UInt8)", 1, 228],
+  [`MATCH (search_issues) SELECT ip_address_v4 IN client_timestamp AS x WHERE project_id = 1 AND ${R}`, "column ip_address_v4 at line 1, column 30 is an IPv4, and in (IN) looks for it in column client_timestamp at line 1, column 47, a datetime: ClickHouse reads that column as IPv4s", 1, 47],
+  [`MATCH (search_issues) SELECT 1000 / groupUniqArray(timestamp_ms) AS t BY occurrence_type_id WHERE project_id = 1 AND ${R}`, "divide (/) at line 1, column 35 works element by element on groupUniqArray(…) at line 1, column 37, whose elements are each a DateTime64", 1, 37],
+  [`MATCH (transactions) SELECT tags[url] WHERE project_id = 1 AND ${TX} AND ifNull(trace_id, tuple(36.49, platform, 0)) >= deleted`, "ifNull(…) at line 1, column 165 is a Variant of a UUID or a tuple (its branches have no common type)", 1, 212],
 ];
 
 function failure(text: string): QueryServiceError {
