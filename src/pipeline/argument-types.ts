@@ -1353,6 +1353,11 @@ class ArgumentTyping {
             left.position ?? node.position,
           );
         }
+        // A NULL computed per row by arithmetic (`(max * NULL) IN sum_weighted`, `(x + NULL) IN
+        // value`) looked for in a column of aggregate states: ClickHouse reads the column as a
+        // Nullable of it, and no Nullable holds a state (code 43). Other NULLs fold to a constant
+        // first (`NULL IN value`, `(x = NULL) IN value`, `abs(NULL) IN value` are answered).
+        if (membership && args[1]!.cls === "aggregateState" && args[1]!.variant < 0 && this.isStorageColumn(node.args[1]!)) refuseArithmeticNullInStates(node.name, node.args[0]!, node.args[1]!, args[0]!, this.nothing);
         // So is an aggregate state (`value IN tuple(org_id)`, code 43): no Nullable holds one either.
         const stateOnLeft = membership && args[0]!.cls === "aggregateState" && args[0]!.variant < 0;
         if ((containerOnLeft || stateOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
@@ -3397,6 +3402,16 @@ function throwIPv4ConvertedTo(name: string, ip: Expression, other: Expression, o
   throw invalidQuery(
     `${describe(ip)}${at(ip.position)} is an IPv4, and ${nameOf(name)} ${verb} ${among}${describe(other)}${at(other.position)}, ${among === "" ? what : `each ${what}`}: ClickHouse cannot convert an IPv4 to ${what}; compare it with an unsigned integer or an address written as text ('1.2.3.4')`,
     other.position ?? ip.position,
+  );
+}
+
+/** See the call site: arithmetic with a NULL and a value read per row, looked for in a column of states. */
+function refuseArithmeticNullInStates(name: string, left: Expression, right: Expression, leftType: Typed, isNothing: (node: Expression) => boolean): void {
+  if (left.kind !== "function" || !TUPLE_ARITHMETIC.has(left.name) || leftType.constant !== false) return;
+  if (!left.args.some(isNothing) || !isNothing(left)) return;
+  throw invalidQuery(
+    `${describe(left)}${at(left.position)} is a NULL computed per row, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, a column of aggregate states: ClickHouse reads that column as a Nullable of its type, and no Nullable holds an aggregate state; drop the arithmetic with NULL`,
+    left.position ?? right.position,
   );
 }
 

@@ -2047,6 +2047,26 @@ describe("probed function signatures", () => {
     }
   }, 120_000);
 
+  it("a NULL computed per row by arithmetic looked for IN a column of aggregate states is refused exactly where the engine refuses it (code 43); other NULLs fold to a constant and are answered", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const NULL = literal(null);
+    const nulls = [
+      call("multiply", [c("aggregateState"), NULL]),
+      call("plus", [c("uint8"), NULL]),
+      call("minus", [NULL, c("int64")]),
+      call("divide", [c("float64"), NULL]),
+      call("plus", [literal(1), NULL]),
+      NULL,
+      call("equals", [c("uint8"), NULL]),
+      call("abs", [NULL]),
+      call("upper", [NULL]),
+    ];
+    const expressions = nulls.flatMap((left) => ["in", "notIn"].map((name) => call(name, [left, c("aggregateState")])));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: (message) => message.includes("is a NULL computed per row"), engineRefuses: (code) => code === 43, mustRefuse: (code) => code === 43 });
+    expect(disagreements).toEqual([]);
+    expect(refused).toBe(8);
+  }, 60_000);
+
   it("a set of constants whose values cannot be converted to the left's type (a float beside a DateTime, a number beside a UUID) is refused exactly where the engine refuses it (code 53)", async () => {
     const literal = (value: number | boolean | string): Expression => ({ kind: "literal", value });
     const lefts = [...CLASS_COLUMNS.filter((sample) => /DateTime|UUID/.test(sample.type)), ...DATE_COLUMNS].map((sample) => column(sample.column));

@@ -582,6 +582,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (search_issues) SELECT ip_address_v4 IN client_timestamp AS x WHERE project_id = 1 AND ${R}`, "column ip_address_v4 at line 1, column 30 is an IPv4, and in (IN) looks for it in column client_timestamp at line 1, column 47, a datetime: ClickHouse reads that column as IPv4s", 1, 47],
   [`MATCH (search_issues) SELECT 1000 / groupUniqArray(timestamp_ms) AS t BY occurrence_type_id WHERE project_id = 1 AND ${R}`, "divide (/) at line 1, column 35 works element by element on groupUniqArray(…) at line 1, column 37, whose elements are each a DateTime64", 1, 37],
   [`MATCH (transactions) SELECT tags[url] WHERE project_id = 1 AND ${TX} AND ifNull(trace_id, tuple(36.49, platform, 0)) >= deleted`, "ifNull(…) at line 1, column 165 is a Variant of a UUID or a tuple (its branches have no common type)", 1, 212],
+  // a NULL computed per row looked for in a column of aggregate states (read as a Nullable of a state)
+  [`MATCH (generic_metrics_gauges) SELECT bucketed_time BY bucketed_time WHERE (max * NULL) IN sum_weighted AND project_id = 1 AND org_id = 1 AND ${R}`, "multiply(…) at line 1, column 81 is a NULL computed per row, and in (IN) looks for it in column sum_weighted at line 1, column 92, a column of aggregate states", 1, 81],
 ];
 
 function failure(text: string): QueryServiceError {
