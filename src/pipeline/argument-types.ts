@@ -59,7 +59,7 @@ const columnTypes = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap
         const typeName = `Array(${formatClickHouseType(field.type)})`;
         const cls = classOfTypeName(typeName);
         const variant = cls ? undefined : variantColumn(typeName);
-        if (cls) classes.set(`${column.name}.${field.name}`, typed(cls, false));
+        if (cls) classes.set(`${column.name}.${field.name}`, classTyped(cls, typeName, false));
         else if (variant) classes.set(`${column.name}.${field.name}`, variant);
       }
       continue;
@@ -105,6 +105,11 @@ const subscriptTypes = memoizePerDefinition((entity: EntityDefinition): Readonly
 
 /** A value of a type name's class: of the integer class, with its exact type (`Int32`). */
 function classTyped(cls: ArgumentClass, typeName: string, constant: boolean | null, nullable = false): Typed {
+  if (cls === "arrayNumber") {
+    const element = /^Array\((.*)\)$/.exec(typeName.trim())?.[1];
+    const elementInteger = element === undefined ? null : integerShapeOfTypeName(element);
+    return elementInteger !== null ? { ...typed(cls, constant, nullable), elementInteger } : typed(cls, constant, nullable);
+  }
   const integer = cls === "int64" ? integerShapeOfTypeName(typeName) : null;
   return integer !== null ? integerTyped(integer, constant, nullable) : typed(cls, constant, nullable);
 }
@@ -199,6 +204,8 @@ interface Typed {
   readonly elementType?: Typed;
   /** Of the integer class, its exact type where the pass knows it (integer-types.ts): greatest and least turn on it. */
   readonly integer?: IntegerShape;
+  /** Of an array of integers, its elements' exact type where the pass knows it (`tags.key` on metrics, an Array(UInt64)): two such arrays are compared in their elements' common type (refuseArraysOfIntegersWithoutCommonType). */
+  readonly elementInteger?: IntegerShape;
 }
 
 /** A class's index in ARGUMENT_CLASSES. */
@@ -1438,6 +1445,7 @@ class ArgumentTyping {
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) this.judgeComparedTuples(node.name, facts, node.args, node.position);
+        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArraysOfIntegersWithoutCommonType(node.name, node.args, args);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
         if (args.length === 2 && ELEMENT_LOOKUPS.has(node.name)) refuseIPv4AmongFloatsOrSigned(node.name, node.args[0]!, args[0]!, node.args[1]!, args[1]!);
         if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
@@ -2385,8 +2393,8 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null, element?: Ty
     // Array(Int64) and an Array(UInt8), its elements known, as an Array(UInt32) is. Beside an
     // array of floats the engine takes it where it refuses an Array(Int64) (code 386).
     const shape = element === undefined ? null : integerShapeOf(element);
-    if (shape !== null && shape.bytes <= 4) return { ...UINT32_ARRAYS[constnessIndex(constant)]!, arrayOf: "an array of integers of at most 32 bits", elementType: integerTyped(shape, false) };
-    return typed("arrayNumber", constant);
+    if (shape !== null && shape.bytes <= 4) return { ...UINT32_ARRAYS[constnessIndex(constant)]!, arrayOf: "an array of integers of at most 32 bits", elementType: integerTyped(shape, false), elementInteger: shape };
+    return shape !== null ? { ...typed("arrayNumber", constant), elementInteger: shape } : typed("arrayNumber", constant);
   }
   if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS_OF.get(cls)![constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
@@ -3006,7 +3014,37 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
  * give: a tuple's (element by element), a date's, an IP's, a 128-bit integer's.
  */
 function keptArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
-  return tupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant);
+  return tupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant) ?? integerArraysArithmeticType(name, types, constant);
+}
+
+/**
+ * `tags.key - tags.key` on metrics: two arrays of integers of known types added or subtracted
+ * element by element are an array of the integer type the operation makes (an Array(Int64) of two
+ * Array(UInt64)s), as integerArithmetic gives it for two integers. An engine test holds it.
+ */
+function integerArraysArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (name !== "plus" && name !== "minus") return null;
+  const [left, right] = types as [Typed, Typed];
+  if (left.elementInteger === undefined || right.elementInteger === undefined || left.variant >= 0 || right.variant >= 0) return null;
+  const elementInteger = integerArithmetic(name, left.elementInteger, right.elementInteger);
+  return elementInteger === null ? null : { ...typed("arrayNumber", constant), elementInteger };
+}
+
+/**
+ * `tags.key - tags.key <= tags.value` on metrics: two arrays are compared in their elements'
+ * common type, and integers of known types may have none (an Int64 and a UInt64; an Int32 and a
+ * UInt64): code 43, whatever the rows. Two integers compared alone are taken (ClickHouse compares
+ * an Int64 with a UInt64 without a common type); arrays are not. An engine test holds it.
+ */
+function refuseArraysOfIntegersWithoutCommonType(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  const [left, right] = types as [Typed, Typed];
+  if (left.elementInteger === undefined || right.elementInteger === undefined || left.variant >= 0 || right.variant >= 0) return;
+  if (integerCommonType([left.elementInteger, right.elementInteger]) !== null) return;
+  const [a, b] = args as [Expression, Expression];
+  throw invalidQuery(
+    `${describe(a)}${at(a.position)} is an Array(${integerTypeName(left.elementInteger)}) and ${describe(b)}${at(b.position)} an Array(${integerTypeName(right.elementInteger)}): ${nameOf(name)} compares two arrays in their elements' common type, and ${integerTypeName(left.elementInteger)} and ${integerTypeName(right.elementInteger)} have none`,
+    b.position ?? a.position,
+  );
 }
 
 /** The operations that keep a 128-bit integer one (wideIntegerArithmeticType); not `divide` (a Float64) nor `modulo` (as narrow as its divisor). */
@@ -3078,7 +3116,7 @@ const NUMBER_ARRAYS = oneOfArrays(
  * try: its elements lie between an Array(UInt8)'s and an Array(Int64)'s, so it is refused where
  * both are, its elements too (`'a' IN array(granularity)`, code 386). An engine test holds it.
  */
-const UINT32_ARRAYS = withElements(oneOfArrays((constant) => [typed("arrayNumber", constant), variantTyped(VARIANT_INDEX.get("uint8s")!, constant)], "an Array(UInt32)", true), "uint32");
+const UINT32_ARRAYS = withElements(oneOfArrays((constant) => [typed("arrayNumber", constant), variantTyped(VARIANT_INDEX.get("uint8s")!, constant)], "an Array(UInt32)", true), "uint32").map((t) => ({ ...t, elementInteger: UINT32_SHAPE }));
 
 /**
  * An array of floats (`array(server_sample_rate * 2)`, `groupArray(duration / 1000)`): an
@@ -3908,11 +3946,13 @@ export function expressionTyping(
   alternatives: { cls: ArgumentClass | null; nullable: boolean; variant: string | null }[] | null;
   /** The exact integer type the pass knows (`Int32`, a Bool's `UInt8`), or null. */
   integer: string | null;
+  /** Of an array of integers, its elements' exact type where the pass knows it (`UInt64`), or null. */
+  elementInteger: string | null;
 } {
   const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
   const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable, variant: alternative.variant >= 0 ? VARIANTS[alternative.variant]! : null })) ?? null;
-  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives, integer: integerOf(t) };
+  return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives, integer: integerOf(t), elementInteger: t.elementInteger === undefined ? null : integerTypeName(t.elementInteger) };
 }
 
 function integerOf(t: Typed): string | null {

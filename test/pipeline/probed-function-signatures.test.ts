@@ -1325,6 +1325,25 @@ describe("probed function signatures", () => {
     await expectEngineRefusesWhatPassRefuses(callsWith(values, 2, partners), 300);
   }, 900_000);
 
+  it("two arrays of integers of known types compared are refused exactly where their elements have no common type (an Array(Int64) and an Array(UInt64), code 43); arrays added or subtracted have the element type the engine gives", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const uint64s = call("array", [call("toUInt64", [c("int64")])]);
+    const int64s = c("arrayNumber");
+    const arrays = [int64s, uint64s, call("minus", [uint64s, uint64s]), call("plus", [uint64s, uint64s]), call("minus", [int64s, uint64s]), call("array", [call("toInt32", [c("int64")])]), call("array", [call("toUInt8", [c("int64")])]), call("array", [literal(1), literal(2)])];
+    const wrong: string[] = [];
+    // (An array of UInt8s is the probe's Array(UInt8) variant, judged on its own refusals.)
+    for (const array of arrays.slice(0, 6)) {
+      const pass = passTypingOf(array)?.elementInteger ?? null;
+      const engine = await engineTypeOf(array);
+      if (engine !== `Array(${pass})`) wrong.push(`${sqlOf(array)}: engine ${engine}, the pass an array of ${pass}`);
+    }
+    expect(wrong).toEqual([]);
+    const expressions = ["equals", "less", "greaterOrEquals"].flatMap((name) => arrays.flatMap((a) => arrays.map((b) => call(name, [a, b]))));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: (message) => message.includes("compares two arrays in their elements' common type"), engineRefuses: (code) => code === 43, mustRefuse: (code) => code === 43 });
+    expect(disagreements).toEqual([]);
+    expect(refused).toBeGreaterThan(15);
+  }, 120_000);
+
   it("a UInt128 plus, minus, times or divided as integers by an integer is a UInt128 or an Int128 in the engine, typed as a UInt128, and a call given one (or an IPv6's arithmetic taken further) is refused by the engine where the pass refuses it", async () => {
     const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
     const wide = column(UINT128_COLUMN.column);

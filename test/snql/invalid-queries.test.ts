@@ -584,6 +584,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT tags[url] WHERE project_id = 1 AND ${TX} AND ifNull(trace_id, tuple(36.49, platform, 0)) >= deleted`, "ifNull(…) at line 1, column 165 is a Variant of a UUID or a tuple (its branches have no common type)", 1, 212],
   // a NULL computed per row looked for in a column of aggregate states (read as a Nullable of a state)
   [`MATCH (generic_metrics_gauges) SELECT bucketed_time BY bucketed_time WHERE (max * NULL) IN sum_weighted AND project_id = 1 AND org_id = 1 AND ${R}`, "multiply(…) at line 1, column 81 is a NULL computed per row, and in (IN) looks for it in column sum_weighted at line 1, column 92, a column of aggregate states", 1, 81],
+  // seed 9's type error: two arrays compared in their elements' common type, an Int64 and a UInt64 having none
+  [`MATCH (metrics_counters) SELECT tags.key - tags.key <= tags.value AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "minus(…) at line 1, column 42 is an Array(Int64) and column tags.value at line 1, column 56 an Array(UInt64): lessOrEquals (<=) compares two arrays in their elements' common type", 1, 56],
 ];
 
 function failure(text: string): QueryServiceError {
@@ -757,6 +759,8 @@ const ACCEPTED: readonly string[] = [
   // two arrays of numbers added or subtracted element by element, an array of floats compared with one of narrow integers
   `MATCH (transactions) SELECT measurements.value + spans.exclusive_time AS a, array(duration) - measurements.value AS b WHERE project_id = 1 AND ${TX}`,
   `MATCH (transactions) SELECT groupArray(duration / 2) = groupArray(toUInt16(duration)) AS c WHERE project_id = 1 AND ${TX}`,
+  // two arrays of integers whose elements have a common type, and two integers of none compared alone
+  `MATCH (metrics_counters) SELECT tags.key <= tags.value AS a, tags.key + tags.key = tags.value AS b, (tags.key - tags.key) = array(1, 2) AS c WHERE ${METRICS} LIMIT 1 GRANULARITY 60`,
 ];
 
 describe("calls the typing pass lets through", () => {
