@@ -367,7 +367,7 @@ function main(): void {
       // beside another array: `plus` and `minus` combine two arrays of numbers element by element
       // (`measurements.value + spans.exclusive_time`), so with two or more arguments it must be
       // refused beside each array (of a class, of a type without one, of a variant) as well.
-      const ARRAY_PARTNERS = [
+      const arrayPartners = [
         ...ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null),
         ...Object.keys(OTHER_TYPE_SAMPLES).filter((other) => OTHER_TYPE_SAMPLES[other]!.type.startsWith("Array(")).map((other) => `other:${other}`),
         ...ARRAY_VARIANTS.flatMap((other) => variantCallSamples(other)),
@@ -384,7 +384,7 @@ function main(): void {
               const args: string[] = [...base];
               args[i] = sample;
               if (!refusedCall(args, form)) return false;
-              const partners = scalar ? [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), ...variantCallSamples(variant), `variantArray:${sample.slice(8)}`] : ARRAY_PARTNERS;
+              const partners = scalar ? [...Object.keys(OTHER_TYPE_SAMPLES).map((other) => `other:${other}`), ...variantCallSamples(variant), `variantArray:${sample.slice(8)}`] : arrayPartners;
               for (let j = 0; j < count; j++) {
                 if (j === i) continue;
                 for (const partner of partners) {

@@ -3061,9 +3061,12 @@ function wideIntegerArithmeticType(name: string, types: readonly Typed[], consta
   const wideAt = types.findIndex((t) => t.variant === UINT128_VARIANT);
   if (wideAt < 0) return null;
   const other = types[1 - wideAt]!;
-  const integer = other.variant === UINT128_VARIANT || (other.variant < 0 && !other.nullable && other.alternatives === undefined && integerShapeOf(other) !== null) || (other.variant < 0 && !other.nullable && other.cls === "int64");
+  const integer = other.variant === UINT128_VARIANT || (other.variant < 0 && !other.nullable && other.alternatives === undefined && other.cls !== null && INTEGER_CLASSES.has(other.cls));
   return integer ? variantTyped(UINT128_VARIANT, constant) : null;
 }
+
+/** The classes of integers (a Bool is a UInt8). */
+const INTEGER_CLASSES: ReadonlySet<ArgumentClass> = new Set(["uint8", "int64", "uint32", "bool"]);
 
 /**
  * `2 / measurements.value`, `tags.key * 0.95`: a number and an array of numbers are divided or
@@ -3273,9 +3276,11 @@ function pairWithoutCommonType(facts: FunctionFacts, types: readonly Typed[]): [
       const form = constnessCode(first) * 3 + constnessCode(second);
       if (first.variant < 0 && second.variant < 0) {
         if (!shapesDecide(first, second) && rules.pairs[form]?.has(pairKey(0, 1, first.index, second.index))) return [i, j];
-        // A Nullable beside a variant (`greatest(trace_sampled, span_id, tags)`): a Nullable only
-        // adds a NULL, which has a common type with less, not more, so the plain pair's refusal holds.
-      } else if (rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
+      } else {
+        // A Nullable beside a variant too (`greatest(trace_sampled, span_id, tags)`): a Nullable
+        // only adds a NULL, which has a common type with less, not more, so the plain pair's refusal holds.
+        if (rules.variantPairs[form]?.has(pairKey(0, 1, typeIndex(first), typeIndex(second)))) return [i, j];
+      }
     }
   }
   return null;
