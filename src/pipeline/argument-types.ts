@@ -2238,6 +2238,10 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
     const alternativeConstant = constant === false ? false : null;
     return { ...mixed, elements: all.map((t, i) => (nullAt[i] ? null : alternativeOf(undefined, branchType(t), alternativeConstant))) };
   }
+  // One value of no class, repeated or alone (`array(tags)`, `array(toDate(t))`, an IP, a map): an
+  // array of values the pass names no array for, as an aggregate's array of it is (`'yes' LIKE
+  // array(tags)` is refused, code 43), its elements known where they are a Date or an IP.
+  if (first.cls === null && !withNull && first.variant >= 0 && first.variant !== MIXED_VARIANT && args.every((arg) => arg.variant === first.variant && arg.cls === null && !arg.nullable)) return arrayOfUnnamed(first, constant);
   if (first.cls === null) return typed(null, constant);
   // Strings, some Nullable: the common type is Nullable(String) (`array(title, user)`).
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
@@ -2303,6 +2307,12 @@ const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a typ
 
 /** The scalar variants whose values an aggregate's array may hold as its known elements (judgeArrayElements): the Dates, DateTime64s and IPs. */
 const SCALAR_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6");
+
+/** An array of values of a variant (ARRAYS_OF_UNNAMED), its elements known where they are a Date, a DateTime64 or an IP (`1000 / groupUniqArray(timestamp_ms)`). */
+function arrayOfUnnamed(of: Typed, constant: boolean | null): Typed {
+  const arrays = ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
+  return SCALAR_ELEMENT_VARIANT_AT[of.variant] ? { ...arrays, elementType: variantTyped(of.variant, false) } : arrays;
+}
 
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
@@ -2505,8 +2515,8 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
     if (of.cls === "aggregateState" && of.variant < 0) return ARRAYS_OF_STATES[constnessIndex(constant)]!;
     // Of a Date, a DateTime64 or an IP, its elements known: `1000 / groupUniqArray(timestamp_ms)`,
     // done element by element, is judged as a number divided by a DateTime64 (code 43).
-    if (of.variant >= 0 && SCALAR_ELEMENT_VARIANT_AT[of.variant]) return { ...ARRAYS_OF_UNNAMED[constnessIndex(constant)]!, elementType: variantTyped(of.variant, false) };
-    if (of.variant >= 0 || of.cls === null) return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
+    if (of.variant >= 0) return arrayOfUnnamed(of, constant);
+    if (of.cls === null) return ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
     if (of.nullable && !signature.plainResults.includes(args.length)) return typed(null, constant);
     return arrayOfClass(of.cls, constant, of);
   }

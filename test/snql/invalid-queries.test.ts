@@ -586,6 +586,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_gauges) SELECT bucketed_time BY bucketed_time WHERE (max * NULL) IN sum_weighted AND project_id = 1 AND org_id = 1 AND ${R}`, "multiply(…) at line 1, column 81 is a NULL computed per row, and in (IN) looks for it in column sum_weighted at line 1, column 92, a column of aggregate states", 1, 81],
   // seed 9's type error: two arrays compared in their elements' common type, an Int64 and a UInt64 having none
   [`MATCH (metrics_counters) SELECT tags.key - tags.key <= tags.value AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "minus(…) at line 1, column 42 is an Array(Int64) and column tags.value at line 1, column 56 an Array(UInt64): lessOrEquals (<=) compares two arrays in their elements' common type", 1, 56],
+  // seed 10: an array(…) of a Nested column read whole is an array of values the pass names no array for, which LIKE refuses
+  [`MATCH (events) SELECT title WHERE project_id = 1 AND ${R} AND 'yes' LIKE array(tags)`, "array(…) at line 1, column 166 is an array of values of a type the typing pass names no array for, and like (LIKE) at line 1, column 161 takes none of", 1, 166],
 ];
 
 function failure(text: string): QueryServiceError {
