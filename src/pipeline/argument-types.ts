@@ -1573,6 +1573,11 @@ class ArgumentTyping {
         // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it; nor
         // does a size (`topK(10)(time)` is an Array(DateTime), as `topK(time)` is).
         if (facts.signature && (SINGLE_LEVEL_QUANTILE.test(node.name) || SIZED_AGGREGATE.test(node.name))) return resultTyped(facts, args, false, node.args);
+        // `quantiles(0.5)(project_id)` of a number is an array of numbers whose type depends on the
+        // function and the argument (an Array(Float64), an Array(Float32) of quantilesTDigest, an
+        // Array(UInt64) of quantilesExact): one of the arrays of numbers (`100 - quantiles(0.5)(x)`
+        // is refused, code 43). Of a DateTime it is an Array(DateTime): left untyped.
+        if (facts.signature && mapper === undefined && MULTI_LEVEL_QUANTILE.test(node.name) && args[0] !== undefined && isPlainNumber(args[0])) return NUMBER_ARRAYS[constnessIndex(false)]!;
         return UNKNOWN_COLUMN;
       }
       case "lambda":

@@ -1402,6 +1402,19 @@ describe("probed function signatures", () => {
     for (const expression of [call("has", [arrays[0]!, call("any", [column(CLASS_SAMPLES.string.column)])]), call("indexOf", [arrays[2]!, call("any", [column(CLASS_SAMPLES.int64.column)])])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
 
+  it("a quantiles call of many levels (quantiles(0.5)(x), quantilesTDigest) of a number is an array of numbers in the engine, refused by the engine where the pass refuses it", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const curried = (name: string, arg: Expression): Expression => ({ kind: "curried", name, params: [literal(0.5)], args: [arg] }) as Expression;
+    // (Those the probe knows: quantilesExact and quantilesTiming are left untyped.)
+    const quantiles = [curried("quantiles", c("int64")), curried("quantilesTDigest", c("float64")), curried("quantiles", c("uint32")), curried("quantilesTDigest", c("uint8"))];
+    for (const value of quantiles) {
+      expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBeGreaterThan(1);
+      expect(await engineTypeOf(value), sqlOf(value)).toMatch(/^Array\((U?Int\d+|Float\d+)\)$/);
+    }
+    const partners = [...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => call("any", [c(cls)])), call("count", [])];
+    await expectEngineRefusesWhatPassRefuses(callsWith(quantiles.slice(0, 2), 2, partners), 150);
+  }, 900_000);
+
   it("a number and an aggregate's array of states, of arrays, of Dates, DateTime64s or IPs (0.95 * groupUniqArray(state), 1000 / groupUniqArray(timestamp_ms)), done element by element, are refused by the pass exactly where the engine refuses them", async () => {
     const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber, ...DATE_COLUMNS, ...IP_COLUMNS];
     const arrays = of.flatMap((sample) => ["groupUniqArray", "groupArray"].map((name) => call(name, [column(sample.column)])));

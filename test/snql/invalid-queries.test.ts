@@ -588,6 +588,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_counters) SELECT tags.key - tags.key <= tags.value AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "minus(…) at line 1, column 42 is an Array(Int64) and column tags.value at line 1, column 56 an Array(UInt64): lessOrEquals (<=) compares two arrays in their elements' common type", 1, 56],
   // seed 10: an array(…) of a Nested column read whole is an array of values the pass names no array for, which LIKE refuses
   [`MATCH (events) SELECT title WHERE project_id = 1 AND ${R} AND 'yes' LIKE array(tags)`, "array(…) at line 1, column 166 is an array of values of a type the typing pass names no array for, and like (LIKE) at line 1, column 161 takes none of", 1, 166],
+  // seed 10: a number minus the quantiles of a number (an array of numbers)
+  [`MATCH (profiles) SELECT 100 - quantiles(0.5)(project_id) AS p95, version_code BY version_code WHERE received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00') AND organization_id = 1 AND project_id = 1`, "quantiles(…) at line 1, column 31 is an array of numbers whose type depends on the operands' exact types, and minus (-) at line 1, column 29 takes none of", 1, 31],
 ];
 
 function failure(text: string): QueryServiceError {
