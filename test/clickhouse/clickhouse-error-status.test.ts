@@ -18,6 +18,10 @@ describe("ClickHouse error codes to HTTP statuses", () => {
     expect(httpStatusForClickHouseCode(124)).toBe(400); // INCORRECT_ELEMENT_OF_SET
   });
 
+  it("a text read as an array of strings whose elements are not quoted is the query's fault (the 5xx of the seed-11 fuzz run)", () => {
+    expect(httpStatusForClickHouseCode(26)).toBe(400); // CANNOT_PARSE_QUOTED_STRING
+  });
+
   it("the engine's own trouble stays a 500", () => {
     expect(httpStatusForClickHouseCode(999)).toBe(500); // KEEPER_EXCEPTION
     expect(httpStatusForClickHouseCode(210)).toBe(500); // NETWORK_ERROR
