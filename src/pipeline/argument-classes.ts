@@ -90,6 +90,10 @@ export const ARRAY_VARIANT_SAMPLES: Readonly<Record<string, { readonly constant:
   // Not stored by any entity, but what `array(...)` of small integers and `groupArray` of
   // UInt8s and DateTimes return (`array(startsWith(a, b))`, `groupUniqArray(timestamp)`).
   uint8s: { constant: "CAST([1] AS Array(UInt8))", column: "v_uint8s", type: "Array(UInt8)" },
+  // What `array(...)` of Bools (or of a Bool first beside UInt8s: `array(FALSE, 2)`) and
+  // `groupArray` of Bools return. Not an Array(UInt8): the engine finds no common type of its
+  // elements and strings (`array(FALSE, 2) = array('a')` is code 43), where a Bool alone reads one.
+  bools: { constant: "CAST([true] AS Array(Bool))", column: "v_bools", type: "Array(Bool)" },
   datetimes: { constant: "CAST([toDateTime('2024-01-01 00:00:00', 'UTC')] AS Array(DateTime('UTC')))", column: "v_datetimes", type: "Array(DateTime('UTC'))" },
 };
 

@@ -321,7 +321,7 @@ function branchFamilyOf(t: Typed): string | undefined {
 const BRANCH_VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((variant, index) => {
   if (variant === "tuple" || variant === "uint128") return variant;
   if (variant === "nullableStrings") return BRANCH_FAMILIES.arrayString;
-  if (["nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uint8s"].includes(variant)) return BRANCH_FAMILIES.arrayNumber;
+  if (["nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uint8s", "bools"].includes(variant)) return BRANCH_FAMILIES.arrayNumber;
   if (variant === "uuids") return "array of UUIDs";
   if (variant === "datetimes") return "array of DateTimes";
   // Maps have a common type within strings or numbers (a Map(String, Int64) and one of Bools make
@@ -634,6 +634,16 @@ function mayHoldNull(t: Typed): boolean {
  * - else (one class, or a type the pass does not know) the probe's rule.
  */
 function coalesceType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean): Typed | null {
+  // A value of one of several types (a condition of unknown Nullability, a UInt8 or a
+  // Nullable(UInt8)): the type made of each, where they are one (`coalesce(a NOT IN b, 2)` is a
+  // UInt8 either way).
+  const oneOf = types.findIndex((t) => t.alternatives !== undefined && t.variant < 0 && t.cls === null);
+  if (oneOf >= 0) {
+    const each = types[oneOf]!.alternatives!.map((alternative) => coalesceType(args, types.map((t, i) => (i === oneOf ? alternative : t)), constant, nullAt));
+    const [first] = each;
+    if (first === null || first === undefined || first.alternatives !== undefined) return null;
+    return each.every((t) => t !== null && t.alternatives === undefined && t.cls === first.cls && t.nullable === first.nullable && t.variant === first.variant) ? first : null;
+  }
   const kept: Typed[] = [];
   for (let i = 0; i < args.length; i++) {
     if (nullAt(args[i]!)) continue;
@@ -683,7 +693,7 @@ function noCommonType(t: Typed): string {
 }
 
 /** The classes whose values are of one ClickHouse type (LowCardinality aside), so that two of them have it as their common type. */
-const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool"]);
+const ONE_TYPE_CLASSES: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid", "bool", "uint8", "uint32"]);
 
 /**
  * Judges a call with each alternative in turn in the place `at` (`judgeWith` throws a refusal):
@@ -1387,6 +1397,7 @@ class ArgumentTyping {
         if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         if (ELEMENT_WISE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeArrayElements(node.name, facts, node.args, args, node.position);
+        if ((ELEMENT_WISE_ARITHMETIC.has(node.name) || node.name === "plus" || node.name === "minus") && node.args.length === 2) refuseArithmeticOnNulls(node.name, node.args, args, this.nothing);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
         // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
         // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
@@ -1445,7 +1456,7 @@ class ArgumentTyping {
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
         if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) this.judgeComparedTuples(node.name, facts, node.args, node.position);
-        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArraysOfIntegersWithoutCommonType(node.name, node.args, args);
+        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || ARRAYS_IN_COMMON_TYPE.has(node.name)) refuseArraysOfIntegersWithoutCommonType(node.name, node.args, args);
         if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
         if (args.length === 2 && ELEMENT_LOOKUPS.has(node.name)) refuseIPv4AmongFloatsOrSigned(node.name, node.args[0]!, args[0]!, node.args[1]!, args[1]!);
         if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
@@ -2252,11 +2263,16 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   if (args.every((arg) => arg.cls === "string" && arg.variant < 0) && (withNull || args.some((arg) => arg.nullable))) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   // Numbers with a float literal among them (`array(0.5, 0, 0)`): an Array(Float64).
   if (!withNull && nodes.some((node, i) => node.kind === "literal" && all[i]!.cls === "float64") && all.every(widensToFloat64)) return variantTyped(FLOAT64S_VARIANT, constant);
-  // Integers of known types (none Nullable, no Bool, which may make a Bool of a UInt8): an array
-  // of their common type (`array(granularity, org_id)` is an Array(UInt64)). A UInt64 and a signed
-  // integer have none: a Variant.
-  if (!withNull && args.every((arg) => !arg.nullable && arg.cls !== "bool" && integerShapeOf(arg) !== null)) {
+  // Floats beside numbers a float holds (`array(attributes_float[k], server_sample_rate,
+  // attributes_bool[b])`): an array of floats, one of an Array(Float64) and an Array(Float32).
+  if (!withNull && args.some((arg) => arg.cls === "float64" && arg.variant < 0) && all.every(widensToFloat64)) return arrayOfClass("float64", constant);
+  // Integers of known types, none Nullable: an array of their common type (`array(granularity,
+  // org_id)` is an Array(UInt64)). A UInt64 and a signed integer have none: a Variant. A Bool is a
+  // UInt8 here; where every element is one of the two, the engine keeps the first one's type
+  // (`array(FALSE, 2)` is an Array(Bool), `array(2, FALSE)` an Array(UInt8)).
+  if (!withNull && args.every((arg) => !arg.nullable && integerShapeOf(arg) !== null)) {
     const common = integerCommonType(args.map((arg) => integerShapeOf(arg)!));
+    if (common === UINT8_SHAPE && first.cls === "bool") return arrayOfClass("bool", constant);
     if (common !== null) {
       const element = integerTyped(common, constant);
       return arrayOfClass(element.cls!, constant, element);
@@ -2278,6 +2294,21 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
  * where another argument is judged by the array's elements (`has(array(NULL), x)` takes any x).
  */
 const NULLS_ARRAY = oneOfArrays((constant) => [typed("arrayString", constant), typed("arrayNumber", constant)], "an array of NULLs (an Array(Nullable(Nothing)))");
+
+/**
+ * `array(site) / measurements[cls]` on discover_transactions, which stores no `site`: arithmetic
+ * on an array of NULLs is done element by element, on NULLs of no type, which ClickHouse refuses
+ * (code 43), beside anything but a NULL (`array(NULL) + NULL` is a NULL). An engine test holds it.
+ */
+function refuseArithmeticOnNulls(name: string, args: readonly Expression[], types: readonly Typed[], nothing: (node: Expression) => boolean): void {
+  const arrayAt = NULLS_ARRAY.includes(types[0]!) ? 0 : NULLS_ARRAY.includes(types[1]!) ? 1 : -1;
+  if (arrayAt < 0 || nothing(args[1 - arrayAt]!)) return;
+  const array = args[arrayAt]!;
+  throw invalidQuery(
+    `${describe(array)}${at(array.position)} is an array of NULLs (an Array(Nullable(Nothing))), and ${nameOf(name)} works element by element on it: ClickHouse does no arithmetic on a NULL of no type`,
+    array.position,
+  );
+}
 
 /**
  * An array of numbers some of which may be NULL (`array(measurements[cls])`, `array(x, 10, NULL)`:
@@ -2310,23 +2341,26 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
  */
 const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
 
-/** The scalar variants whose values an aggregate's array may hold as its known elements (judgeArrayElements): the Dates, DateTime64s and IPs. */
-const SCALAR_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6");
+/**
+ * The variants whose values an array of them may hold as its known elements (judgeArrayElements):
+ * the Dates, DateTime64s and IPs, and the array variants, each of one exact type (an
+ * Array(Array(Nullable(String))) holds Array(Nullable(String))s).
+ */
+const KNOWN_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || ARRAY_VARIANT_SAMPLES[variant] !== undefined);
 
-/** An array of values of a variant (ARRAYS_OF_UNNAMED), its elements known where they are a Date, a DateTime64 or an IP (`1000 / groupUniqArray(timestamp_ms)`). */
+/**
+ * An array of values of a variant (ARRAYS_OF_UNNAMED), its elements known where they are a Date,
+ * a DateTime64, an IP (`1000 / groupUniqArray(timestamp_ms)`) or an array variant
+ * (`transaction_hash / array(array(transaction_name, geo_city))`, code 43 for a UInt64 divided by
+ * an Array(Nullable(String)), element by element).
+ */
 function arrayOfUnnamed(of: Typed, constant: boolean | null): Typed {
   const arrays = ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
-  return SCALAR_ELEMENT_VARIANT_AT[of.variant] ? { ...arrays, elementType: variantTyped(of.variant, false) } : arrays;
+  return KNOWN_ELEMENT_VARIANT_AT[of.variant] ? { ...arrays, elementType: variantTyped(of.variant, false) } : arrays;
 }
 
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
-
-/**
- * An Array(Bool), which the probe did not try, its elements known: one of the arrays it tried.
- * Not of numbers alone, as an Array(UInt32) is: a Bool reads from a text ('true').
- */
-const BOOL_ARRAYS = withElements(ARRAYS_OF_UNNAMED, "bool");
 
 /** An array of arrays of each array class (`groupUniqArray(tags.key)`): `2 * groupUniqArray(tags.key)` is judged as `2 * tags.key`. */
 const ARRAYS_OF_ARRAYS_OF: ReadonlyMap<ArgumentClass, readonly Typed[]> = new Map(ARGUMENT_CLASSES.filter((cls) => elementClass(cls) !== null).map((cls) => [cls, withElements(ARRAYS_OF_ARRAYS, cls)]));
@@ -2397,7 +2431,7 @@ function mixedElementType(array: Typed, index: Expression | undefined, constant:
 
 /**
  * An array of values of one class, where the pass names its type: of strings, of 64-bit (or
- * 16-bit) integers, of UInt8s, DateTimes or UUIDs; of Bools, UInt32s, arrays or states, one of
+ * 16-bit) integers, of UInt8s, Bools, DateTimes or UUIDs; of UInt32s, arrays or states, one of
  * some arrays, its elements known; of floats, one of an Array(Float64) and an Array(Float32)
  * (the two share a class, their arrays do not).
  */
@@ -2414,13 +2448,13 @@ function arrayOfClass(cls: ArgumentClass, constant: boolean | null, element?: Ty
   if (elementClass(cls) !== null) return ARRAYS_OF_ARRAYS_OF.get(cls)![constnessIndex(constant)]!;
   const variant = ARRAY_OF_VARIANT[cls];
   if (variant !== undefined) return variantTyped(variant, constant);
-  // An Array(Bool) or Array(UInt32), which the probe did not try: one of the arrays it tried, its
-  // elements known (`count() < groupUniqArray(TRUE)` is refused, code 43).
+  // An Array(UInt32), which the probe did not try: one of the arrays it tried, its elements known
+  // (`'a' IN array(granularity)` is refused, code 386).
   if (cls === "uint32") return UINT32_ARRAYS[constnessIndex(constant)]!;
   if (cls === "float64") return FLOAT_ARRAYS[constnessIndex(constant)]!;
   // Of aggregate states (`array(count)` on metrics), as an aggregate's array of them is.
   if (cls === "aggregateState") return ARRAYS_OF_STATES[constnessIndex(constant)]!;
-  return cls === "bool" ? BOOL_ARRAYS[constnessIndex(constant)]! : typed(null, constant);
+  return typed(null, constant);
 }
 
 /**
@@ -2537,9 +2571,13 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
   if (rule !== undefined && "elementOf" in rule) {
     const of = args[rule.elementOf];
     if (of !== undefined && of.variant >= 0 && ARRAY_VARIANT_AT[of.variant]) {
+      // Beside a Nullable argument (`arrayElement(exception_frames.filename, symbolicated_in_app)`,
+      // a Nullable index), the element's Nullable, where one exists.
       const element = ARRAY_VARIANT_ELEMENT[of.variant];
-      if (!element || args.some((arg, i) => i !== rule.elementOf && (arg.cls === null || arg.nullable))) return typed(null, constant);
-      return typed(element.cls, constant, element.nullable);
+      if (!element || args.some((arg, i) => i !== rule.elementOf && arg.cls === null)) return typed(null, constant);
+      const besideNullable = args.some((arg, i) => i !== rule.elementOf && arg.nullable);
+      if (besideNullable && !element.nullable && !NULLABLE_CLASSES.includes(element.cls!)) return typed(null, constant);
+      return typed(element.cls, constant, element.nullable || besideNullable);
     }
   }
   // `argMax(sum, tuple(a, b))`: a choice of the row by a value of no class (a tuple, a Date, an
@@ -2927,7 +2965,7 @@ function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: reado
 }
 
 const FLOAT64S_VARIANT = VARIANT_INDEX.get("float64s")!;
-const ARRAY_OF_VARIANT: Readonly<Partial<Record<ArgumentClass, number>>> = { uint8: VARIANT_INDEX.get("uint8s")!, datetime: VARIANT_INDEX.get("datetimes")!, uuid: UUIDS_VARIANT };
+const ARRAY_OF_VARIANT: Readonly<Partial<Record<ArgumentClass, number>>> = { uint8: VARIANT_INDEX.get("uint8s")!, bool: VARIANT_INDEX.get("bools")!, datetime: VARIANT_INDEX.get("datetimes")!, uuid: UUIDS_VARIANT };
 const FLOAT32S_VARIANT = VARIANT_INDEX.get("float32s")!;
 
 /** A number of a known class (Nullable or not), not a variant. */
@@ -2935,12 +2973,13 @@ function isPlainNumber(t: Typed): boolean {
   return t.variant < 0 && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
 }
 
-/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64) or Array(Float32), an Array(UInt32) or Array(Bool), or one of the arrays of numbers (NUMBER_ARRAYS). */
+/** An array of numbers none of which is Nullable: an array-of-integers column, an Array(Float64), Array(Float32) or Array(Bool), an Array(UInt32), or one of the arrays of numbers (NUMBER_ARRAYS). */
 function isNumberArray(t: Typed): boolean {
-  // Of one of some types: NUMBER_ARRAYS, or an array of numbers of a known class (an Array(UInt32), an Array(Bool)).
+  // Of one of some types: NUMBER_ARRAYS, or an array of numbers of a known class (an Array(UInt32)).
   if (t.variant < 0 && t.arrayOf !== undefined) return t.arrayOf === NUMBER_ARRAYS[0]!.arrayOf || (t.elementType !== undefined && isPlainNumber(t.elementType));
-  return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT;
+  return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT || t.variant === BOOLS_VARIANT;
 }
+const BOOLS_VARIANT = VARIANT_INDEX.get("bools")!;
 
 /**
  * Arithmetic with a tuple that stays a tuple, element by element: `n * tuple(a)` and `tuple(a) * n`
@@ -3049,18 +3088,29 @@ function integerArraysArithmeticType(name: string, types: readonly Typed[], cons
  * `tags.key - tags.key <= tags.value` on metrics: two arrays are compared in their elements'
  * common type, and integers of known types may have none (an Int64 and a UInt64; an Int32 and a
  * UInt64): code 43, whatever the rows. Two integers compared alone are taken (ClickHouse compares
- * an Int64 with a UInt64 without a common type); arrays are not. An engine test holds it.
+ * an Int64 with a UInt64 without a common type); arrays are not. The functions that bring two
+ * arrays to one type (arrayConcat, hasAny, hasAll, greatest, ...) refuse them too (code 386).
+ * An engine test holds both.
  */
 function refuseArraysOfIntegersWithoutCommonType(name: string, args: readonly Expression[], types: readonly Typed[]): void {
-  const [left, right] = types as [Typed, Typed];
-  if (left.elementInteger === undefined || right.elementInteger === undefined || left.variant >= 0 || right.variant >= 0) return;
-  if (integerCommonType([left.elementInteger, right.elementInteger]) !== null) return;
-  const [a, b] = args as [Expression, Expression];
-  throw invalidQuery(
-    `${describe(a)}${at(a.position)} is an Array(${integerTypeName(left.elementInteger)}) and ${describe(b)}${at(b.position)} an Array(${integerTypeName(right.elementInteger)}): ${nameOf(name)} compares two arrays in their elements' common type, and ${integerTypeName(left.elementInteger)} and ${integerTypeName(right.elementInteger)} have none`,
-    b.position ?? a.position,
-  );
+  for (let j = 1; j < types.length; j++) {
+    const right = types[j]!;
+    if (right.elementInteger === undefined || right.variant >= 0) continue;
+    for (let i = 0; i < j; i++) {
+      const left = types[i]!;
+      if (left.elementInteger === undefined || left.variant >= 0 || integerCommonType([left.elementInteger, right.elementInteger]) !== null) continue;
+      const [a, b] = [args[i]!, args[j]!];
+      const how = VALUE_COMPARISONS.has(name) ? "compares two arrays" : "takes its arrays";
+      throw invalidQuery(
+        `${describe(a)}${at(a.position)} is an Array(${integerTypeName(left.elementInteger)}) and ${describe(b)}${at(b.position)} an Array(${integerTypeName(right.elementInteger)}): ${nameOf(name)} ${how} in their elements' common type, and ${integerTypeName(left.elementInteger)} and ${integerTypeName(right.elementInteger)} have none`,
+        b.position ?? a.position,
+      );
+    }
+  }
 }
+
+/** The functions that take arrays in their elements' common type, besides the comparisons: `arrayConcat(a, b)` of an Array(Int64) and an Array(UInt64) is code 386. */
+const ARRAYS_IN_COMMON_TYPE: ReadonlySet<string> = new Set(["arrayConcat", "hasAny", "hasAll", "greatest", "least"]);
 
 /** The operations that keep a 128-bit integer one (wideIntegerArithmeticType); not `divide` (a Float64) nor `modulo` (as narrow as its divisor). */
 const WIDE_INTEGER_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "intDiv"]);
@@ -3823,8 +3873,10 @@ function judgeLambdaBody(typing: ArgumentTyping, name: string, signature: Probed
   if (!anArray) {
     if (namesAny(lambda.body, lambda.params)) return;
     const body = typing.visit(lambda.body);
-    if (body.cls === null || body.nullable || !signature.lambdaBodyRefused.includes(body.cls)) return;
-    what = CLASS_NAMES[body.cls];
+    // A Nullable of a refused class is refused as the class is (`arrayExists((k) -> multiIf(c,
+    // geo_subdivision, t), a)` returns a Nullable(String): code 43); the test holds both.
+    if (body.cls === null || !signature.lambdaBodyRefused.includes(body.cls)) return;
+    what = body.nullable ? `${CLASS_NAMES[body.cls]} (Nullable)` : CLASS_NAMES[body.cls];
   }
   const bodyPosition = lambda.body.position ?? position;
   const taken = ARGUMENT_CLASSES.filter((cls) => !signature.lambdaBodyRefused.includes(cls)).map((cls) => CLASS_NAMES[cls]);

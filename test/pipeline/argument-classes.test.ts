@@ -50,6 +50,7 @@ describe("argument classes of ClickHouse types", () => {
     ["Array(Float64)", "float64s"],
     ["Array(UUID)", "uuids"],
     ["Array(UInt8)", "uint8s"],
+    ["Array(Bool)", "bools"],
     ["Array(DateTime)", "datetimes"],
     ["Array(DateTime('UTC'))", "datetimes"],
     ["Array(DateTime64(3))", null],
@@ -92,7 +93,7 @@ describe("argument classes of ClickHouse types", () => {
   });
 
   it("knows which variants are arrays (their elements have no class)", () => {
-    expect(VARIANTS.filter(isArrayVariant)).toEqual(["nullableStrings", "nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uuids", "uint8s", "datetimes", "nested", "mixedArray"]);
+    expect(VARIANTS.filter(isArrayVariant)).toEqual(["nullableStrings", "nullableUInt8", "nullableUInt16", "nullableUInt32", "float64s", "float32s", "uuids", "uint8s", "bools", "datetimes", "nested", "mixedArray"]);
   });
 
   // The probe's table names classes and variants in the same pair strings ("0 1 float64 string"):

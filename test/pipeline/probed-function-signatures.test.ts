@@ -367,6 +367,14 @@ describe("probed function signatures", () => {
           checked += 1;
           if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(x -> ${cls}, [1]) as a ${form}: ${code ?? "accepted"}`);
         }
+        // A Nullable of it too (`arrayExists((k) -> multiIf(c, geo_subdivision, t), a)`, a Nullable(String)), which the pass refuses as it refuses the class.
+        const nullable = nullableSample(cls);
+        if (nullable === null) continue;
+        for (const form of ["constant", "column"] as const) {
+          const code = await refusal(name, [], form, `x -> ${form === "constant" ? nullable.constant : nullable.column}, [1]`);
+          checked += 1;
+          if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${name}(x -> Nullable ${cls}, [1]) as a ${form}: ${code ?? "accepted"}`);
+        }
       }
     }
     expect(PROBED_FUNCTION_SIGNATURES.get("arrayFilter")!.lambdaBodyRefused).toContain("datetime");
@@ -1197,7 +1205,8 @@ describe("probed function signatures", () => {
 
   it("an array of floats (array(f), groupArray(f)) is one of an Array(Float64) and an Array(Float32), an array of integers of at most 32 bits one of an Array(Int64) and an Array(UInt8), and plus or minus takes two arrays of numbers: the pass and the engine agree", async () => {
     const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
-    const floats = [call("array", [c("float64")]), call("array", [call("toFloat32", [c("float64")])]), call("groupArray", [c("float64")]), call("array", [call("plus", [c("float64"), literal(1)])])];
+    // (also floats beside numbers a float holds: `array(f, b, u)`)
+    const floats = [call("array", [c("float64")]), call("array", [call("toFloat32", [c("float64")])]), call("groupArray", [c("float64")]), call("array", [call("plus", [c("float64"), literal(1)])]), call("array", [c("float64"), c("bool"), c("uint32")]), call("array", [call("toFloat32", [c("float64")]), c("uint8")])];
     const narrow = [call("array", [call("toUInt16", [c("int64")])]), call("array", [call("toInt32", [c("int64")])]), call("groupUniqArray", [call("toUInt16", [c("int64")])])];
     for (const array of [...floats, ...narrow]) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBe(2);
     for (const array of floats) expect(await engineTypeOf(array), sqlOf(array)).toMatch(/^Array\(Float(32|64)\)$/);
@@ -1215,6 +1224,47 @@ describe("probed function signatures", () => {
     const { refused, disagreements } = await passAndEngine(expressions, { byRule: () => true, engineRefuses: typeError });
     expect(disagreements).toEqual([]);
     expect(refused).toBeGreaterThan(200);
+  }, 900_000);
+
+  it("arithmetic on an array of NULLs (array(NULL), array(site) where the storage has no site) is refused by the pass exactly where the engine refuses it: beside anything but a NULL", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const nulls = [call("array", [literal(null)]), call("array", [literal(null), literal(null)])];
+    const others = [literal(2), literal(0.5), literal("a"), literal(null), c("float64"), c("int64"), c("string"), c("arrayNumber"), column(nullableSample("float64")!.column), call("array", [literal(1)]), ...nulls];
+    const names = ["plus", "minus", ...ELEMENT_WISE_ARITHMETIC].filter((name) => ALLOWED_FUNCTIONS.has(name));
+    const expressions = names.flatMap((name) => nulls.flatMap((array) => others.flatMap((other) => [call(name, [array, other]), call(name, [other, array])])));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: (message) => message.includes("an array of NULLs"), engineRefuses: (code) => code === 43, mustRefuse: (code) => TYPE_OR_COUNT_ERRORS.has(code) });
+    expect(disagreements).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
+  }, 300_000);
+
+  it("an array of Bools and integers is an array of their common type, of the first one's where every element is a Bool or a UInt8 (array(FALSE, 2) an Array(Bool), array(2, FALSE) an Array(UInt8)): the pass and the engine agree", async () => {
+    const c = (cls: ArgumentClass): Expression => column(CLASS_SAMPLES[cls].column);
+    const expected: [Expression, RegExp][] = [
+      [call("array", [literal(false), literal(2)]), /^Array\(Bool\)$/],
+      [call("array", [c("bool"), c("uint8"), literal(true)]), /^Array\(Bool\)$/],
+      [call("array", [literal(2), literal(false)]), /^Array\(UInt8\)$/],
+      [call("array", [c("uint8"), c("bool")]), /^Array\(UInt8\)$/],
+      [call("array", [literal(false), literal(300)]), /^Array\(UInt16\)$/],
+      [call("array", [c("bool"), literal(-5)]), /^Array\(Int16\)$/],
+      [call("array", [literal(true), call("toUInt64", [c("int64")])]), /^Array\(UInt64\)$/],
+    ];
+    for (const [array, type] of expected) {
+      const engine = await engineTypeOf(array);
+      expect(engine, sqlOf(array)).toMatch(type);
+      const pass = passTypingOf(array);
+      // An Array(Bool) or Array(UInt8) is its array variant; a wider one an array of integers (one of two, where at most 32 bits).
+      const passType = pass?.variant ?? (pass?.cls === "arrayNumber" || pass?.alternatives?.some((alternative) => alternative.cls === "arrayNumber") ? "integers" : null);
+      expect(passType, sqlOf(array)).toBe(engine === "Array(Bool)" ? "bools" : engine === "Array(UInt8)" ? "uint8s" : "integers");
+    }
+    // Beside each class, a map, a tuple, a Date, an IP and other arrays: refused by the pass where
+    // the engine refuses it (`array(FALSE, 2) = array('a')`, code 43), taken where the engine takes it.
+    const arrays = [c("arrayString"), c("arrayNumber"), call("array", [c("uint8")]), call("array", [c("bool")]), call("array", [literal("a")])];
+    const scalars = [...(["string", "uint8", "datetime", "int64", "float64", "uuid", "bool"] as const).map(c), ...[...MAP_TUPLE_COLUMNS, DATE_COLUMNS[0]!, IP_COLUMNS[0]!].map((sample) => column(sample.column))];
+    const names = ["plus", "equals", "less", "has", "indexOf", "arrayConcat", "hasAny"];
+    const expressions = expected.flatMap(([array]) => names.flatMap((name) => [...arrays, ...scalars].flatMap((other) => [call(name, [array, other]), call(name, [other, array])])));
+    const { refused, disagreements } = await passAndEngine(expressions, { byRule: () => true, engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) });
+    expect(disagreements).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
   }, 900_000);
 
   it("an array of numbers two of which have no common type (array(1.5, u), array(u, -1)), or of a string and a condition, is an Array(Variant(...)) as the engine types it, refused by the engine where the pass refuses it", async () => {
@@ -1342,6 +1392,11 @@ describe("probed function signatures", () => {
     const { refused, disagreements } = await passAndEngine(expressions, { byRule: (message) => message.includes("compares two arrays in their elements' common type"), engineRefuses: (code) => code === 43, mustRefuse: (code) => code === 43 });
     expect(disagreements).toEqual([]);
     expect(refused).toBeGreaterThan(15);
+    // The functions that bring arrays to one type refuse the same pairs (code 386), the third of three too.
+    const together = ["arrayConcat", "hasAny", "hasAll", "greatest", "least"].flatMap((name) => arrays.flatMap((a) => arrays.flatMap((b) => [call(name, [a, b]), call(name, [a, int64s, b])])));
+    const common = await passAndEngine(together, { byRule: (message) => message.includes("takes its arrays in their elements' common type"), engineRefuses: (code) => code === 386, mustRefuse: (code) => code === 386 || code === 43 });
+    expect(common.disagreements).toEqual([]);
+    expect(common.refused).toBeGreaterThan(40);
   }, 120_000);
 
   it("a UInt128 plus, minus, times or divided as integers by an integer is a UInt128 or an Int128 in the engine, typed as a UInt128, and a call given one (or an IPv6's arithmetic taken further) is refused by the engine where the pass refuses it", async () => {
@@ -1384,8 +1439,8 @@ describe("probed function signatures", () => {
     for (const expression of [call("has", [arrays[0]!, column(CLASS_SAMPLES.arrayString.column)]), call("indexOf", [arrays[1]!, column(CLASS_SAMPLES.arrayNumber.column)])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
 
-  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant, a Bool), or an array(…) of one such value, is refused by the engine where the pass refuses it", async () => {
-    const of = [CLASS_SAMPLES.aggregateState, CLASS_SAMPLES.bool, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
+  it("an aggregate's array of values the pass names no array for (groupUniqArray of a state, a Date, an IP, a map, an array variant), or an array(…) of one such value, is refused by the engine where the pass refuses it", async () => {
+    const of = [CLASS_SAMPLES.aggregateState, ...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS, ...["nullableStrings", "uuids"].map((variant) => variantSamples(variant)[0]!)];
     const arrays = of.flatMap((sample) => ["groupUniqArray", "groupArray"].map((name) => call(name, [column(sample.column)])));
     for (const array of arrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
     // Partners an aggregate may stand beside: other aggregates' results (a plain column beside it
@@ -1399,7 +1454,8 @@ describe("probed function signatures", () => {
     const rowPartners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
     await expectEngineRefusesWhatPassRefuses(callsWith(perRow, 2, rowPartners), 300, (message) => message.includes("names no array for") || (message.includes("works element by element") && !message.includes("aggregate state")));
     // and not where another argument is looked for among its elements
-    for (const expression of [call("has", [arrays[0]!, call("any", [column(CLASS_SAMPLES.string.column)])]), call("indexOf", [arrays[2]!, call("any", [column(CLASS_SAMPLES.int64.column)])])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
+    const ofMap = arrays[of.indexOf(MAP_TUPLE_COLUMNS[0]!) * 2]!;
+    for (const expression of [call("has", [arrays[0]!, call("any", [column(CLASS_SAMPLES.string.column)])]), call("indexOf", [ofMap, call("any", [column(CLASS_SAMPLES.int64.column)])])]) expect(passRefusal(expression, CLASS_COLUMNS_ENTITY), sqlOf(expression)).toBeNull();
   }, 900_000);
 
   it("a quantiles call of many levels (quantiles(0.5)(x), quantilesTDigest) of a number is an array of numbers in the engine, refused by the engine where the pass refuses it", async () => {
@@ -1427,7 +1483,16 @@ describe("probed function signatures", () => {
     const { refused, disagreements } = await passAndEngine(expressions, { byRule: () => true, engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) || code === 44 });
     expect(refused).toBeGreaterThanOrEqual(60);
     expect(disagreements).toEqual([]);
-  }, 300_000);
+    // An array(…) of an array variant (`array(array(transaction_name, geo_city))`, an
+    // Array(Array(Nullable(String)))) knows its elements too, beside numbers read per row.
+    const ofArrays = ARRAY_VARIANTS.map((variant) => call("array", [column(variantSamples(variant)[0]!.column)]));
+    for (const array of ofArrays) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
+    const perRowNumbers = [literal(2), literal(0.95), literal(true), column(CLASS_SAMPLES.float64.column), column(CLASS_SAMPLES.int64.column)];
+    const nested = names.flatMap((name) => ofArrays.flatMap((array) => perRowNumbers.flatMap((number) => [call(name, [number, array]), call(name, [array, number])])));
+    const ofVariants = await passAndEngine(nested, { byRule: () => true, engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code) });
+    expect(ofVariants.disagreements).toEqual([]);
+    expect(ofVariants.refused).toBeGreaterThanOrEqual(30);
+  }, 600_000);
 
   it("an array the pass names no element type for (array(NULL), groupUniqArray of arrays or states) compared with a value of a scalar class is refused by the pass exactly where the engine refuses it", async () => {
     const arrays = [
@@ -1968,7 +2033,17 @@ describe("probed function signatures", () => {
       // Three arguments: the third counts only where the first two may be NULL.
       for (const a of nullables) for (const b of nullables) for (const c of CLASS_COLUMNS) yield call("coalesce", [a, b, column(c.column)]);
       for (const a of nullables) for (const b of CLASS_COLUMNS) yield call("coalesce", [a, column(b.column), column(CLASS_SAMPLES.string.column)]);
+      // A value of one of several types (a condition of unknown Nullability) first: typed where each makes one type.
+      for (const condition of conditions)
+        for (const b of [...CLASS_COLUMNS.map((sample) => column(sample.column)), literal(2), literal(300), NULL]) {
+          yield call("coalesce", [condition, b]);
+          yield call("ifNull", [condition, b]);
+          yield call("coalesce", [NULL, condition, b]);
+        }
     }
+    const conditions = [call("notIn", [column(nullableSample("string")!.column), column(nullableSample("string")!.column)]), call("notIn", [call("now", []), call("now", [])])];
+    for (const condition of conditions) expect(passTypingOf(condition)?.alternatives?.length, sqlOf(condition)).toBe(2);
+    expect(passTypingOf(call("coalesce", [conditions[0]!, literal(2)]))?.cls).toBe("uint8");
     /** The classes of a Variant's alternatives (null where one has none), else null. */
     const alternativesOf = (type: string): (ArgumentClass | null)[] | null => {
       const inner = /^Variant\((.*)\)$/.exec(type)?.[1];
@@ -2662,8 +2737,13 @@ describe("probed function signatures", () => {
     // Entities have no Variant columns: a mixed array (Array(Variant(...))) is made by array(...) only.
     const arrays = VARIANTS.flatMap((variant) => variantSamples(variant)).filter((sample) => /^Array\(/.test(sample.type) && !sample.type.includes("Variant("));
     const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...arrays].map((sample) => ({ name: sample.column, type: sample.type })));
+    const nullableOf = (partner: string): string | null => {
+      const cls = ARGUMENT_CLASSES.find((c) => CLASS_SAMPLES[c].column === partner);
+      return cls === undefined ? null : (nullableSample(cls)?.column ?? null);
+    };
     const wrong: string[] = [];
     let typedCalls = 0;
+    let besideNullable = 0;
     for (const [name, signature] of PROBED_FUNCTION_SIGNATURES) {
       for (const [countText, rule] of Object.entries(signature.results)) {
         if (!rule || !("elementOf" in rule) || signature.result !== null) continue;
@@ -2671,10 +2751,18 @@ describe("probed function signatures", () => {
         for (const sample of arrays) {
           const expression = call(name, partners.map((partner, i) => column(i === rule.elementOf ? sample.column : partner)));
           if (await comparedClass(expression, wrong, entity)) typedCalls += 1;
+          // beside a Nullable partner (`arrayElement(exception_frames.filename, symbolicated_in_app)`): the element, Nullable
+          for (let j = 0; j < partners.length; j++) {
+            const nullable = j === rule.elementOf ? null : nullableOf(partners[j]!);
+            if (nullable === null) continue;
+            const besideIt = call(name, partners.map((partner, i) => column(i === rule.elementOf ? sample.column : i === j ? nullable : partner)));
+            if (await comparedClass(besideIt, wrong, entity)) besideNullable += 1;
+          }
         }
       }
     }
     expect(typedCalls).toBeGreaterThan(20);
+    expect(besideNullable).toBeGreaterThan(5);
     expect(wrong).toEqual([]);
   }, 60_000);
 
