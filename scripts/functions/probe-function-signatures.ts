@@ -74,14 +74,22 @@ function variantCallSamples(variant: string): string[] {
  * 43 ILLEGAL_TYPE_OF_ARGUMENT, 386 NO_COMMON_TYPE, and 48 NOT_IMPLEMENTED, which a conversion the
  * engine has no code for raises whatever the values (`toDate(trace_id)`: "Conversion between
  * numeric types and UUID is not supported"). Caution: an IPv4 beside the int64 sample (an Int64)
- * raises 48 too, where a UInt64, which the class also stands for, is taken: such a call is tried
- * again with the sample unsigned (callText), and taken if that is (`ip_address_v4 = project_id`
- * is answered by the engine).
+ * or in the arrayNumber sample (an Array(Int64)) raises 48 too, where a UInt64, which the classes
+ * also stand for, is taken: such a call is tried again with the samples unsigned (callText), and
+ * taken if that is (`ip_address_v4 = project_id`, `has(array(toUInt64(x)), ip_address_v4)`).
  */
 const TYPE_ERRORS = new Set([43, 386, 48]);
-/** The int64 class's samples (constant, column, Nullable column), and each written as a UInt64 of the same row value's size. */
-const SIGNED_INT64_SAMPLE = /(?<![[\w])-5000000000\b|\bc_int64\b|\bn_int64\b/g;
-const UNSIGNED_INT64_SAMPLE: Readonly<Record<string, string>> = { "-5000000000": "5000000000", c_int64: "toUInt64(abs(c_int64))", n_int64: "toUInt64(abs(n_int64))" };
+/**
+ * The int64 and arrayNumber classes' samples (constants, columns, the Nullable column), and each
+ * written as a UInt64 (an array of them) of the same row value's size: the classes stand for both.
+ */
+const SIGNED_INT64_SAMPLE = /-5000000000\b|\bc_int64\b|\bn_int64\b|\bc_array_number\b/g;
+const UNSIGNED_INT64_SAMPLE: Readonly<Record<string, string>> = {
+  "-5000000000": "5000000000",
+  c_int64: "toUInt64(abs(c_int64))",
+  n_int64: "toUInt64(abs(n_int64))",
+  c_array_number: "arrayMap((v) -> toUInt64(abs(v)), c_array_number)",
+};
 /** 42 NUMBER_OF_ARGUMENTS_DOESNT_MATCH, 34 TOO_MANY_ARGUMENTS_FOR_FUNCTION, 35 TOO_FEW_ARGUMENTS_FOR_FUNCTION. */
 const WRONG_COUNT = new Set([42, 34, 35]);
 /** What refuses a curried call's parameters: a wrong count, 133 AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS, 309 FUNCTION_CANNOT_HAVE_PARAMETERS. */

@@ -2045,9 +2045,11 @@ class ArgumentTyping {
         // (`greatest(NULL, NULL, 'info')` and `if(c, NULL, 'a')` are Nullable(String)s).
         if (node.name === "if" || node.name === "multiIf") return node.args.every((arg, i) => !isBranch(i, node.args.length) || this.mayBeNothing(arg, depth));
         if (COMMON_TYPE_FUNCTIONS.has(node.name) || node.name === "coalesce" || node.name === "ifNull") return node.args.every((arg) => this.mayBeNothing(arg, depth));
-        return node.args.some((arg) => this.mayBeNothing(arg, depth));
+        // A lambda returning a NULL makes no NULL of its function (`arrayAll((v) -> toHour(received),
+        // a)` on discover_transactions, which stores no `received`, is a UInt8): only its values may.
+        return node.args.some((arg) => arg.kind !== "lambda" && this.mayBeNothing(arg, depth));
       case "curried":
-        return node.args.some((arg) => this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));
+        return node.args.some((arg) => arg.kind !== "lambda" && this.mayBeNothing(arg, depth)) || node.params.some((param) => this.mayBeNothing(param, depth));
       case "lambda":
         return this.mayBeNothing(node.body, depth);
       default:
