@@ -1111,6 +1111,20 @@ function pairKeys(pairs: readonly string[]): Set<number> {
 const FUNCTION_FACTS = new Map<string, FunctionFacts>();
 const NO_POSITIONS: ReadonlySet<number> = new Set();
 
+/**
+ * Whether an aggregate with the -If combinator (`sumIf`) refuses `count` arguments because its
+ * aggregate refuses one fewer: the combinator adds the condition, last, and the engine checks the
+ * rest as the aggregate's own (`sumIf(x, c, 100)`: "Aggregate function sum requires single
+ * argument", code 42). The probe cannot see it: with no class taking that count, it cannot tell a
+ * refused count from one some type outside its classes would fit (a String condition is code 43
+ * first), and marks it unknown. An engine test holds every such count to the engine.
+ */
+export function ifCombinatorRefusesCount(name: string, count: number): boolean {
+  if (count < 1 || !name.endsWith("If") || !AGGREGATE_FUNCTIONS.has(name)) return false;
+  const aggregate = name.slice(0, -"If".length);
+  return AGGREGATE_FUNCTIONS.has(aggregate) && PROBED_FUNCTION_SIGNATURES.get(aggregate)?.counts[count - 1] === "refused";
+}
+
 function functionFacts(name: string): FunctionFacts {
   let facts = FUNCTION_FACTS.get(name);
   if (facts === undefined) {
@@ -1118,7 +1132,7 @@ function functionFacts(name: string): FunctionFacts {
     facts = {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
-      refusedCounts: [0, 1, 2, 3, 4].map((count) => signature?.counts[count] === "refused"),
+      refusedCounts: [0, 1, 2, 3, 4].map((count) => signature?.counts[count] === "refused" || ifCombinatorRefusesCount(name, count)),
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),
@@ -2737,10 +2751,9 @@ function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]!}`;
 }
 
-function countsTaken(signature: ProbedSignature): string {
-  const counts = [0, 1, 2, 3, 4].filter((n) => signature.counts[n] !== "refused");
-  const shown = counts.filter((n) => n < 4).map(String);
-  if (signature.counts[4] !== "refused") shown.push("4 or more");
+function countsTaken(refusedCounts: readonly boolean[]): string {
+  const shown = [0, 1, 2, 3].filter((n) => !refusedCounts[n]).map(String);
+  if (!refusedCounts[4]) shown.push("4 or more");
   return `${list(shown)} argument${shown.length === 1 && shown[0] === "1" ? "" : "s"}`;
 }
 
@@ -2784,7 +2797,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   // Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some functions answer
   // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`).
   if (!curried && facts.refusedCounts[args.length] === true && !args.some((arg) => typing.mayBeNothing(arg))) {
-    throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(signature)}`, position);
+    throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);
   }
   // `has(NULL, 'x')`, a column the storage computes as NULL there, or a call the engine makes a
   // Nothing of (`has(toStartOfHour(NULL), 0)`, `has(now() >= NULL, a)`: the same Nullable(Nothing)

@@ -604,6 +604,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT isNull(url) AS u WHERE project_id = 1 AND ${R} ORDER BY arrayExists((\`k\`) -> multiIf(primary_hash, geo_subdivision, tags_key), span_op_breakdowns.value) ASC LIMIT 10`, "the lambda at line 1, column 185 returns multiIf(…) at line 1, column 194, a string (Nullable), and arrayExists does not take a lambda that returns a string (Nullable)", 1, 194],
   // seed 12: an array variant's element beside a Nullable index is the element's Nullable
   [`MATCH (discover_events) SELECT not(arrayElement(exception_frames.filename, symbolicated_in_app)) AS x WHERE ${R} AND project_id = 1`, "arrayElement(…) at line 1, column 36 is a string (Nullable), and not does not take a string (Nullable) as argument 1 of 1", 1, 36],
+  // seed 12: an -If aggregate takes its aggregate's arguments and the condition (sum takes one: code 42)
+  [`MATCH (transactions) SELECT sumIf(duration, project_id = 1, 100) AS s WHERE ${TX} AND project_id = 1`, "sumIf at line 1, column 29 does not take 3 arguments: it takes 2 arguments", 1, 29],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
