@@ -262,6 +262,7 @@ function numberShapeOf(t: Typed): NumberShape | null {
   return t.cls === "float64" ? "float" : (integerShapeOf(t) ?? "integer");
 }
 const UNKNOWN_COLUMN = typed(null, false);
+const NO_PARAMETERS: ReadonlyMap<string, Typed> = new Map();
 /** Per variant, as a constant, a column and either: no class, its own refusals (one shared object each). */
 const VARIANT_TYPED: readonly (readonly Typed[])[] = VARIANTS.map((_, variant) => [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant })));
 const VARIANT_INDEX: ReadonlyMap<string, number> = new Map(VARIANTS.map((variant, index) => [variant, index]));
@@ -1176,6 +1177,8 @@ class ArgumentTyping {
   inCondition = false;
   /** True while the walk is inside WHERE, where no aggregate may stand. */
   inWhere = false;
+  /** The parameters of the lambdas the walk is inside, by name, typed as the elements they are given (inLambda). */
+  private lambdaParameters: ReadonlyMap<string, Typed> = NO_PARAMETERS;
 
   constructor(
     private readonly entityOf: EntityOf,
@@ -1330,8 +1333,10 @@ class ArgumentTyping {
         let constants = 0;
         let columns = 0;
         let noValues = 0;
-        for (const arg of node.args) {
-          let t = this.visit(arg);
+        // A lambda before arrays is typed after them: its parameters are their elements.
+        const lambdaCall = node.args.length >= 2 && node.args[0]!.kind === "lambda" ? this.visitLambdaCall(node.args) : undefined;
+        for (const [i, arg] of node.args.entries()) {
+          let t = lambdaCall?.[i] ?? this.visit(arg);
           // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
           if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg) && this.comparedByElements(arg)) t = elementOf(t);
           args.push(t);
@@ -1549,10 +1554,11 @@ class ArgumentTyping {
         // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
         if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
         // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
-        // returns, where that has a scalar class and reads no column (nor a parameter, which the
-        // walk does not type). An engine test holds it.
-        if (node.name === "arrayMap" && node.args.length >= 2 && node.args[0]!.kind === "lambda") {
-          const body = this.visit(node.args[0]!.body);
+        // returns, where that has a scalar class and reads no column (nor a parameter, read per
+        // element as a column is). An engine test holds it.
+        const lambda = node.args[0];
+        if (node.name === "arrayMap" && node.args.length >= 2 && lambda?.kind === "lambda") {
+          const body = this.inLambda(lambda, args.slice(1), () => this.visit(lambda.body));
           if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
@@ -1608,8 +1614,35 @@ class ArgumentTyping {
       case "lambda":
         this.visit(node.body);
         return UNKNOWN;
+      case "argument":
+        return this.lambdaParameters.get(node.name) ?? UNKNOWN;
       default:
         return UNKNOWN;
+    }
+  }
+
+  /** The types of a call's arguments whose first is a lambda: the arrays after it, then the lambda, its body typed with its parameters bound (inLambda). */
+  private visitLambdaCall(nodes: readonly Expression[]): Typed[] {
+    const arrays = nodes.slice(1).map((node) => this.visit(node));
+    const lambda = nodes[0] as Extract<Expression, { kind: "lambda" }>;
+    return [this.inLambda(lambda, arrays, () => this.visit(lambda)), ...arrays];
+  }
+
+  /**
+   * Runs `walk` with the lambda's parameters bound to the elements of the arrays after it, as
+   * ClickHouse gives them (`arrayAll((x) -> ifNull(x, geo_city), _flags_hash_map)`: x is a UInt64,
+   * and ifNull finds no common type of it and a Nullable(String), code 386). A parameter whose
+   * array's elements the pass cannot name stays untyped.
+   */
+  inLambda<T>(lambda: Extract<Expression, { kind: "lambda" }>, arrays: readonly Typed[], walk: () => T): T {
+    const outer = this.lambdaParameters;
+    const inner = new Map(outer);
+    lambda.params.forEach((name, i) => inner.set(name, arrays[i] === undefined ? UNKNOWN : lambdaParameterType(arrays[i])));
+    this.lambdaParameters = inner;
+    try {
+      return walk();
+    } finally {
+      this.lambdaParameters = outer;
     }
   }
 
@@ -2499,6 +2532,26 @@ const ARRAY_VARIANT_ELEMENT: readonly (Typed | null)[] = VARIANTS.map((variant) 
   return cls === null ? null : typed(cls, false);
 });
 
+/**
+ * What a lambda's parameter is given: an element of the array at its place (an array variant's
+ * element, an array class's element class, of its exact integer type where the pass knows it,
+ * or the elements the pass knows of an array of values of no class), read per element as a
+ * column is. An array the pass knows only as one of several (an array of NULLs, of Nullable
+ * numbers), or a value that is no array, leaves it untyped.
+ */
+function isUntyped(t: Typed): boolean {
+  return t.cls === null && t.variant < 0 && t.alternatives === undefined;
+}
+
+function lambdaParameterType(array: Typed): Typed {
+  if (array.elementType !== undefined) return { ...array.elementType, constant: false };
+  if (array.alternatives !== undefined) return UNKNOWN_COLUMN;
+  if (array.variant >= 0) return ARRAY_VARIANT_AT[array.variant] ? (ARRAY_VARIANT_ELEMENT[array.variant] ?? UNKNOWN_COLUMN) : UNKNOWN_COLUMN;
+  const element = elementClass(array.cls);
+  if (element === null) return UNKNOWN_COLUMN;
+  return array.elementInteger !== undefined ? integerTyped(array.elementInteger, false) : typed(element, false);
+}
+
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
 function elementOf(t: Typed): Typed {
   // An array variant's elements are judged as their class where they have one
@@ -2737,6 +2790,8 @@ function describe(node: Expression): string {
     case "function":
     case "curried":
       return `${node.name}(…)`;
+    case "argument":
+      return `the lambda's parameter \`${node.name}\``;
     default:
       return "the argument";
   }
@@ -2788,7 +2843,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
         lambdaPosition,
       );
     }
-    judgeLambdaBody(typing, name, signature, arg, lambdaPosition);
+    judgeLambdaBody(typing, name, signature, arg, types.slice(l + 1), lambdaPosition);
     judgeAfterLambda(typing, name, facts, args, types, position);
     // The other classes were probed without lambdas: nothing more to judge.
     return;
@@ -3608,6 +3663,11 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : STRING_READ_AS.get(other.cls ?? VARIANTS[other.variant] ?? "");
     // Beside a tuple, the values listed in a set may be read as one tuple of them (`t IN ('a', 1)`).
     if (!rule || (inSet && other.variant === TUPLE_VARIANT)) continue;
+    // A lambda's parameter (an array's element): ClickHouse converts the text per element, only as
+    // it runs the lambda, and Snuba's own tests compare one with a text it does not read as
+    // (`equals(y, '05029609156d8133')` over spans.group, UInt64s in storage: test_suspect_spans_data).
+    // Left to the engine.
+    if (args[1 - side]!.kind === "argument") continue;
     const anyScalar = rule === STATE_SET || rule === ARRAY_SET;
     const arg = args[side]!;
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
@@ -3879,15 +3939,24 @@ function refuseVariantAt(name: string, args: readonly Expression[], variantIndex
  * there as a constant: its test holds both). Judged only for a body that names none of the
  * lambda's parameters, which the walk does not type (a parameter reads as a column of its name).
  */
-function judgeLambdaBody(typing: ArgumentTyping, name: string, signature: ProbedSignature, lambda: Extract<Expression, { kind: "lambda" }>, position: TextPosition | undefined): void {
+function judgeLambdaBody(
+  typing: ArgumentTyping,
+  name: string,
+  signature: ProbedSignature,
+  lambda: Extract<Expression, { kind: "lambda" }>,
+  arrays: readonly Typed[],
+  position: TextPosition | undefined,
+): void {
   if (signature.lambdaBodyRefused.length === 0) return;
   // An `array(…)` of anything, parameters too, is an array (`arrayFilter((k) -> array(k, k), a)`):
   // refused where arrays of strings and of integers both are.
   const anArray = isArrayCall(lambda.body) && signature.lambdaBodyRefused.includes("arrayString") && signature.lambdaBodyRefused.includes("arrayNumber");
   let what = "an array";
   if (!anArray) {
-    if (namesAny(lambda.body, lambda.params)) return;
-    const body = typing.visit(lambda.body);
+    // A body reading a parameter the pass cannot type may be of any class.
+    const untyped = lambda.params.some((_, i) => arrays[i] === undefined || isUntyped(lambdaParameterType(arrays[i])));
+    if (untyped && namesAny(lambda.body, lambda.params)) return;
+    const body = typing.inLambda(lambda, arrays, () => typing.visit(lambda.body));
     // A Nullable of a refused class is refused as the class is (`arrayExists((k) -> multiIf(c,
     // geo_subdivision, t), a)` returns a Nullable(String): code 43); the test holds both.
     if (body.cls === null || !signature.lambdaBodyRefused.includes(body.cls)) return;

@@ -606,6 +606,9 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT not(arrayElement(exception_frames.filename, symbolicated_in_app)) AS x WHERE ${R} AND project_id = 1`, "arrayElement(…) at line 1, column 36 is a string (Nullable), and not does not take a string (Nullable) as argument 1 of 1", 1, 36],
   // seed 12: an -If aggregate takes its aggregate's arguments and the condition (sum takes one: code 42)
   [`MATCH (transactions) SELECT sumIf(duration, project_id = 1, 100) AS s WHERE ${TX} AND project_id = 1`, "sumIf at line 1, column 29 does not take 3 arguments: it takes 2 arguments", 1, 29],
+  // seed 12: a lambda's parameter is an element of the array after it (a UInt64 of _flags_hash_map), so ifNull of it is a UInt64
+  [`MATCH (events) SELECT arrayAll((\`x\`) -> ifNull(\`x\`, geo_city), _flags_hash_map) AS a WHERE project_id = 1 AND ${R}`, "the lambda at line 1, column 32 returns ifNull(…) at line 1, column 41, an integer, and arrayAll does not take a lambda that returns an integer", 1, 41],
+  [`MATCH (events) SELECT arrayExists((\`k\`) -> equals(\`k\`, 2), tags.key) AS a WHERE project_id = 1 AND ${R}`, "the lambda's parameter `k` at line 1, column 51 is a string and 2 at line 1, column 56 is a small integer (UInt8): equals (=) does not take them together", 1, 56],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
