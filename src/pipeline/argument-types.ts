@@ -3959,8 +3959,12 @@ function judgeLambdaBody(
     const body = typing.inLambda(lambda, arrays, () => typing.visit(lambda.body));
     // A Nullable of a refused class is refused as the class is (`arrayExists((k) -> multiIf(c,
     // geo_subdivision, t), a)` returns a Nullable(String): code 43); the test holds both.
-    if (body.cls === null || !signature.lambdaBodyRefused.includes(body.cls)) return;
-    what = body.nullable ? `${CLASS_NAMES[body.cls]} (Nullable)` : CLASS_NAMES[body.cls];
+    // A function that takes only conditions from its lambda (arrayExists, arrayFilter: a UInt8 or a
+    // Bool) takes no value of a type without a class either (`arrayExists((x) -> toDate(x), a)`
+    // returns a Date: code 43; seed 12). Not an `if` whose constant condition picks one branch.
+    if (body.cls === null && body.variant >= 0 && !body.pickedOnce && takesOnlyConditions(signature)) what = typeName(body);
+    else if (body.cls === null || !signature.lambdaBodyRefused.includes(body.cls)) return;
+    else what = body.nullable ? `${CLASS_NAMES[body.cls]} (Nullable)` : CLASS_NAMES[body.cls];
   }
   const bodyPosition = lambda.body.position ?? position;
   const taken = ARGUMENT_CLASSES.filter((cls) => !signature.lambdaBodyRefused.includes(cls)).map((cls) => CLASS_NAMES[cls]);
@@ -3968,6 +3972,11 @@ function judgeLambdaBody(
     `the lambda${at(position)} returns ${describe(lambda.body)}${at(bodyPosition)}, ${what}, and ${nameOf(name)} does not take a lambda that returns ${what}; it takes one that returns ${list(taken)}`,
     bodyPosition,
   );
+}
+
+/** Whether a function's lambda must return a condition: every class but a UInt8 and a Bool is refused there. */
+function takesOnlyConditions(signature: ProbedSignature): boolean {
+  return ARGUMENT_CLASSES.every((cls) => cls === "uint8" || cls === "bool" || signature.lambdaBodyRefused.includes(cls));
 }
 
 /** Whether an expression names a column called one of `names` (a lambda's parameters), at any depth. */

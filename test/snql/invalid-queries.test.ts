@@ -609,6 +609,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // seed 12: a lambda's parameter is an element of the array after it (a UInt64 of _flags_hash_map), so ifNull of it is a UInt64
   [`MATCH (events) SELECT arrayAll((\`x\`) -> ifNull(\`x\`, geo_city), _flags_hash_map) AS a WHERE project_id = 1 AND ${R}`, "the lambda at line 1, column 32 returns ifNull(…) at line 1, column 41, an integer, and arrayAll does not take a lambda that returns an integer", 1, 41],
   [`MATCH (events) SELECT arrayExists((\`k\`) -> equals(\`k\`, 2), tags.key) AS a WHERE project_id = 1 AND ${R}`, "the lambda's parameter `k` at line 1, column 51 is a string and 2 at line 1, column 56 is a small integer (UInt8): equals (=) does not take them together", 1, 56],
+  // seed 12: a lambda returning a Date where arrayExists takes only conditions
+  [`MATCH (events) SELECT arrayExists((\`x\`) -> toDate(\`x\`), tags.value) AS a WHERE project_id = 1 AND ${R}`, "the lambda at line 1, column 35 returns toDate(…) at line 1, column 44, a Date, and arrayExists does not take a lambda that returns a Date", 1, 44],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
