@@ -263,6 +263,8 @@ function numberShapeOf(t: Typed): NumberShape | null {
 }
 const UNKNOWN_COLUMN = typed(null, false);
 const NO_PARAMETERS: ReadonlyMap<string, Typed> = new Map();
+/** The classes on the left of IN whose cast of a list's values refuses what `=` refuses (judgePerRowList). */
+const PER_ROW_LIST_LEFT: ReadonlySet<ArgumentClass> = new Set(["uint8", "int64", "float64", "datetime", "uint32", "uuid"]);
 /** Per variant, as a constant, a column and either: no class, its own refusals (one shared object each). */
 const VARIANT_TYPED: readonly (readonly Typed[])[] = VARIANTS.map((_, variant) => [true, false, null].map((constant) => ({ cls: null, index: -1, constant, nullable: false, variant })));
 const VARIANT_INDEX: ReadonlyMap<string, number> = new Map(VARIANTS.map((variant, index) => [variant, index]));
@@ -1373,6 +1375,7 @@ class ArgumentTyping {
         // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
         // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
         const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(node.args[1]!) !== null;
+        if (perRowList) this.judgePerRowList(node.name, node.args[0]!, args[0]!, this.tupleCallOf(node.args[1]!)!, node.position);
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
@@ -1915,6 +1918,29 @@ class ArgumentTyping {
       this.judgeAs(
         () => rowsHoldingPrefix(args[mixedAt]!, mixed, alternative, undefined),
         () => judgeComparedString(name, args, each, computedSet, this.mappedText),
+      );
+    }
+  }
+
+  /**
+   * `1000 IN tuple(server_sample_rate, TRUE, trace_id)`: a list holding a value read per row is
+   * no set, and ClickHouse casts each of its values to the left's type made Nullable, row by row
+   * (code 48 for a UUID cast to a number: seed 13). Where the left is a number, a DateTime or a
+   * UUID, that cast refuses exactly the values `=` refuses beside it, but for strings, which it
+   * parses per row (`1 IN tuple(title, 2)` is answered where each title reads as a number): each
+   * value but a string is judged as `left = value`. A string or a Bool on the left takes more
+   * (any value casts to a String; a Bool takes a UUID), and is left alone. An engine test holds it
+   * for every pair of classes.
+   */
+  private judgePerRowList(name: string, left: Expression, leftType: Typed, list: Extract<Expression, { kind: "function" }>, position: TextPosition | undefined): void {
+    if (leftType.cls === null || leftType.variant >= 0 || !PER_ROW_LIST_LEFT.has(leftType.cls)) return;
+    const equals = functionFacts("equals");
+    for (const value of list.args) {
+      const valueType = this.visit(value);
+      if (valueType.cls === null || valueType.cls === "string" || valueType.variant >= 0 || this.isNothing(value)) continue;
+      this.judgeAs(
+        () => `${nameOf(name)}${at(position)} reads ${describe(value)}${at(value.position)}, a value read per row in its list, as the left's type, and`,
+        () => judge(this, "equals", equals, [left, value], [leftType, valueType], position, false),
       );
     }
   }
@@ -3672,7 +3698,9 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const arg = args[side]!;
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
-      const text = anyScalar ? (value.kind === "literal" && value.value !== null ? String(value.value) : null) : constantText(value, columnText);
+      // Beside a state or an array, any literal but a NULL, or a text computed from literals
+      // (`value IN upper('production')` on metrics_sets, code 53: seed 13).
+      const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columnText);
       // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
       // do digits of a length the best-effort reading has no meaning for.
       if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !(impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text))))) continue;

@@ -118,6 +118,10 @@ export const STRING_READ_AS: ReadonlyMap<string, StringReading> = new Map([
   ["int64", matching(INTEGER_TEXT, "an integer")],
   ["float64", matching(FLOAT_TEXT, "a number")],
   ["datetime", { reads: readsAsComparedDateTime, what: "a datetime" }],
+  // A DateTime64 (`timestamp_ms`) reads a compared text as a DateTime does (`'production' <=
+  // timestamp_ms`, code 41: seed 13), but takes an empty one in a set (`IN ('')`); the
+  // compared-strings test holds it to the engine.
+  ["nullableDateTime64", { reads: (text) => text === "" || readsAsComparedDateTime(text), what: "a datetime" }],
   ["uuid", matching(UUID_TEXT, "a UUID")],
   ["bool", matching(BOOL_TEXT, "a boolean (true, false, 1, 0, yes, no, on, off, ...)")],
   ["arrayString", ARRAY_READING],
@@ -179,6 +183,9 @@ export function constantText(node: Expression, columnText?: (column: Expression)
   if (node.name === "toString") {
     const only = node.args.length === 1 ? node.args[0]! : null;
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
+    // A float's text is its shortest decimal form, as JavaScript writes it where neither uses an
+    // exponent (`toString(0.5)` is '0.5', which no integer reads as: seed 13).
+    if (only?.kind === "literal" && typeof only.value === "number" && Number.isFinite(only.value) && !/e/i.test(String(only.value))) return String(only.value);
     return only === null ? null : constantText(only, columnText);
   }
   // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL

@@ -611,6 +611,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayExists((\`k\`) -> equals(\`k\`, 2), tags.key) AS a WHERE project_id = 1 AND ${R}`, "the lambda's parameter `k` at line 1, column 51 is a string and 2 at line 1, column 56 is a small integer (UInt8): equals (=) does not take them together", 1, 56],
   // seed 12: a lambda returning a Date where arrayExists takes only conditions
   [`MATCH (events) SELECT arrayExists((\`x\`) -> toDate(\`x\`), tags.value) AS a WHERE project_id = 1 AND ${R}`, "the lambda at line 1, column 35 returns toDate(…) at line 1, column 44, a Date, and arrayExists does not take a lambda that returns a Date", 1, 44],
+  // seed 13: a text compared with a DateTime64 (code 41), a text computed from literals looked for among aggregate states (53),
+  // a UUID in a per-row list cast to the left's integer type (48), a float's text compared with an integer (53)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND ('production' <= timestamp_ms)`, "'production' at line 1, column 163 is not a datetime, and lessOrEquals (<=) compares it with column timestamp_ms", 1, 163],
+  [`MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND value IN upper('production')`, "upper(…) at line 1, column 210 (the text 'PRODUCTION') is not an aggregate state", 1, 210],
+  [`MATCH (eap_items) SELECT 1000 IN tuple(server_sample_rate, TRUE, trace_id) AS total WHERE ${R}`, "in (IN) at line 1, column 31 reads column trace_id at line 1, column 66, a value read per row in its list, as the left's type", 1, 66],
+  [`MATCH (metrics_counters) SELECT count() AS c WHERE ${METRICS} AND 2 = toString(0.5)`, "toString(…) at line 1, column 209 (the text '0.5') is not an unsigned integer", 1, 209],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

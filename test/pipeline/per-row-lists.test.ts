@@ -1,0 +1,90 @@
+/**
+ * A list on the right of IN that holds a value read per row (`1000 IN tuple(server_sample_rate,
+ * TRUE, trace_id)`) is no set: ClickHouse casts each of its values to the left's type made
+ * Nullable, row by row. The typing pass judges each value but a string as `left = value` where the
+ * left is a number, a DateTime or a UUID (argument-types.ts, judgePerRowList). This holds it to
+ * the embedded engine for every pair of classes, the left a constant or a column, the values
+ * columns (plain and Nullable) beside a constant: where the pass refuses, the engine refuses; and
+ * for plain values, where the engine refuses with a type error, the pass does too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
+import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { QueryServiceError } from "../../src/errors/query-service-error.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, probeTableStatements } from "../../src/pipeline/argument-classes.js";
+import { checkExpressionArgumentTypes } from "../../src/pipeline/argument-types.js";
+import type { Expression } from "../../src/query/ast.js";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+
+const TYPE_ERRORS = new Set([43, 386, 48]);
+const plainSamples = ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]);
+const nullableSamples = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
+const samples = [...plainSamples, ...nullableSamples];
+const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+
+let engine: ScratchEngine;
+
+beforeAll(async () => {
+  engine = openScratchEngine("per-row-lists");
+  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+async function engineCode(query: string): Promise<number | null> {
+  try {
+    await (await engine.store.client.query({ query, format: "JSONEachRow" })).json();
+    return null;
+  } catch (error) {
+    return clickHouseCodeOf(error);
+  }
+}
+
+function passRefusal(expression: Expression): string | null {
+  try {
+    checkExpressionArgumentTypes(expression, entity);
+    return null;
+  } catch (error) {
+    if (error instanceof QueryServiceError) return error.message;
+    throw error;
+  }
+}
+
+const column = (name: string): Expression => ({ kind: "column", name });
+/** A constant the pass types as the sample's class, and its SQL: literals where SnQL has one. */
+const LITERALS: Partial<Record<string, { expression: Expression; sql: string }>> = {
+  uint8: { expression: { kind: "literal", value: 1 }, sql: "1" },
+  int64: { expression: { kind: "literal", value: 1000 }, sql: "1000" },
+  float64: { expression: { kind: "literal", value: 0.5 }, sql: "0.5" },
+  string: { expression: { kind: "literal", value: "a" }, sql: "'a'" },
+  bool: { expression: { kind: "literal", value: true }, sql: "true" },
+};
+
+describe("a per-row list on the right of IN", () => {
+  it("refuses where the engine's cast of its values refuses, and only there, for every pair of classes", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const leftClass of ARGUMENT_CLASSES) {
+      const lefts = [{ expression: column(CLASS_SAMPLES[leftClass].column), sql: CLASS_SAMPLES[leftClass].column }, ...(LITERALS[leftClass] ? [LITERALS[leftClass]] : [])];
+      for (const left of lefts)
+        for (const value of samples) {
+          const list: Expression = { kind: "function", name: "tuple", args: [column(value.column), { kind: "literal", value: 2 }] };
+          const expression: Expression = { kind: "function", name: "in", args: [left.expression, list] };
+          const sql = `${left.sql} IN tuple(${value.column}, 2)`;
+          const refusal = passRefusal(expression);
+          const code = await engineCode(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          if (refusal !== null) refused += 1;
+          const engineRefuses = code !== null && TYPE_ERRORS.has(code);
+          if (refusal !== null && !engineRefuses) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 140)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
+          // The rule's own ground: a plain value, the left of a class it judges.
+          const judged = ["uint8", "int64", "float64", "datetime", "uint32", "uuid"].includes(leftClass) && !value.type.startsWith("Nullable(") && value !== CLASS_SAMPLES.string;
+          if (judged && engineRefuses && refusal === null) wrong.push(`${sql}: the engine refuses it (${code}), the pass takes it`);
+        }
+    }
+    expect(wrong).toEqual([]);
+    // A UUID beside each number and the DateTime, both ways; arrays and states beside each.
+    expect(refused).toBeGreaterThan(40);
+  });
+});
