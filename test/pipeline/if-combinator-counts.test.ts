@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
-import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { checkExpressionArgumentTypes, ifCombinatorRefusesCount } from "../../src/pipeline/argument-types.js";
+import { ifCombinatorRefusesCount } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 let engine: ScratchEngine;
@@ -34,25 +33,7 @@ const entity = columnsEntity("one_row", [
 ]);
 const column = (name: string): Expression => ({ kind: "column", name });
 
-/** The pass's refusal of the call, or null when it takes it. */
-function passRefusal(expression: Expression): string | null {
-  try {
-    checkExpressionArgumentTypes(expression, entity);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError) return error.message;
-    throw error;
-  }
-}
 
-async function engineCode(query: string): Promise<number | null> {
-  try {
-    await (await engine.store.client.query({ query, format: "JSONEachRow" })).json();
-    return null;
-  } catch (error) {
-    return clickHouseCodeOf(error);
-  }
-}
 
 const IF_AGGREGATES = [...ALLOWED_FUNCTIONS].filter((name) => name.endsWith("If") && AGGREGATE_FUNCTIONS.has(name));
 
@@ -67,9 +48,9 @@ describe("an -If aggregate's argument counts", () => {
           const args = [...new Array<string>(count - 1).fill(value), "c"];
           const call: Expression = { kind: "function", name, args: args.map(column) };
           const sql = `${name}(${args.join(", ")})`;
-          const code = await engineCode(`SELECT ${sql} FROM one_row`);
+          const code = await engine.code(`SELECT ${sql} FROM one_row`);
           if (code !== 42 && code !== 35) wrong.push(`${sql}: the engine ${code === null ? "answers" : `fails with ${code}`}`);
-          const message = passRefusal(call);
+          const message = passRefusal(call, entity);
           if (message === null || !message.includes(`does not take ${count} argument`)) wrong.push(`${sql}: the pass ${message ?? "takes it"}`);
           refused += 1;
         }
@@ -80,7 +61,7 @@ describe("an -If aggregate's argument counts", () => {
   });
 
   it("taken by the aggregate with one argument fewer are not refused for their count", async () => {
-    const message = passRefusal({ kind: "function", name: "sumIf", args: [column("n"), column("c"), column("n")] });
+    const message = passRefusal({ kind: "function", name: "sumIf", args: [column("n"), column("c"), column("n")] }, entity);
     expect(message).toMatch(/sumIf at .* does not take 3 arguments: it takes 2 arguments|sumIf does not take 3 arguments: it takes 2 arguments/);
     for (const [name, args] of [
       ["sumIf", ["n", "c"]],
@@ -89,8 +70,8 @@ describe("an -If aggregate's argument counts", () => {
       ["uniqIf", ["n", "s", "c"]],
       ["argMaxIf", ["s", "n", "c"]],
     ] as const) {
-      expect(passRefusal({ kind: "function", name, args: args.map(column) }), `${name}(${args.join(", ")})`).toBeNull();
-      expect(await engineCode(`SELECT ${name}(${args.join(", ")}) FROM one_row`), `${name}(${args.join(", ")})`).toBeNull();
+      expect(passRefusal({ kind: "function", name, args: args.map(column) }, entity), `${name}(${args.join(", ")})`).toBeNull();
+      expect(await engine.code(`SELECT ${name}(${args.join(", ")}) FROM one_row`), `${name}(${args.join(", ")})`).toBeNull();
     }
   });
 });

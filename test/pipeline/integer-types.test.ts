@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { checkExpressionArgumentTypes, expressionTyping } from "../../src/pipeline/argument-types.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import { ELEMENT_DEPENDENT_INTEGER_RESULTS, FIXED_INTEGER_RESULTS, integerShapeOfLiteral, integerTypeName } from "../../src/pipeline/integer-types.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import type { Expression } from "../../src/query/ast.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const INTEGERS = ["UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16", "Int32", "Int64"];
@@ -64,17 +64,6 @@ async function engineCode(sql: string): Promise<number | null> {
     return null;
   } catch (error) {
     return clickHouseCodeOf(error);
-  }
-}
-
-/** The pass's refusal of an expression over the numbers table, or null where it takes it. */
-function passRefusal(expression: Expression): string | null {
-  try {
-    checkExpressionArgumentTypes(expression, ENTITY);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError) return error.message;
-    throw error;
   }
 }
 
@@ -159,7 +148,7 @@ describe("exact integer types", () => {
         for (const second of integers)
           for (const args of [[first, second], [first, second, column("c_Bool")], [first, second, literal(null)], [first, column("c_UInt16"), second]]) {
             const expression = call(name, args);
-            if (passRefusal(expression) !== null) continue;
+            if (passRefusal(expression, ENTITY) !== null) continue;
             const typing = expressionTyping(expression, ENTITY);
             if (numberTypeOf(typing) === null) continue;
             typed += 1;
@@ -225,7 +214,7 @@ describe("exact integer types", () => {
         for (const second of [...plain, ...nullable])
           for (const args of [[first, second], [first, second, second], [first, second, literal(null)], [first, literal(1), second]]) {
             const expression = call(name, args);
-            const refusal = passRefusal(expression);
+            const refusal = passRefusal(expression, ENTITY);
             const code = await engineCode(sqlOf(expression));
             judged += 1;
             if (refusal !== null) refused += 1;

@@ -8,12 +8,10 @@
  * pass refuses there does the engine answer, and it refuses some).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { ARGUMENT_CLASSES, ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, probeTableStatements, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { checkExpressionArgumentTypes } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
@@ -63,16 +61,6 @@ function sqlOf(node: Expression): string {
   }
 }
 
-/** The pass's refusal of an expression over the probe columns, or null when it takes it. */
-function passRefusal(expression: Expression): string | null {
-  try {
-    checkExpressionArgumentTypes(expression, entity);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError) return error.message;
-    throw error;
-  }
-}
 
 /** Binary calls a body makes of the parameter and a column of each plain scalar class, both ways round. */
 function bodies(of: Expression, names: readonly string[]): Expression[] {
@@ -91,14 +79,6 @@ afterAll(async () => {
   await engine.close();
 });
 
-async function engineCode(query: string): Promise<number | null> {
-  try {
-    await (await engine.store.client.query({ query, format: "JSONEachRow" })).json();
-    return null;
-  } catch (error) {
-    return clickHouseCodeOf(error);
-  }
-}
 
 describe("a lambda's parameter", () => {
   it("is judged in arrayMap's body as a column of its array's element type is", () => {
@@ -106,8 +86,8 @@ describe("a lambda's parameter", () => {
     let refused = 0;
     for (const { array, element } of ARRAYS)
       for (const body of bodies(parameter, ["equals", "less", "plus", "ifNull", "concat", "like"])) {
-        const inLambda = passRefusal(call("arrayMap", [lambdaOf(body), column(array)]));
-        const onColumn = passRefusal(bodies(column(element), [(body as { name: string }).name]).find((b) => sqlOf(b) === sqlOf(body).replace(/\bx\b/, element))!);
+        const inLambda = passRefusal(call("arrayMap", [lambdaOf(body), column(array)]), entity);
+        const onColumn = passRefusal(bodies(column(element), [(body as { name: string }).name]).find((b) => sqlOf(b) === sqlOf(body).replace(/\bx\b/, element))!, entity);
         if ((inLambda === null) !== (onColumn === null)) wrong.push(`${sqlOf(body)} over ${array}: in the lambda ${inLambda ?? "taken"}; on ${element} ${onColumn ?? "taken"}`);
         if (inLambda !== null) refused += 1;
       }
@@ -123,8 +103,8 @@ describe("a lambda's parameter", () => {
       for (const name of ["arrayMap", "arrayExists"])
         for (const body of bodies(parameter, ["equals", "plus", "ifNull"])) {
           const expression = call(name, [lambdaOf(body), column(array)]);
-          const refusal = passRefusal(expression);
-          const code = await engineCode(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+          const refusal = passRefusal(expression, entity);
+          const code = await engine.code(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
           if (refusal !== null) refused += 1;
           if (code !== null && TYPE_OR_COUNT_ERRORS.has(code)) engineRefused += 1;
           if (refusal !== null && (code === null || !TYPE_OR_COUNT_ERRORS.has(code))) disagreements.push(`${sqlOf(expression)}: the pass refuses it (${refusal.slice(0, 120)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
@@ -151,8 +131,8 @@ describe("a lambda's parameter", () => {
       for (const name of [...conditionsOnly, "arrayMap"])
         for (const body of bodiesOfVariants) {
           const expression = call(name, [lambdaOf(body), column(array)]);
-          const refusal = passRefusal(expression);
-          const code = await engineCode(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+          const refusal = passRefusal(expression, entity);
+          const code = await engine.code(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
           if (refusal !== null) refused += 1;
           if (refusal !== null && (code === null || !TYPE_OR_COUNT_ERRORS.has(code))) disagreements.push(`${sqlOf(expression)}: the pass refuses it (${refusal.slice(0, 120)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
           if (name === "arrayMap" && refusal !== null) disagreements.push(`${sqlOf(expression)}: arrayMap takes any lambda, the pass refuses it`);
@@ -165,9 +145,9 @@ describe("a lambda's parameter", () => {
   });
 
   it("names the parameter in a refusal, and leaves a body over an array it cannot type alone", () => {
-    const message = passRefusal(call("arrayExists", [lambdaOf(call("equals", [parameter, column(CLASS_SAMPLES.uint8.column)])), column(CLASS_SAMPLES.arrayString.column)]));
+    const message = passRefusal(call("arrayExists", [lambdaOf(call("equals", [parameter, column(CLASS_SAMPLES.uint8.column)])), column(CLASS_SAMPLES.arrayString.column)]), entity);
     expect(message).toContain("the lambda's parameter `x`");
     // An array of NULLs: its elements are of no type the pass names.
-    expect(passRefusal(call("arrayExists", [lambdaOf(call("equals", [parameter, column(CLASS_SAMPLES.uint8.column)])), call("array", [{ kind: "literal", value: null }])]))).toBeNull();
+    expect(passRefusal(call("arrayExists", [lambdaOf(call("equals", [parameter, column(CLASS_SAMPLES.uint8.column)])), call("array", [{ kind: "literal", value: null }])]), entity)).toBeNull();
   });
 });

@@ -8,12 +8,10 @@
  * for plain values, where the engine refuses with a type error, the pass does too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, probeTableStatements } from "../../src/pipeline/argument-classes.js";
-import { checkExpressionArgumentTypes } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const TYPE_ERRORS = new Set([43, 386, 48]);
@@ -33,24 +31,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-async function engineCode(query: string): Promise<number | null> {
-  try {
-    await (await engine.store.client.query({ query, format: "JSONEachRow" })).json();
-    return null;
-  } catch (error) {
-    return clickHouseCodeOf(error);
-  }
-}
 
-function passRefusal(expression: Expression): string | null {
-  try {
-    checkExpressionArgumentTypes(expression, entity);
-    return null;
-  } catch (error) {
-    if (error instanceof QueryServiceError) return error.message;
-    throw error;
-  }
-}
 
 const column = (name: string): Expression => ({ kind: "column", name });
 /** A constant the pass types as the sample's class, and its SQL: literals where SnQL has one. */
@@ -73,8 +54,8 @@ describe("a per-row list on the right of IN", () => {
           const list: Expression = { kind: "function", name: "tuple", args: [column(value.column), { kind: "literal", value: 2 }] };
           const expression: Expression = { kind: "function", name: "in", args: [left.expression, list] };
           const sql = `${left.sql} IN tuple(${value.column}, 2)`;
-          const refusal = passRefusal(expression);
-          const code = await engineCode(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          const refusal = passRefusal(expression, entity);
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
           if (refusal !== null) refused += 1;
           const engineRefuses = code !== null && TYPE_ERRORS.has(code);
           if (refusal !== null && !engineRefuses) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 140)}), the engine ${code === null ? "answers" : `fails (${code})`}`);

@@ -48,6 +48,7 @@ import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
+import { passRefusal } from "./typing-pass.js";
 
 /** The probe's type errors (43, 386, and 48 for a conversion the engine has no code for) and wrong counts (42, 34, 35). */
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
@@ -748,16 +749,6 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
               ? `(${node.params.join(", ")}) -> ${sqlOf(node.body)}`
               : (node as { name: string }).name;
 
-    /** The pass's refusal of an expression over an entity's columns (its message), or null where it takes it. */
-    const passRefusal = (expression: Expression, entity: Parameters<typeof checkExpressionArgumentTypes>[1]): string | null => {
-      try {
-        checkExpressionArgumentTypes(expression, entity);
-        return null;
-      } catch (error) {
-        if (error instanceof QueryServiceError) return error.message;
-        throw error;
-      }
-    };
 
     /** The pass's typing of an expression over the probe's columns (or an entity's), or null where it refuses it. */
     const passTypingOf = (expression: Expression, entity = CLASS_COLUMNS_ENTITY): ReturnType<typeof expressionTyping> | null => {

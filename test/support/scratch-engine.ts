@@ -5,12 +5,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 
 export interface ScratchEngine {
   readonly store: ColumnstoreClient;
   /** Whether the engine answers the query (any error is a refusal). */
   accepted(query: string): Promise<boolean>;
+  /** The engine's error code for the query, or null when it answers. */
+  code(query: string): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -25,6 +28,14 @@ export function openScratchEngine(name: string): ScratchEngine {
         return true;
       } catch {
         return false;
+      }
+    },
+    async code(query: string): Promise<number | null> {
+      try {
+        await (await store.client.query({ query, format: "JSONEachRow" })).json();
+        return null;
+      } catch (error) {
+        return clickHouseCodeOf(error);
       }
     },
     async close(): Promise<void> {
