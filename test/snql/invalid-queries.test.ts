@@ -617,6 +617,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_sets) SELECT count() AS c WHERE ${METRICS} AND value IN upper('production')`, "upper(…) at line 1, column 210 (the text 'PRODUCTION') is not an aggregate state", 1, 210],
   [`MATCH (eap_items) SELECT 1000 IN tuple(server_sample_rate, TRUE, trace_id) AS total WHERE ${R}`, "in (IN) at line 1, column 31 reads column trace_id at line 1, column 66, a value read per row in its list, as the left's type", 1, 66],
   [`MATCH (metrics_counters) SELECT count() AS c WHERE ${METRICS} AND 2 = toString(0.5)`, "toString(…) at line 1, column 209 (the text '0.5') is not an unsigned integer", 1, 209],
+  // seed 13: an if of an array of a Variant and a number is a Variant, which ORDER BY cannot sort by (code 44)
+  [`MATCH (metrics_distributions) SELECT tags.key WHERE ${METRICS} ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id)) ASC`, "if(…) at line 1, column 211 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 211],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
