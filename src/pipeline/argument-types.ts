@@ -4067,6 +4067,23 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
   }
 }
 
+/**
+ * `ARRAY JOIN date_added` on groupassignee: ClickHouse joins arrays (and maps), and refuses a
+ * column of a scalar class (code 53: "ARRAY JOIN requires expression date_added with Array or Map
+ * type"; seed 13). An execution test holds it.
+ */
+function refuseScalarsArrayJoined(columns: readonly Expression[], declared: ArgumentTyping): void {
+  for (const column of columns) {
+    if (column.kind !== "column") continue;
+    const t = declared.visit(column);
+    if (t.cls === null || t.variant >= 0 || elementClass(t.cls) !== null) continue;
+    throw invalidQuery(
+      `${describe(column)}${at(column.position)} is ${CLASS_NAMES[t.cls]}${t.nullable ? " (Nullable)" : ""}, and ARRAY JOIN joins the elements of an array (or a map): ClickHouse refuses anything else`,
+      column.position,
+    );
+  }
+}
+
 const NO_NAMES: ReadonlySet<string> = new Set();
 /** How deep stateInside looks into tuples of tuples (aliases may nest them beyond the text's own depth). */
 const MAX_CONTAINER_DEPTH = 16;
@@ -4077,6 +4094,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
     arrayJoined = new Set(query.arrayJoin.flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   }
   const typing = new ArgumentTyping(entityOf, aliases, arrayJoined, query.granularity === DATE_BUCKET_GRANULARITY);
+  if (arrayJoined.size > 0) refuseScalarsArrayJoined(query.arrayJoin!, new ArgumentTyping(entityOf, aliases));
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;
     typing.inWhere = expression === query.where;

@@ -1,0 +1,53 @@
+/**
+ * ARRAY JOIN joins arrays (and maps): the typing pass refuses a column of a scalar class there
+ * (argument-types.ts, refuseScalarsArrayJoined), as ClickHouse does (code 53, "ARRAY JOIN requires
+ * expression … with Array or Map type"; seed 13: `ARRAY JOIN date_added` on groupassignee). This
+ * holds the engine to it for every class, and the pass on the demo entities' columns.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, probeTableStatements } from "../../src/pipeline/argument-classes.js";
+import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+
+const samples = [...ARGUMENT_CLASSES.map((cls) => ({ cls, ...CLASS_SAMPLES[cls] })), ...NULLABLE_CLASSES.map((cls) => ({ cls, ...nullableSample(cls)! }))];
+const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
+
+let engine: ScratchEngine;
+
+beforeAll(async () => {
+  engine = openScratchEngine("array-join-columns");
+  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+describe("ARRAY JOIN of a column", () => {
+  it("is refused by the engine for every scalar class, plain or Nullable, and taken for arrays", async () => {
+    for (const sample of samples) {
+      const isArray = elementClass(sample.cls) !== null;
+      expect(await engine.code(`SELECT 1 FROM ${PROBE_ROW_TABLE} ARRAY JOIN ${sample.column}`), sample.type).toBe(isArray ? null : 53);
+    }
+  });
+
+  it("of a scalar class is refused by the pass with its position; of an array, taken", () => {
+    const registry = defaultRegistry();
+    const refusal = (query: string): string | null => {
+      try {
+        prepareSnqlQuery(registry, query, false);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal("MATCH (groupassignee) SELECT team_id * group_id ARRAY JOIN date_added WHERE project_id = 1")).toBe(
+      "column date_added at line 1, column 60 is a datetime (Nullable), and ARRAY JOIN joins the elements of an array (or a map): ClickHouse refuses anything else",
+    );
+    for (const column of ["project_id", "title", "event_id", "timestamp"]) {
+      expect(refusal(`MATCH (events) SELECT count() AS c ARRAY JOIN ${column} WHERE project_id = 1 AND ${R}`), column).toContain("ARRAY JOIN joins the elements of an array");
+    }
+    expect(refusal(`MATCH (events) SELECT count() AS c BY tags.key ARRAY JOIN tags.key WHERE project_id = 1 AND ${R}`)).toBeNull();
+  });
+});
