@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, probeTableStatements } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample } from "../../src/pipeline/argument-classes.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const samples = [...ARGUMENT_CLASSES.map((cls) => ({ cls, ...CLASS_SAMPLES[cls] })), ...NULLABLE_CLASSES.map((cls) => ({ cls, ...nullableSample(cls)! }))];
 const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
@@ -16,8 +16,7 @@ const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDate
 let engine: ScratchEngine;
 
 beforeAll(async () => {
-  engine = openScratchEngine("array-join-columns");
-  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+  engine = await openProbeTablesEngine("array-join-columns", samples);
 });
 
 afterAll(async () => {

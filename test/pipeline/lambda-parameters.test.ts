@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { ARGUMENT_CLASSES, ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, probeTableStatements, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
 
@@ -71,8 +71,7 @@ function bodies(of: Expression, names: readonly string[]): Expression[] {
 let engine: ScratchEngine;
 
 beforeAll(async () => {
-  engine = openScratchEngine("lambda-parameters");
-  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+  engine = await openProbeTablesEngine("lambda-parameters", samples);
 });
 
 afterAll(async () => {

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, probeTableStatements, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const others = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...variantSamples("tuple"), ...variantSamples("float64s")];
 const samples = others;
@@ -28,8 +28,7 @@ const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.co
 let engine: ScratchEngine;
 
 beforeAll(async () => {
-  engine = openScratchEngine("mixed-array-branches");
-  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+  engine = await openProbeTablesEngine("mixed-array-branches", samples);
 });
 
 afterAll(async () => {

@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, probeTableStatements } from "../../src/pipeline/argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const TYPE_ERRORS = new Set([43, 386, 48]);
 const plainSamples = ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]);
@@ -23,8 +23,7 @@ const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.co
 let engine: ScratchEngine;
 
 beforeAll(async () => {
-  engine = openScratchEngine("per-row-lists");
-  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+  engine = await openProbeTablesEngine("per-row-lists", samples);
 });
 
 afterAll(async () => {

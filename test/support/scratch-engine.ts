@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { probeTableStatements } from "../../src/pipeline/argument-classes.js";
 
 export interface ScratchEngine {
   readonly store: ColumnstoreClient;
@@ -43,4 +44,11 @@ export function openScratchEngine(name: string): ScratchEngine {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A scratch engine holding the probe's two tables of these samples (`probe`, empty, and PROBE_ROW_TABLE, of one row). */
+export async function openProbeTablesEngine(name: string, samples: Parameters<typeof probeTableStatements>[0]): Promise<ScratchEngine> {
+  const engine = openScratchEngine(name);
+  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
+  return engine;
 }
