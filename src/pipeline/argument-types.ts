@@ -2562,24 +2562,22 @@ const ARRAY_VARIANT_ELEMENT: readonly (Typed | null)[] = VARIANTS.map((variant) 
   return cls === null ? null : typed(cls, false);
 });
 
-/**
- * What a lambda's parameter is given: an element of the array at its place (an array variant's
- * element, an array class's element class, of its exact integer type where the pass knows it,
- * or the elements the pass knows of an array of values of no class), read per element as a
- * column is. An array the pass knows only as one of several (an array of NULLs, of Nullable
- * numbers), or a value that is no array, leaves it untyped.
- */
+/** A value the pass names no class, variant or alternatives for. */
 function isUntyped(t: Typed): boolean {
   return t.cls === null && t.variant < 0 && t.alternatives === undefined;
 }
 
+/**
+ * What a lambda's parameter is given: an element of the array at its place (elementOf, of its
+ * exact integer type where the pass knows it, or the elements the pass knows of an array of
+ * values of no class), read per element as a column is. An array the pass knows only as one of
+ * several (an array of NULLs, of Nullable numbers), or a value that is no array, leaves it untyped.
+ */
 function lambdaParameterType(array: Typed): Typed {
   if (array.elementType !== undefined) return { ...array.elementType, constant: false };
-  if (array.alternatives !== undefined) return UNKNOWN_COLUMN;
-  if (array.variant >= 0) return ARRAY_VARIANT_AT[array.variant] ? (ARRAY_VARIANT_ELEMENT[array.variant] ?? UNKNOWN_COLUMN) : UNKNOWN_COLUMN;
-  const element = elementClass(array.cls);
-  if (element === null) return UNKNOWN_COLUMN;
-  return array.elementInteger !== undefined ? integerTyped(array.elementInteger, false) : typed(element, false);
+  const isArray = array.variant >= 0 ? ARRAY_VARIANT_AT[array.variant] : elementClass(array.cls) !== null;
+  if (array.alternatives !== undefined || !isArray) return UNKNOWN_COLUMN;
+  return array.elementInteger !== undefined ? integerTyped(array.elementInteger, false) : elementOf(array);
 }
 
 /** An array column's elements: `group_ids = 100` in a condition compares each one. */
@@ -3968,8 +3966,8 @@ function refuseVariantAt(name: string, args: readonly Expression[], variantIndex
 /**
  * `arrayFilter((x) -> now(), a)`, `arrayCount((k) -> toStartOfDay(timestamp), tags.value)`: a
  * lambda must return what the probe saw the function take from one (the engine refuses a column
- * there as a constant: its test holds both). Judged only for a body that names none of the
- * lambda's parameters, which the walk does not type (a parameter reads as a column of its name).
+ * there as a constant: its test holds both). The body is typed with the parameters bound to the
+ * arrays' elements (inLambda); one that reads a parameter the pass cannot type is not judged.
  */
 function judgeLambdaBody(
   typing: ArgumentTyping,

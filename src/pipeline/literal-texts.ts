@@ -182,10 +182,9 @@ export function constantText(node: Expression, columnText?: (column: Expression)
   if (node.kind !== "function") return null;
   if (node.name === "toString") {
     const only = node.args.length === 1 ? node.args[0]! : null;
-    if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isSafeInteger(only.value)))) return String(only.value);
-    // A float's text is its shortest decimal form, as JavaScript writes it where neither uses an
+    // A number's text is its shortest decimal form, as JavaScript writes it where neither uses an
     // exponent (`toString(0.5)` is '0.5', which no integer reads as: seed 13).
-    if (only?.kind === "literal" && typeof only.value === "number" && Number.isFinite(only.value) && !/e/i.test(String(only.value))) return String(only.value);
+    if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value) && !/e/i.test(String(only.value))))) return String(only.value);
     return only === null ? null : constantText(only, columnText);
   }
   // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL
