@@ -1380,6 +1380,7 @@ class ArgumentTyping {
         // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
         const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(node.args[1]!) !== null;
         if (perRowList) this.judgePerRowList(node.name, node.args[0]!, args[0]!, this.tupleCallOf(node.args[1]!)!, node.position);
+        if (membership && !perRowList && args[1]!.variant === TUPLE_VARIANT && args[1]!.constant === false) refuseComputedTupleSet(node.name, node.args[1]!, node.position);
         if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
         // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
         // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
@@ -3618,6 +3619,19 @@ function refuseArithmeticNullInStates(name: string, left: Expression, right: Exp
   throw invalidQuery(
     `${describe(left)}${at(left.position)} is a NULL computed per row, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, a column of aggregate states: ClickHouse reads that column as a Nullable of its type, and no Nullable holds an aggregate state; drop the arithmetic with NULL`,
     left.position ?? right.position,
+  );
+}
+
+/**
+ * A tuple computed per row on the right of IN by anything but a `tuple(…)` call (`NULL IN
+ * greatest(tuple(offset, 2))`, `x IN coalesce(tuple(a, 1))`): not a list ClickHouse reads per row,
+ * which only a `tuple(…)` call is, nor a constant set or a table, the only sets it takes (code 1,
+ * whatever the rows). An engine test holds it (computed-tuple-sets.test.ts).
+ */
+function refuseComputedTupleSet(name: string, set: Expression, position: TextPosition | undefined): never {
+  throw invalidQuery(
+    `${describe(set)}${at(set.position)} is a tuple computed per row, and ${nameOf(name)} looks in it: ClickHouse looks in a constant list, a list written as tuple(…), or a subquery, not in a tuple computed by another function; write the values as tuple(…)`,
+    set.position ?? position,
   );
 }
 

@@ -619,6 +619,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_counters) SELECT count() AS c WHERE ${METRICS} AND 2 = toString(0.5)`, "toString(…) at line 1, column 209 (the text '0.5') is not an unsigned integer", 1, 209],
   // seed 13: an if of an array of a Variant and a number is a Variant, which ORDER BY cannot sort by (code 44)
   [`MATCH (metrics_distributions) SELECT tags.key WHERE ${METRICS} ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id)) ASC`, "if(…) at line 1, column 211 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 211],
+  // seed 13: a tuple computed per row (greatest of one) on the right of IN is no list and no set (code 1)
+  [`MATCH (discover_transactions) SELECT exception_frames.filename WHERE ${TX} AND project_id IN tuple(1, 2, 3) AND (NULL IN greatest ( tuple ( offset , primary_hash , 1.5e-7 ) )) LIMIT 100`, "greatest(…) at line 1, column 213 is a tuple computed per row, and in (IN) looks in it", 1, 213],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
