@@ -973,7 +973,7 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 function arrayOfUntried(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
   // An array of arrays made otherwise (`groupArray(tags.key)`) beside an array.
   if (t.arrayOf === ARRAYS_OF_ARRAYS[0]!.arrayOf) return cls !== "aggregateState";
-  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf) return true;
+  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf || (t.elementType?.nullable === true && ARRAYS_OF_NULLABLE.get(t.elementType.cls)?.[0]!.arrayOf === t.arrayOf)) return true;
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
   if (node.args.every((arg) => typing.isNothing(arg))) return true;
@@ -1728,6 +1728,14 @@ class ArgumentTyping {
     const array = args[arrayAt]!;
     const elementTypes = types.slice();
     elementTypes[arrayAt] = types[arrayAt]!.elementType!;
+    // ClickHouse does arithmetic element by element only on elements of no Nullable type
+    // (`modulo(array(NULL, now()), 2)`, `array(NULL, 1) * 2`: code 43), whatever it would do with one such value.
+    if (elementTypes[arrayAt]!.nullable) {
+      throw invalidQuery(
+        `${nameOf(name)}${at(position)} works element by element on ${describe(array)}${at(array.position)}, whose elements are each ${typeName(elementTypes[arrayAt]!)}: ClickHouse does that only on elements of no Nullable type; leave the NULL out of the array`,
+        array.position ?? position,
+      );
+    }
     this.judgeAs(
       () => `${nameOf(name)}${at(position)} works element by element on ${describe(array)}${at(array.position)}, whose elements are each ${typeName(elementTypes[arrayAt]!)}; taken as one element,`,
       () => this.judgeElementOperation(name, facts, args, elementTypes, position),
@@ -2309,7 +2317,8 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // UInt32 make a UInt32): beside the others, and beside each other, a Variant.
   const ips = new Set<number>();
   for (const arg of args) {
-    if (arg.variant >= 0 && CONTAINER_VARIANT_AT[arg.variant]) {
+    // An array known only as one of several (`array(attributes_bool)`, an array of a map) is a container too (seed 14).
+    if ((arg.variant >= 0 && CONTAINER_VARIANT_AT[arg.variant]) || arg.arrayOf !== undefined) {
       containers = true;
       continue;
     }
@@ -2358,6 +2367,13 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
       return arrayOfClass(element.cls!, constant, element);
     }
   }
+  // DateTimes or UUIDs, some Nullable or beside a NULL (`array(NULL, now())`, an
+  // Array(Nullable(DateTime)), seed 12): no array variant names it. One of the arrays the probe
+  // tried, refused only where every one is (`array(NULL, now()) - min(x)`, code 43), its elements
+  // Nullable values of the class (`array(NULL, now()) * 2`, done element by element, is judged as
+  // a Nullable DateTime times 2).
+  const ofNullable = withNull || first.nullable ? ARRAYS_OF_NULLABLE.get(first.cls) : undefined;
+  if (ofNullable !== undefined && args.every((arg) => arg.cls === first.cls && arg.variant < 0)) return ofNullable[constnessIndex(constant)]!;
   for (const arg of args) if (arg.cls !== first.cls || arg.nullable !== first.nullable || arg.variant !== first.variant) return typed(null, constant);
   // Integers of the int64 class of unknown types may be an Int64 and a UInt64, whose common type
   // is a Variant; one alone (`array(project_id)`) is an array of its own type, of the class as
@@ -2438,6 +2454,15 @@ function arrayOfUnnamed(of: Typed, constant: boolean | null): Typed {
   const arrays = ARRAYS_OF_UNNAMED[constnessIndex(constant)]!;
   return KNOWN_ELEMENT_VARIANT_AT[of.variant] ? { ...arrays, elementType: variantTyped(of.variant, false) } : arrays;
 }
+
+/**
+ * Arrays of the classes whose Nullable values no array variant holds (an `array(…)` of them beside
+ * a NULL: arrayOf), per class: one of the arrays the probe tried, as ARRAYS_OF_UNNAMED is, its
+ * elements known.
+ */
+const ARRAYS_OF_NULLABLE: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
+  (["datetime", "uuid"] as const).map((cls) => [cls, oneOfArrays(probedArrays, `an Array(Nullable(${cls === "datetime" ? "DateTime" : "UUID"}))`).map((t) => ({ ...t, elementType: typed(cls, false, true) }))]),
+);
 
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
@@ -3702,7 +3727,10 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     const inSet = membership && side === 1;
     // Beside a state or an array (outside a condition, where the array's elements are compared),
     // a set takes no scalar at all (codes 53, 43).
-    const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : STRING_READ_AS.get(other.cls ?? VARIANTS[other.variant] ?? "");
+    // An integer of the int64 class known to be unsigned (`user_hash`, a UInt64) reads a text as a
+    // UInt8 does: `toString(-1000) = user_hash` is code 53 (seed 14).
+    const unsigned = other.cls === "int64" && integerShapeOf(other)?.signed === false;
+    const rule = inSet && other.cls === "aggregateState" ? STATE_SET : inSet && isArrayTyped(other) ? ARRAY_SET : STRING_READ_AS.get(unsigned ? "uint8" : (other.cls ?? VARIANTS[other.variant] ?? ""));
     // Beside a tuple, the values listed in a set may be read as one tuple of them (`t IN ('a', 1)`).
     if (!rule || (inSet && other.variant === TUPLE_VARIANT)) continue;
     // A lambda's parameter (an array's element): ClickHouse converts the text per element, only as

@@ -229,6 +229,28 @@ describe("strings compared with a value of a class", () => {
     expect(refused).toBeGreaterThan(3);
   });
 
+  it("an unsigned integer of the int64 class (a UInt16, a UInt64) reads a text as a UInt8 does: every string that reading refuses fails in ClickHouse (found by the fuzz: toString(-1000) = user_hash)", async () => {
+    const unsignedReading = STRING_READ_AS.get("uint8")!;
+    const unsigned = columns.filter((c) => c.key === "int64" && c.type.startsWith("UInt"));
+    const nullableUnsigned = nullableColumns.filter((c) => c.key === "int64" && c.plain.startsWith("UInt"));
+    expect(unsigned.map((c) => c.type)).toEqual(["UInt16", "UInt64"]);
+    const wrongly: string[] = [];
+    let refused = 0;
+    for (const text of STRINGS) {
+      if (unsignedReading.reads(text)) continue;
+      // Only those the int64 class's own reading takes are new: '-1', '+1', '-5000000000'.
+      if (!STRING_READ_AS.get("int64")!.reads(text)) continue;
+      refused += 1;
+      for (const column of unsigned)
+        for (const condition of comparisons(column.name, quote(text), "int64"))
+          for (const table of ["empty_values", "one_row"]) if (await accepted(`SELECT count() FROM ${table} WHERE ${condition}`)) wrongly.push(`${table}: ${condition} (${column.type})`);
+      for (const column of nullableUnsigned)
+        for (const condition of comparisons(column.name, quote(text), "int64")) if (await accepted(`SELECT count() FROM nullable_row WHERE ${condition}`)) wrongly.push(`nullable_row: ${condition} (${column.type})`);
+    }
+    expect(refused).toBeGreaterThanOrEqual(2);
+    expect(wrongly).toEqual([]);
+  });
+
   it("toString of a float literal is the text the pass computes where it computes one, which the engine refuses beside an integer (found by the fuzz: 2 = toString(0.5))", async () => {
     const floats = [0.5, -12.25, 123456.789, 0.0001, 0.00001, 1e15, 0.1 + 0.2, 1.5e-7, 1e21, 2.5e300];
     const column = columns.find((c) => c.key === "uint8")!;

@@ -200,8 +200,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT arrayElement(tags.key, 0) AS k WHERE ${R} AND project_id = 1`, "0 at line 1, column 46 is index 0, and arrayElement counts an array's elements from 1", 1, 46],
   [`MATCH (events) SELECT substring(message, FALSE, 1) AS s WHERE ${R} AND project_id = 1`, "false at line 1, column 42 is index 0, and substring counts a string's characters from 1", 1, 42],
   // greatest, least and concat of constant texts are folded as ClickHouse folds them (code 53 otherwise)
-  [`MATCH (events) SELECT count() WHERE ${R} AND project_id < greatest('production', '1')`, "greatest(…) at line 1, column 151 (the text 'production') is not an integer, and less (<) compares it with column project_id", 1, 151],
-  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = concat('1', 'x')`, "concat(…) at line 1, column 151 (the text '1x') is not an integer, and equals (=) compares it with column project_id", 1, 151],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id < greatest('production', '1')`, "greatest(…) at line 1, column 151 (the text 'production') is not an unsigned integer, and less (<) compares it with column project_id", 1, 151],
+  [`MATCH (events) SELECT count() WHERE ${R} AND project_id = concat('1', 'x')`, "concat(…) at line 1, column 151 (the text '1x') is not an unsigned integer, and equals (=) compares it with column project_id", 1, 151],
   // argument types and counts the engine refuses (probed-function-signatures.ts; ClickHouse's codes 43 and 42 otherwise)
   [`MATCH (events) SELECT 'x' * 2 AS a WHERE ${R} AND project_id = 1`, "'x' at line 1, column 23 is a string, and multiply (*) does not take a string as argument 1 of 2", 1, 23],
   [`MATCH (events) SELECT plus(1, lower(title)) AS a WHERE ${R} AND project_id = 1`, "lower(…) at line 1, column 31 is a string, and plus (+) does not take a string as argument 2 of 2", 1, 31],
@@ -480,7 +480,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // strings compared with values they cannot be read as (literal-texts.ts; ClickHouse's codes 53, 72, 41, 376 otherwise)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 HAVING c > 'abc'`, "'abc' at line 1, column 169 is not an integer, and greater (>) compares it with column c at line 1, column 165, an integer", 1, 169],
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND toStartOfHour(timestamp) IN tuple('2024-01-01', 'yesterday')`, "'yesterday' at line 1, column 210 is not a datetime, and in (IN) compares it with toStartOfHour(…)", 1, 210],
-  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'x' = length(title)`, "'x' at line 1, column 162 is not an integer, and equals (=) compares it with length(…) at line 1, column 168, an integer", 1, 162],
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'x' = length(title)`, "'x' at line 1, column 162 is not an unsigned integer, and equals (=) compares it with length(…) at line 1, column 168, an integer", 1, 162],
   // … with a boolean, an array, a map, a tuple, an IP address or a date (codes 467, 130, 27, 675, 676, 38), a datetime by its letters (41)
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'production' = TRUE`, "'production' at line 1, column 162 is not a boolean (true, false, 1, 0, yes, no, on, off, ...), and equals (=) compares it with true at line 1, column 177, a boolean (Bool)", 1, 162],
   [`MATCH (discover) SELECT uniqExact('error' >= contexts.value) AS u WHERE ${R} AND project_id = 1`, "'error' at line 1, column 35 is not an array written as text ('[...]'), and greaterOrEquals (>=) compares it with column contexts.value at line 1, column 46, an array of strings", 1, 35],
@@ -621,6 +621,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_distributions) SELECT tags.key WHERE ${METRICS} ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id)) ASC`, "if(…) at line 1, column 211 is a value of mixed types (a Variant: its branches have no common type), and ORDER BY cannot use it as a key", 1, 211],
   // seed 13: a tuple computed per row (greatest of one) on the right of IN is no list and no set (code 1)
   [`MATCH (discover_transactions) SELECT exception_frames.filename WHERE ${TX} AND project_id IN tuple(1, 2, 3) AND (NULL IN greatest ( tuple ( offset , primary_hash , 1.5e-7 ) )) LIMIT 100`, "greatest(…) at line 1, column 213 is a tuple computed per row, and in (IN) looks in it", 1, 213],
+  // seed 14: a text no UInt64 reads (user_hash), an array known only as one of several beside scalars (a mixed array, ORDER BY),
+  // an array of Nullable DateTimes (no array variant names it) in arithmetic, whole and element by element (seed 12's too)
+  [`MATCH (transactions) SELECT TRUE AS t, message_timestamp WHERE (toString ( - 1000 ) = user_hash) AND project_id = 1 AND ${TX} LIMIT 100`, "toString(…) at line 1, column 65 (the text '-1000') is not an unsigned integer, and equals (=) compares it with column user_hash", 1, 65],
+  [`MATCH (eap_items) SELECT array ( TRUE , ( project_id ) , array ( attributes_bool ) ) AS p95 WHERE ${R} ORDER BY p95 DESC LIMIT 10`, "column p95 at line 1, column 205 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 205],
+  [`MATCH (eap_items) SELECT sampling_factor, item_type + array ( NULL , timestamp , timestamp ) AS x WHERE ${R} LIMIT 10`, "array(…) at line 1, column 55 is an Array(Nullable(DateTime)), and plus (+) at line 1, column 53 takes none of", 1, 55],
+  [`MATCH (events) SELECT modulo(array(NULL, timestamp), 2) AS x WHERE ${R} AND project_id = 1`, "modulo at line 1, column 23 works element by element on array(…) at line 1, column 30, whose elements are each a datetime (Nullable): ClickHouse does that only on elements of no Nullable type", 1, 30],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

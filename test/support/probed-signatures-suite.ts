@@ -735,6 +735,8 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
     const column = (name: string): Expression => ({ kind: "column", name });
     const call = (name: string, args: readonly Expression[]): Expression => ({ kind: "function", name, args });
     const literal = (value: unknown): Expression => ({ kind: "literal", value }) as Expression;
+    /** Arrays of Nullable DateTimes and UUIDs, which no array variant names (arrayOf). */
+    const NULLABLE_ELEMENT_ARRAYS = [call("array", [literal(null), column(CLASS_SAMPLES.datetime.column)]), call("array", [column(CLASS_SAMPLES.uuid.column), literal(null)])];
     /** The SQL of an expression of calls, curried calls, columns and literals (strings without quotes in them). */
     const sqlOf = (node: Expression): string =>
       node.kind === "function"
@@ -1309,6 +1311,9 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
         call("array", [c("float64"), c("int64"), literal(false)]),
         call("array", [column(nullableSample("float64")!.column), uint64]),
         call("array", [c("string"), call("notIn", [call("now", []), call("now", [])])]),
+        // and an array known only as one of several beside scalars (`array(TRUE, project_id, array(attributes_bool))`, seed 14)
+        call("array", [literal(true), c("int64"), call("array", [column(MAP_TUPLE_COLUMNS[0]!.column)])]),
+        call("array", [c("uint8"), NULLABLE_ELEMENT_ARRAYS[0]!]),
       ];
       const wrong: string[] = [];
       for (const array of arrays) {
@@ -1483,7 +1488,11 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 300, (message) => message.includes("names no array for") || (message.includes("works element by element") && !message.includes("aggregate state")));
       // `array(x)` of one such value read per row (`'yes' LIKE array(tags)`) is the same array, beside columns.
       // (The probe entity's columns of no class; a Nested column read whole is held by invalid-queries.)
-      const perRow = [...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS.slice(0, 2)].map((sample) => call("array", [column(sample.column)]));
+      // So is an `array(…)` of DateTimes or UUIDs beside a NULL (`array(NULL, now())`, an Array(Nullable(DateTime))).
+      const perRow = [
+        ...[...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS.slice(0, 2)].map((sample) => call("array", [column(sample.column)])),
+        ...NULLABLE_ELEMENT_ARRAYS,
+      ];
       for (const array of perRow) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
       const rowPartners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
       await expectEngineRefusesWhatPassRefuses(callsWith(perRow, 2, rowPartners), 300, (message) => message.includes("names no array for") || (message.includes("works element by element") && !message.includes("aggregate state")));
@@ -1521,7 +1530,7 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       // Array(Array(Nullable(String)))) knows its elements too, beside numbers read per row.
       const variantColumns = ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!);
       const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...variantColumns].map((sample) => ({ name: sample.column, type: sample.type })));
-      const ofArrays = variantColumns.map((sample) => call("array", [column(sample.column)]));
+      const ofArrays = [...variantColumns.map((sample) => call("array", [column(sample.column)])), ...NULLABLE_ELEMENT_ARRAYS];
       for (const array of ofArrays) expect(passTypingOf(array, entity)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
       const perRowNumbers = [literal(2), literal(0.95), literal(true), column(CLASS_SAMPLES.float64.column), column(CLASS_SAMPLES.int64.column)];
       const nested = names.flatMap((name) => ofArrays.flatMap((array) => perRowNumbers.flatMap((number) => [call(name, [number, array]), call(name, [array, number])])));
