@@ -3,12 +3,15 @@
  * type with no other value: an `if` of one and anything else, an array of one type included, is a
  * Variant (argument-types.ts, BRANCH_VARIANT_FAMILIES), which ORDER BY refuses (code 44; seed 13:
  * `ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id))`). This holds the type
- * to the embedded engine's, branch by branch.
+ * to the embedded engine's, branch by branch. Two such arrays compared are refused where their
+ * elements' families differ (seed 14: an Array(Variant(String, UInt8)) = an Array(Variant(String,
+ * UInt8, UUID)), code 43): the engine compares arrays of a Variant only with the same Variant.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { passRefusal } from "../support/typing-pass.js";
 import type { Expression } from "../../src/query/ast.js";
 import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
@@ -60,5 +63,32 @@ describe("an if of an array of a Variant and another value", () => {
         }
       }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("two arrays of a Variant compared", () => {
+  it("are refused where their elements' families differ, as the engine refuses them; the same families are left to the engine", async () => {
+    const families = [["string", "uint8"], ["string", "uint8", "uuid"], ["datetime", "int64"], ["datetime", "string"], ["uuid", "string"], ["string", "bool"], ["string", "float64"]] as const;
+    const arrays = families.map((classes) => classes.map((cls) => CLASS_SAMPLES[cls].column));
+    const wrong: string[] = [];
+    let refused = 0;
+    let sameFamilies = 0;
+    for (const a of arrays)
+      for (const b of arrays)
+        for (const name of ["equals", "less", "notEquals"]) {
+          const expression: Expression = { kind: "function", name, args: [a, b].map((side): Expression => ({ kind: "function", name: "array", args: side.map(column) })) };
+          const sql = `${name}(array(${a.join(", ")}), array(${b.join(", ")}))`;
+          const refusal = passRefusal(expression, entity);
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          const familiesOf = (side: readonly string[]) => new Set(side.map((c) => (["uint8", "int64", "float64", "bool"].some((cls) => CLASS_SAMPLES[cls as "uint8"].column === c) ? "number" : c)));
+          const differ = [...familiesOf(a)].sort().join() !== [...familiesOf(b)].sort().join();
+          if (refusal !== null) refused++;
+          if (!differ) sameFamilies++;
+          if (refusal !== null && code !== 43) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 100)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
+          if (differ && refusal === null) wrong.push(`${sql}: families differ, the pass takes it (the engine ${code === null ? "answers" : `fails (${code})`})`);
+        }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(60);
+    expect(sameFamilies).toBeGreaterThan(10);
   });
 });
