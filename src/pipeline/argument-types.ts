@@ -1523,6 +1523,8 @@ class ArgumentTyping {
         // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
         if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
         if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing), node.args);
+        const ipArithmetic = ipv4ArithmeticType(node.name, args, constant);
+        if (ipArithmetic !== null) return ipArithmetic;
         const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
         if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, node.name === "arrayElement" ? node.args[1] : undefined, constant);
         if (node.name === "if" || node.name === "multiIf") {
@@ -3037,6 +3039,20 @@ function withIntegerType(name: string, args: readonly Typed[], result: Typed): T
     else if (name === "minus" && left.cls === "datetime" && right.cls === "datetime" && left.variant < 0 && right.variant < 0) integer = DATETIME_DIFFERENCE;
   }
   return integer === null ? result : integerTyped(integer, result.constant, result.nullable);
+}
+
+/**
+ * Arithmetic with an IPv4 (`length(user_email) + ip_address_v4`, `ip - 1`) is integer arithmetic
+ * on a UInt32, Nullable as the entities' IPv4 is: a Nullable(UInt64) here, which an -If
+ * aggregate refuses as its condition (`uniqIf(0, length(s) + ip)`, code 43; seed 14). Null where
+ * the other operand is not an integer of known type. An engine test holds the types
+ * (integer-types.test.ts).
+ */
+function ipv4ArithmeticType(name: string, args: readonly Typed[], constant: boolean | null): Typed | null {
+  if (args.length !== 2 || (name !== "plus" && name !== "minus" && name !== "multiply") || (args[0]!.variant !== IPV4_VARIANT && args[1]!.variant !== IPV4_VARIANT)) return null;
+  const [left, right] = args.map((t) => (t.variant === IPV4_VARIANT ? UINT32_SHAPE : integerShapeOf(t))) as [IntegerShape | null, IntegerShape | null];
+  const integer = left !== null && right !== null ? integerArithmetic(name, left, right) : null;
+  return integer === null ? null : integerTyped(integer, constant, true);
 }
 
 /**

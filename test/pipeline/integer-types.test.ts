@@ -114,6 +114,22 @@ describe("exact integer types", () => {
     expect(judged).toBeGreaterThan(3000);
   }, 300_000);
 
+  it("gives arithmetic with an IPv4 (an integer on a UInt32) the engine's type, Nullable (found by the fuzz: uniqIf(0, length(s) + ip_address_v4))", async () => {
+    const wrong: string[] = [];
+    const operands = [...[...INTEGERS, "Bool"].map((type) => column(`c_${type}`)), ...INTEGERS.map((type) => column(`n_${type}`)), literal(1), literal(-1), literal(300), column("n_IPv4")];
+    for (const name of ["plus", "minus", "multiply"])
+      for (const other of operands)
+        for (const expression of [call(name, [column("n_IPv4"), other]), call(name, [other, column("n_IPv4")])]) {
+          const typing = expressionTyping(expression, ENTITY);
+          wrong.push(...numberTypeDisagreements(expression, typing, await engineTypeName(sqlOf(expression))));
+        }
+    expect(wrong).toEqual([]);
+    // And an -If aggregate refuses such a value as its condition, as the engine does.
+    const condition = call("uniqIf", [literal(0), call("plus", [column("c_UInt64"), column("n_IPv4")])]);
+    expect(passRefusal(condition, ENTITY)).not.toBeNull();
+    expect(await engineCode(sqlOf(condition))).toBe(43);
+  });
+
   it("gives a DateTime minus a DateTime the engine's type", async () => {
     const expression = call("minus", [column("c_DateTime"), call("now", [])]);
     expect(expressionTyping(expression, ENTITY).integer).toBe(await engineType(sqlOf(expression)));
