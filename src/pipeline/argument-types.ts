@@ -1711,7 +1711,13 @@ class ArgumentTyping {
     if (!left || !right || left.args.length !== right.args.length) return;
     const pairs = left.args.map((element, k) => [element, right.args[k]!]);
     const types = pairs.map((pair) => pair.map((element) => this.visit(element)));
-    if ((name === "equals" || name === "notEquals") && types.some((pair) => pair.every((t) => t.constant === true))) return;
+    const equality = name === "equals" || name === "notEquals";
+    // A text among the elements is read as the other's type, as beside it alone (`tuple(u, 1) <
+    // tuple('a', 2)` of a UInt64 u is code 53). Not beside a pair of constants `=` may find
+    // different (`tuple(u, 1) = tuple('a', 2)` is answered; `tuple(u, 1) = tuple('a', 1)` is not).
+    const constantPairsEqual = pairs.every((pair, k) => !types[k]!.every((t) => t.constant === true) || (pair.every((element) => element.kind === "literal") && this.constantValue(pair[0]!) === this.constantValue(pair[1]!)));
+    if (!equality || constantPairsEqual) pairs.forEach((pair, k) => this.judgeAs(() => elementBy(name, k, position), () => this.judgeComparedStrings(name, pair, types[k]!, false)));
+    if (equality && types.some((pair) => pair.every((t) => t.constant === true))) return;
     pairs.forEach((pair, k) => {
       if (types[k]!.some((t, i) => t.nullable || this.isNothing(pair[i]!) || (t.variant >= 0 && VARIANT_MAY_BE_NULL[t.variant]))) return;
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeWholeCall(name, facts, pair, types[k]!, position));

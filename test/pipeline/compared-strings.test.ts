@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import type { Expression } from "../../src/query/ast.js";
+import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 /**
@@ -249,6 +251,40 @@ describe("strings compared with a value of a class", () => {
     }
     expect(refused).toBeGreaterThanOrEqual(2);
     expect(wrongly).toEqual([]);
+  });
+
+  it("a text inside a tuple compared with a tuple is read as the other element's type: the pass refuses what the rule refuses there, and the engine fails each (found reading the issue: tuple(u, 1) < tuple('a', 2))", async () => {
+    const scalarKeys = ["uint8", "int64", "float64", "datetime", "uuid", "uint32", "bool"];
+    const entity = columnsEntity("compared", columns.filter((c) => scalarKeys.includes(c.key)).map((c) => ({ name: c.name, type: c.type })));
+    const wrongly: string[] = [];
+    let refused = 0;
+    for (const key of scalarKeys)
+      for (const column of columns.filter((c) => c.key === key))
+        for (const text of STRINGS) {
+          if (STRING_READ_AS.get(key)!.reads(text) || (key === "datetime" && (impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text)))) continue;
+          for (const name of ["equals", "less"]) {
+            const tuple = (first: Expression): Expression => ({ kind: "function", name: "tuple", args: [first, { kind: "literal", value: 1 }] });
+            const expression: Expression = { kind: "function", name, args: [tuple({ kind: "column", name: column.name }), tuple({ kind: "literal", value: text })] };
+            const sql = `${name}(tuple(${column.name}, 1), tuple(${quote(text)}, 1))`;
+            if (passRefusal(expression, entity) === null) wrongly.push(`${sql} (${column.type}): the pass takes it`);
+            else refused += 1;
+            if (await accepted(`SELECT count() FROM one_row WHERE ${sql}`)) wrongly.push(`${sql} (${column.type}): the engine answers it`);
+          }
+        }
+    expect(wrongly).toEqual([]);
+    expect(refused).toBeGreaterThan(200);
+    // `=` beside a pair of constants that differ answers without reading the text: taken by both.
+    const uint64 = columns.find((c) => c.type === "UInt64")!;
+    const differing: Expression = {
+      kind: "function",
+      name: "equals",
+      args: [
+        { kind: "function", name: "tuple", args: [{ kind: "column", name: uint64.name }, { kind: "literal", value: 1 }] },
+        { kind: "function", name: "tuple", args: [{ kind: "literal", value: "abc" }, { kind: "literal", value: 2 }] },
+      ],
+    };
+    expect(passRefusal(differing, entity)).toBeNull();
+    expect(await accepted(`SELECT count() FROM one_row WHERE equals(tuple(${uint64.name}, 1), tuple('abc', 2))`)).toBe(true);
   });
 
   it("toString of a float literal is the text the pass computes where it computes one, which the engine refuses beside an integer (found by the fuzz: 2 = toString(0.5))", async () => {

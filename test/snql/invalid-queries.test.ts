@@ -631,6 +631,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT exception_frames.stack_level WHERE (0.5 IS NULL AND array ( contexts[trace.trace_id] , tags[browser] IN tuple('error') , '%a%' ) = array ( profiler_id , measurements.value NOT LIKE exception_frames.module , environment )) AND project_id IN tuple(1, 2, 3) AND ${R} LIMIT 100`, "array(…) at line 1, column 77 is an array of strings and numbers (an Array(Variant(...))) and array(…) at line 1, column 156 one of UUIDs and numbers and strings", 1, 156],
   // seed 14: arithmetic with an IPv4 is a Nullable(UInt64), which an -If aggregate does not take as its condition (code 43)
   [`MATCH (events) SELECT uniqIf ( 0 , length ( user_email ) + ip_address_v4 ) AS c WHERE ${R} AND project_id = 1`, "plus(…) at line 1, column 58 is an integer (Nullable), and uniqIf does not take an integer (Nullable) as argument 2 of 2", 1, 58],
+  // a text inside a tuple is read as the other element's type (code 53), as beside it alone
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND tuple(project_id, 1) < tuple('abc', 2)`, "less (<) at line 1, column 183 works on a tuple element by element, and refuses element 1: 'abc' at line 1, column 191 is not an unsigned integer", 1, 191],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
