@@ -973,7 +973,7 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 function arrayOfUntried(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
   // An array of arrays made otherwise (`groupArray(tags.key)`) beside an array.
   if (t.arrayOf === ARRAYS_OF_ARRAYS[0]!.arrayOf) return cls !== "aggregateState";
-  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf || (t.elementType?.nullable === true && ARRAYS_OF_NULLABLE.get(t.elementType.cls)?.[0]!.arrayOf === t.arrayOf)) return true;
+  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf || t.arrayOf === MAPPED_ARRAYS[0]!.arrayOf || (t.elementType?.nullable === true && ARRAYS_OF_NULLABLE.get(t.elementType.cls)?.[0]!.arrayOf === t.arrayOf)) return true;
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
   if (node.args.every((arg) => typing.isNothing(arg))) return true;
@@ -1571,6 +1571,10 @@ class ArgumentTyping {
         if (node.name === "arrayMap" && node.args.length >= 2 && lambda?.kind === "lambda") {
           const body = this.inLambda(lambda, args.slice(1), () => this.visit(lambda.body));
           if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
+          // Of a scalar class otherwise (reading a column, Nullable: `arrayMap((v) -> divide(granularity,
+          // TRUE), tags.value)`, an Array(Float64)), still an array: one of the arrays the probe tried,
+          // refused only where every one is (`bucketed_time - arrayMap(…)`, code 43; seed 15).
+          if (body.cls !== null && body.variant < 0 && elementClass(body.cls) === null && body.cls !== "aggregateState") return MAPPED_ARRAYS[constnessIndex(constant)]!;
         }
         if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
           const kept = keptArithmeticType(node.name, args, constant);
@@ -1717,6 +1721,19 @@ class ArgumentTyping {
     // different (`tuple(u, 1) = tuple('a', 2)` is answered; `tuple(u, 1) = tuple('a', 1)` is not).
     const constantPairsEqual = pairs.every((pair, k) => !types[k]!.every((t) => t.constant === true) || (pair.every((element) => element.kind === "literal") && this.constantValue(pair[0]!) === this.constantValue(pair[1]!)));
     if (!equality || constantPairsEqual) pairs.forEach((pair, k) => this.judgeAs(() => elementBy(name, k, position), () => this.judgeComparedStrings(name, pair, types[k]!, false)));
+    // An array beside a Nullable value of a class other than a string (`tuple(contexts.key) =
+    // tuple(num_processing_errors)`, code 43; seed 15): refused while the query is planned,
+    // whatever the rows. A Nullable string is read as an array per row, and taken.
+    pairs.forEach((pair, k) => {
+      const arrayAt = isArrayTyped(types[k]![0]!) ? 0 : isArrayTyped(types[k]![1]!) ? 1 : -1;
+      const scalar = arrayAt < 0 ? undefined : types[k]![1 - arrayAt]!;
+      if (scalar === undefined || !scalar.nullable || scalar.variant >= 0 || scalar.cls === null || scalar.cls === "string" || !SCALAR_VALUE_CLASSES.has(scalar.cls) || this.isNothing(pair[1 - arrayAt]!)) return;
+      const [array, value] = [pair[arrayAt]!, pair[1 - arrayAt]!];
+      throw invalidQuery(
+        `${elementBy(name, k, position)} ${describe(array)}${at(array.position)} is an array and ${describe(value)}${at(value.position)} ${CLASS_NAMES[scalar.cls]} (Nullable): ClickHouse compares an array only with an array, or with a text`,
+        value.position ?? array.position,
+      );
+    });
     if (equality && types.some((pair) => pair.every((t) => t.constant === true))) return;
     pairs.forEach((pair, k) => {
       if (types[k]!.some((t, i) => t.nullable || this.isNothing(pair[i]!) || (t.variant >= 0 && VARIANT_MAY_BE_NULL[t.variant]))) return;
@@ -2446,6 +2463,9 @@ const ARRAYS_OF_ARRAYS = oneOfArrays(probedArrays, "an array of arrays");
  */
 const ARRAYS_OF_UNNAMED = oneOfArrays(probedArrays, "an array of values of a type the typing pass names no array for");
 
+/** An array arrayMap makes of values of a scalar class whose exact type the pass does not know (a Nullable, one read per row): as ARRAYS_OF_UNNAMED. */
+const MAPPED_ARRAYS = oneOfArrays(probedArrays, "an array arrayMap makes (of values whose exact type the typing pass does not know)");
+
 /**
  * The variants whose values an array of them may hold as its known elements (judgeArrayElements):
  * the Dates, DateTime64s and IPs, and the array variants, each of one exact type (an
@@ -3160,7 +3180,8 @@ function uint128CommonType(types: readonly Typed[], constant: boolean | null): T
   let wide = false;
   for (const t of types) {
     if (t.variant === UINT128_VARIANT) wide = true;
-    else if (t.variant >= 0 || t.nullable || !UNDER_UINT128.has(t.cls)) return null;
+    // An integer of the int64 class known unsigned (a UInt16, a UInt64) widens too (`greatest(downsampled_retention_days, item_id)`; seed 15).
+    else if (t.variant >= 0 || t.nullable || !(UNDER_UINT128.has(t.cls) || (t.cls === "int64" && integerShapeOf(t)?.signed === false))) return null;
   }
   return wide ? variantTyped(UINT128_VARIANT, constant) : null;
 }

@@ -900,7 +900,9 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
     probeIt("greatest and least of a UInt128 and values the pass says widen to it are a UInt128 in the engine", async () => {
       const wrong: string[] = [];
       let wide = 0;
-      const others = [...CLASS_COLUMNS, UINT128_COLUMN].map((sample) => column(sample.column));
+      // and unsigned integers of the int64 class (a UInt16, a UInt64: `greatest(downsampled_retention_days, item_id)`, seed 15)
+      const unsigned = ["toUInt16", "toUInt64"].map((name) => call(name, [column(CLASS_SAMPLES.int64.column)]));
+      const others = [...[...CLASS_COLUMNS, UINT128_COLUMN].map((sample) => column(sample.column)), ...unsigned];
       for (const name of COMMON_TYPE_NAMES)
         for (const other of others)
           for (const third of [null, ...others]) {
@@ -1492,6 +1494,9 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       const perRow = [
         ...[...DATE_COLUMNS, ...IP_COLUMNS, ...MAP_TUPLE_COLUMNS.slice(0, 2)].map((sample) => call("array", [column(sample.column)])),
         ...NULLABLE_ELEMENT_ARRAYS,
+        // and an arrayMap of a body reading a column (`arrayMap((v) -> divide(granularity, TRUE), tags.value)`, seed 15)
+        call("arrayMap", [{ kind: "lambda", params: ["x"], body: call("plus", [column(CLASS_SAMPLES.float64.column), literal(1)]) } as Expression, column(CLASS_SAMPLES.arrayString.column)]),
+        call("arrayMap", [{ kind: "lambda", params: ["x"], body: column(CLASS_SAMPLES.string.column) } as Expression, column(CLASS_SAMPLES.arrayNumber.column)]),
       ];
       for (const array of perRow) expect(passTypingOf(array)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
       const rowPartners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
