@@ -4032,6 +4032,10 @@ function judgeMappedCondition(name: string, facts: FunctionFacts, args: readonly
 function refuseAt(name: string, args: readonly Expression[], types: readonly Typed[], i: number, refused: ReadonlySet<ArgumentClass>, position: TextPosition | undefined): void {
   const t = types[i]!;
   if (t.cls === null || !refused.has(t.cls)) return;
+  // An integer of the int64 class known unsigned (a UInt64 column, `ip * 2`): the probe's Int64
+  // may be refused for its sign alone (quantileDeterministic's weight "must be unsigned", code 43,
+  // where a UInt64 is taken). Refused only where the probe's unsigned UInt32 is too.
+  if (t.cls === "int64" && !refused.has("uint32") && integerShapeOf(t)?.signed === false) return;
   const arg = args[i]!;
   const argPosition = arg.position ?? position;
   const what = `${CLASS_NAMES[t.cls]}${t.nullable ? " (Nullable)" : ""}`;

@@ -897,6 +897,17 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       expect(wrong).toEqual([]);
     }, 120_000);
 
+    probeIt("an unsigned integer of the int64 class (a UInt16, a UInt64) is refused only where the probe's Int64 and UInt32 both are, and the engine refuses every call the pass refuses (quantileDeterministic's weight takes a UInt64)", async () => {
+      const unsigned = ["toUInt16", "toUInt64"].map((name) => call(name, [column(CLASS_SAMPLES.int64.column)]));
+      const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+      await expectEngineRefusesWhatPassRefuses(callsWith(unsigned, 2, partners), 300);
+      // Where the Int64 is refused for its sign alone, the pass takes a UInt64, as the engine does.
+      const weight = call("quantileDeterministic", [column(CLASS_SAMPLES.uint8.column), unsigned[1]!]);
+      expect(passRefusal(weight, CLASS_COLUMNS_ENTITY), sqlOf(weight)).toBeNull();
+      expect(await codeOf(`SELECT ${sqlOf(weight)} AS r FROM ${PROBE_ROW_TABLE}`), sqlOf(weight)).toBeNull();
+      expect(passRefusal(call("quantileDeterministic", [column(CLASS_SAMPLES.uint8.column), column(CLASS_SAMPLES.int64.column)]), CLASS_COLUMNS_ENTITY)).not.toBeNull();
+    }, 900_000);
+
     probeIt("greatest and least of a UInt128 and values the pass says widen to it are a UInt128 in the engine", async () => {
       const wrong: string[] = [];
       let wide = 0;
@@ -1403,15 +1414,21 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       expect(checked).toBeGreaterThan(5);
     }, 60_000);
 
-    probeIt("a call given an IP plus, minus or times an integer (an integer of some width) is refused by the engine where the pass refuses it", async () => {
+    probeIt("a call given an IP plus, minus or times an integer (of an IPv4 an integer of the type integer arithmetic on a UInt32 gives, else one of some width) is refused by the engine where the pass refuses it", async () => {
       const values = IP_COLUMNS.flatMap((ip) => [
         call("minus", [column(ip.column), column(CLASS_SAMPLES.uint8.column)]),
         call("plus", [column(CLASS_SAMPLES.int64.column), column(ip.column)]),
         call("multiply", [column(ip.column), { kind: "literal", value: 2 }]),
         call("modulo", [column(ip.column), column(CLASS_SAMPLES.uint32.column)]),
       ]);
-      // One of the integer classes, and of an IPv6 a UInt128 too.
-      for (const value of values) expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBe(JSON.stringify(value).includes("ipv6") ? 4 : 3);
+      // Of an IPv4 plus, minus or times an integer of known type, that arithmetic on a UInt32
+      // (integer-types.test.ts holds the types); otherwise one of the integer classes, and of an
+      // IPv6 a UInt128 too.
+      for (const value of values) {
+        const onUInt32 = value.kind === "function" && value.name !== "modulo" && JSON.stringify(value).includes("ipv4");
+        if (onUInt32) expect(passTypingOf(value)?.integer, sqlOf(value)).toMatch(/^U?Int64$/);
+        else expect(passTypingOf(value)?.alternatives?.length, sqlOf(value)).toBe(JSON.stringify(value).includes("ipv6") ? 4 : 3);
+      }
       const partners = [null, ...(["string", "uint8", "datetime", "int64", "float64", "uuid", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
       await expectEngineRefusesWhatPassRefuses(callsWith(values, 2, partners), 300);
     }, 900_000);
