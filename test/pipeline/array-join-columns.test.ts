@@ -4,24 +4,16 @@
  * expression … with Array or Map type"; seed 13: `ARRAY JOIN date_added` on groupassignee). This
  * holds the engine to it for every class, and the pass on the demo entities' columns.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample } from "../../src/pipeline/argument-classes.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const samples = [...ARGUMENT_CLASSES.map((cls) => ({ cls, ...CLASS_SAMPLES[cls] })), ...NULLABLE_CLASSES.map((cls) => ({ cls, ...nullableSample(cls)! }))];
 const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("array-join-columns", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("array-join-columns", samples);
 
 describe("ARRAY JOIN of a column", () => {
   it("is refused by the engine for every scalar class, plain or Nullable, and taken for arrays", async () => {

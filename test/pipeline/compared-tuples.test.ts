@@ -7,27 +7,18 @@
  * judgeComparedTuples); this holds it to the embedded engine for every array and every Nullable
  * class, each way round.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const arrays = [CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber, ...ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!)];
 const nullables = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
 const samples = [...arrays, ...nullables];
-const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+const entity = probeColumnsEntity(samples);
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("compared-tuples", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("compared-tuples", samples);
 
 const column = (name: string): Expression => ({ kind: "column", name });
 const tuple = (...args: Expression[]): Expression => ({ kind: "function", name: "tuple", args });

@@ -6,25 +6,16 @@
  * refuseComputedTupleSet). This holds the rule to the embedded engine, for a value of every class
  * on the left, against the same tuples written as `tuple(…)` and computed from constants.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const samples = ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]);
-const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+const entity = probeColumnsEntity(samples);
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("computed-tuple-sets", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("computed-tuple-sets", samples);
 
 const column = (name: string): Expression => ({ kind: "column", name });
 const literal = (value: number | null): Expression => ({ kind: "literal", value });

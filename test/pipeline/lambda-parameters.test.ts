@@ -7,12 +7,11 @@
  * arrayMap and arrayExists over every array class and array variant the pass names (nothing the
  * pass refuses there does the engine answer, and it refuses some).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
 
@@ -20,7 +19,7 @@ const plainSamples = ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]);
 const nullableSamples = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
 const variantColumns = ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!);
 const samples = [...plainSamples, ...nullableSamples, ...variantColumns];
-const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+const entity = probeColumnsEntity(samples);
 
 /**
  * Each array column and a column of its elements' type the pass types the same way: an array
@@ -68,15 +67,7 @@ function bodies(of: Expression, names: readonly string[]): Expression[] {
   return names.flatMap((name) => scalars.flatMap((sample) => [call(name, [of, column(sample.column)]), call(name, [column(sample.column), of])]));
 }
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("lambda-parameters", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("lambda-parameters", samples);
 
 
 describe("a lambda's parameter", () => {

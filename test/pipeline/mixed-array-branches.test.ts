@@ -7,13 +7,12 @@
  * elements' families differ (seed 14: an Array(Variant(String, UInt8)) = an Array(Variant(String,
  * UInt8, UUID)), code 43): the engine compares arrays of a Variant only with the same Variant.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import { passRefusal } from "../support/typing-pass.js";
 import type { Expression } from "../../src/query/ast.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const others = [...ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]), ...variantSamples("tuple"), ...variantSamples("float64s")];
 const samples = others;
@@ -26,17 +25,9 @@ const mixedArrays = (
     ["uuid", "string"],
   ] as const
 ).map(([a, b]) => [CLASS_SAMPLES[a].column, CLASS_SAMPLES[b].column]);
-const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+const entity = probeColumnsEntity(samples);
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("mixed-array-branches", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("mixed-array-branches", samples);
 
 const column = (name: string): Expression => ({ kind: "column", name });
 

@@ -7,28 +7,19 @@
  * columns (plain and Nullable) beside a constant: where the pass refuses, the engine refuses; and
  * for plain values, where the engine refuses with a type error, the pass does too.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
-import { openProbeTablesEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const TYPE_ERRORS = new Set([43, 386, 48]);
 const plainSamples = ARGUMENT_CLASSES.map((cls) => CLASS_SAMPLES[cls]);
 const nullableSamples = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
 const samples = [...plainSamples, ...nullableSamples];
-const entity = columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+const entity = probeColumnsEntity(samples);
 
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = await openProbeTablesEngine("per-row-lists", samples);
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const engine = useProbeTablesEngine("per-row-lists", samples);
 
 
 

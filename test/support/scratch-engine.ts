@@ -5,8 +5,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { probeTableStatements } from "../../src/pipeline/argument-classes.js";
 
 export interface ScratchEngine {
@@ -51,4 +53,37 @@ export async function openProbeTablesEngine(name: string, samples: Parameters<ty
   const engine = openScratchEngine(name);
   for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
   return engine;
+}
+
+type ProbeSamples = Parameters<typeof probeTableStatements>[0];
+
+/** The entity the typing pass judges the probe tables' columns by: a column per sample, of its type. */
+export function probeColumnsEntity(samples: ProbeSamples): ReturnType<typeof columnsEntity> {
+  return columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
+}
+
+/**
+ * The probe tables of these samples in a scratch engine for the calling test file: opened before
+ * its tests, closed after them. The engine returned reaches the opened one once the tests run.
+ */
+export function useProbeTablesEngine(name: string, samples: ProbeSamples): ScratchEngine {
+  let opened: ScratchEngine | undefined;
+  beforeAll(async () => {
+    opened = await openProbeTablesEngine(name, samples);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  const current = (): ScratchEngine => {
+    if (opened === undefined) throw new Error(`the ${name} engine is opened before the file's tests run, not at import`);
+    return opened;
+  };
+  return {
+    get store() {
+      return current().store;
+    },
+    accepted: (query) => current().accepted(query),
+    code: (query) => current().code(query),
+    close: () => current().close(),
+  };
 }
