@@ -973,7 +973,7 @@ function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, c
 function arrayOfUntried(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
   // An array of arrays made otherwise (`groupArray(tags.key)`) beside an array.
   if (t.arrayOf === ARRAYS_OF_ARRAYS[0]!.arrayOf) return cls !== "aggregateState";
-  if (t.arrayOf === ARRAYS_OF_UNNAMED[0]!.arrayOf || t.arrayOf === MAPPED_ARRAYS[0]!.arrayOf || (t.elementType?.nullable === true && ARRAYS_OF_NULLABLE.get(t.elementType.cls)?.[0]!.arrayOf === t.arrayOf)) return true;
+  if (t.arrayOf !== undefined && UNTRIED_ARRAYS.has(t.arrayOf)) return true;
   if (node.kind !== "function" || node.name !== "array" || node.args.length === 0) return false;
   // An array of NULLs holds elements of any type (`has(array(NULL), tags.key)` is taken).
   if (node.args.every((arg) => typing.isNothing(arg))) return true;
@@ -2492,6 +2492,9 @@ function arrayOfUnnamed(of: Typed, constant: boolean | null): Typed {
 const ARRAYS_OF_NULLABLE: ReadonlyMap<ArgumentClass | null, readonly Typed[]> = new Map(
   (["datetime", "uuid"] as const).map((cls) => [cls, oneOfArrays(probedArrays, `an Array(Nullable(${cls === "datetime" ? "DateTime" : "UUID"}))`).map((t) => ({ ...t, elementType: typed(cls, false, true) }))]),
 );
+
+/** What the arrays whose elements the probe never tried beside anything are called (arrayOfUntried): unnamed, arrayMap's, of Nullable DateTimes or UUIDs. */
+const UNTRIED_ARRAYS: ReadonlySet<string> = new Set([ARRAYS_OF_UNNAMED, MAPPED_ARRAYS, ...ARRAYS_OF_NULLABLE.values()].map((arrays) => arrays[0]!.arrayOf!));
 
 /** The same, knowing its elements are aggregate states (`groupUniqArray(last)`): `0.95 * groupUniqArray(last)` is judged as `0.95 * last` (judgeArrayElements). */
 const ARRAYS_OF_STATES = withElements(ARRAYS_OF_UNNAMED, "aggregateState");
