@@ -1670,8 +1670,8 @@ class ArgumentTyping {
    */
   private judgeTupleElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
     const [left, right] = args as [Expression, Expression];
-    const leftTuple = this.tupleCallOf(left);
-    const rightTuple = this.tupleCallOf(right);
+    const leftTuple = this.tupleValueOf(left);
+    const rightTuple = this.tupleValueOf(right);
     if (leftTuple && rightTuple) {
       if (leftTuple.args.length !== rightTuple.args.length) {
         throw invalidQuery(
@@ -1710,8 +1710,8 @@ class ArgumentTyping {
    * An engine test holds it.
    */
   private judgeComparedTuples(name: string, facts: FunctionFacts, args: readonly Expression[], position: TextPosition | undefined): void {
-    const left = this.tupleCallOf(args[0]!);
-    const right = this.tupleCallOf(args[1]!);
+    const left = this.tupleValueOf(args[0]!);
+    const right = this.tupleValueOf(args[1]!);
     if (!left || !right || left.args.length !== right.args.length) return;
     const pairs = left.args.map((element, k) => [element, right.args[k]!]);
     const types = pairs.map((pair) => pair.map((element) => this.visit(element)));
@@ -1871,6 +1871,19 @@ class ArgumentTyping {
     if (depth > 8 || node.kind !== "column" || node.entityAlias !== undefined || node.insideOwnAlias) return null;
     const definition = this.aliases.get(node.name);
     return definition === undefined ? null : this.tupleCallOf(definition, depth + 1);
+  }
+
+  /**
+   * The `tuple(…)` call a value is, as tupleCallOf, or through an `ifNull` or a `coalesce` that
+   * returns it: a tuple is never NULL, so the first one among the arguments not NULL is the value
+   * (`coalesce(tuple(TRUE, s), 'x')` is that tuple; seed 15). For arithmetic and comparison,
+   * which work on its elements; not for IN, which reads only a `tuple(…)` call as a list.
+   */
+  private tupleValueOf(node: Expression, depth = 0): Extract<Expression, { kind: "function" }> | null {
+    const call = this.tupleCallOf(node);
+    if (call !== null || depth > 8 || node.kind !== "function" || (node.name !== "coalesce" && node.name !== "ifNull")) return call;
+    const first = node.args.find((arg) => !this.isNothing(arg));
+    return first === undefined ? null : this.tupleValueOf(first, depth + 1);
   }
 
   /** One element's operation of tuple arithmetic, as the call of its own: a state times a column per element is refused too (`tuple(state) * n`). */

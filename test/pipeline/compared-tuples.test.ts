@@ -5,17 +5,20 @@
  * the query is planned (code 43), whatever the rows. A Nullable string is read as an array per
  * row and taken. The typing pass refuses the first and takes the second (argument-types.ts,
  * judgeComparedTuples); this holds it to the embedded engine for every array and every Nullable
- * class, each way round.
+ * class, each way round. And a tuple an `ifNull` or a `coalesce` returns is judged element by
+ * element as the tuple(…) itself is, in arithmetic and comparison.
  */
 import { describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
 import { passRefusal } from "../support/typing-pass.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const arrays = [CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber, ...ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!)];
 const nullables = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
-const samples = [...arrays, ...nullables];
+const scalars = (["string", "uint8", "int64", "datetime", "uuid"] as const).map((cls) => CLASS_SAMPLES[cls]);
+const samples = [...arrays, ...nullables, ...scalars];
 const entity = probeColumnsEntity(samples);
 
 const engine = useProbeTablesEngine("compared-tuples", samples);
@@ -48,5 +51,36 @@ describe("an array beside a Nullable value in two tuples compared", () => {
     expect(refused).toBeGreaterThanOrEqual(arrays.length * (nullables.length - 1) * 3 * 2);
     // And on a row, the same.
     expect(await engine.code(`SELECT equals(tuple(${CLASS_SAMPLES.arrayString.column}), tuple(${nullableSample("uint8")!.column})) FROM ${PROBE_ROW_TABLE}`)).toBe(43);
+  });
+});
+
+describe("a tuple an ifNull or a coalesce returns", () => {
+  // A tuple is never NULL, so `coalesce(tuple(…), 'x')` is that tuple (seed 15's
+  // `receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a')`,
+  // code 43): arithmetic and comparison work on its elements, as on the tuple(…) itself.
+  it("is judged element by element, as the tuple(…) it returns, and the engine agrees", async () => {
+    const { c_string: s, c_uint8: u, c_int64: i, c_datetime: d, c_uuid: id } = Object.fromEntries(scalars.map((sample) => [sample.column, sample.column]));
+    const n = nullableSample("string")!.column;
+    const cases: Array<[string, boolean]> = [
+      [`minus(${d}, coalesce(tuple(true, ${n}, ${id}), 'x'))`, true],
+      [`minus(${d}, coalesce(NULL, tuple(true, 'a'), 'x'))`, true],
+      [`minus(${d}, ifNull(tuple(${s}), 1))`, true],
+      [`multiply(coalesce(tuple(${u}, ${s}), 2), 3)`, true],
+      [`less(ifNull(tuple('a', 'a'), 2), tuple(${i}, 'b'))`, true],
+      // Elements the operation takes: answered.
+      [`minus(${d}, coalesce(tuple(1, ${u}), 'x'))`, false],
+      [`multiply(ifNull(tuple(${u}, ${i}), 2), 3)`, false],
+      [`less(ifNull(tuple(1, 'a'), 2), tuple(${i}, 'b'))`, false],
+    ];
+    const wrong: string[] = [];
+    for (const [sql, refuses] of cases) {
+      const expression = parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression;
+      const refusal = passRefusal(expression, entity);
+      const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+      if ((refusal !== null) !== refuses) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 120)})`}`);
+      if ((code !== null) !== refuses) wrong.push(`${sql}: the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+      if (refusal !== null) expect(refusal, sql).toMatch(/works on a tuple element by element/);
+    }
+    expect(wrong).toEqual([]);
   });
 });
