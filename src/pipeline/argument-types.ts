@@ -657,6 +657,8 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
     kept.push(types[i]!);
     if (!mayHoldNull(types[i]!)) break;
   }
+  const picked = pickedVariantFirst(kept, constant);
+  if (picked !== null) return picked;
   // Every argument a NULL (`ifNull(logger, version)` on discover, which stores neither): a Nothing, the probe's rule.
   if (kept.length === 0) return null;
   if (kept.length === 1) return kept[0]!;
@@ -684,6 +686,28 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   const cls = kept[0]!.cls;
   if (cls !== null && ONE_TYPE_CLASSES.has(cls) && kept.every((t) => t.cls === cls && t.variant < 0)) return typed(cls, constant, kept[kept.length - 1]!.nullable);
   return null;
+}
+
+/**
+ * `ifNull(if(NULL, 'a', arr), now())` (seed 14): an `if`'s Variant whose conditions pick, for
+ * every row, a branch that holds no NULL is never NULL, so each row of the ifNull holds that
+ * branch too. ClickHouse types the ifNull as the Variant of every argument's type
+ * (Variant(Array(String), DateTime, String)), and judges a call on each row's; so is it judged
+ * here, on the branch picked. Else null.
+ */
+function pickedVariantFirst(kept: readonly Typed[], constant: boolean | null): Typed | null {
+  const [first] = kept;
+  if (first === undefined || first.variant !== MIXED_VARIANT || first.picked === undefined || first.picked.nullable || first.fromElements) return null;
+  const alternatives = [...first.alternatives!];
+  const families = new Set(alternatives.map(branchFamilyOf));
+  // The other arguments' types are alternatives too, named in refusals; no row holds them.
+  for (const t of kept.slice(1)) {
+    const family = branchFamilyOf(t);
+    if (family === undefined || families.has(family) || t.alternatives !== undefined) continue;
+    families.add(family);
+    alternatives.push(alternativeOf(undefined, t, constant === false ? false : null));
+  }
+  return { ...first, constant, alternatives };
 }
 
 /** How a refusal of a call of an if's or coalesce's Variant starts: the Variant, and the alternative whose rows fail. */

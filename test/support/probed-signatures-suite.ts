@@ -66,6 +66,7 @@ const VARIANT_CROSS_CHECKS = [
   "a call given an IP plus, minus or times an integer",
   "a call given an if's Variant whose conditions pick one branch for every row",
   "a call given an if of a tuple and a value of another family",
+  "an ifNull or a coalesce of an if's Variant",
 ];
 
 function partOf(title: string): ProbedSignaturesPart {
@@ -1114,6 +1115,19 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       for (const expression of ifs) expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
       const onePerRow = { from: `(SELECT *, 1 AS pick FROM ${PROBE_ROW_TABLE} UNION ALL SELECT *, 0 AS pick FROM ${PROBE_ROW_TABLE})`, sql: (sql: string) => sql.replaceAll(`if(${condition}, `, "if(pick, "), anyFailure: true };
       await expectEngineRefusesWhatPassRefuses(callsWith(ifs, 3), 200, (message) => message.includes("Variant"), onePerRow);
+    }, 600_000);
+
+    probeIt("an ifNull or a coalesce of an if's Variant whose NULL condition picks a branch for every row holds that branch in every row: the engine refuses a call where the pass refuses it so (seed 14)", async () => {
+      // `ifNull(if(NULL, 'transaction', arr), now())`: ClickHouse types it as the Variant of the
+      // three (Variant(Array(String), DateTime, String)), and every row holds the array.
+      const values = (["string", "uint8", "datetime", "arrayString", "arrayNumber"] as const).map((cls) => column(CLASS_SAMPLES[cls].column));
+      const expressions = values.flatMap((a) =>
+        values
+          .filter((b) => b !== a)
+          .flatMap((b) => [call("ifNull", [call("if", [literal(null), a, b]), call("now", [])]), call("coalesce", [literal(null), call("if", [literal(null), a, b]), literal(1.5)])]),
+      );
+      for (const expression of expressions) expect(passTypingOf(expression)?.variant, sqlOf(expression)).toBe("mixed");
+      await expectEngineRefusesWhatPassRefuses(callsWith(expressions, 2), 100, (message) => message.includes("pick the branch"), { from: PROBE_ROW_TABLE, sql: (sql) => sql, anyFailure: true });
     }, 600_000);
 
     /** Columns of each family an `if` or an `array` makes a Variant of, one per family (a Date and a DateTime64 are of the DateTimes' family). */
