@@ -4027,6 +4027,7 @@ const ARRAY_SET: StringReading = { reads: () => false, what: "an array" };
 
 /** What a tuple or an array is, in a refusal: its class or variant where the pass has one, else what the call makes. */
 function containerWhat(node: Expression, t: Typed): string {
+  if (isVariantOfArrays(t)) return `a Variant of ${list(t.alternatives!.map(typeName))} alone`;
   if (t.cls !== null) return CLASS_NAMES[t.cls];
   if (t.variant >= 0) return variantWhat(VARIANTS[t.variant]!);
   return isTupleCall(node) ? "a tuple" : "an array";
@@ -4034,7 +4035,18 @@ function containerWhat(node: Expression, t: Typed): string {
 
 /** A tuple or an array, typed so or written as a `tuple(…)` or `array(…)` call the pass has no type for. */
 function isContainerValue(node: Expression, t: Typed): boolean {
-  return t.variant === TUPLE_VARIANT || isArrayTyped(t) || isArrayCall(node) || isTupleCall(node);
+  return t.variant === TUPLE_VARIANT || isArrayTyped(t) || isArrayCall(node) || isTupleCall(node) || isVariantOfArrays(t);
+}
+
+/**
+ * An `if`'s Variant of arrays alone: a NULL branch beside an array (`if(NULL, NULL, arr)` on
+ * discover, where the condition and a branch are columns of the other half; seed 15), or arrays
+ * of two families (a Variant(Array(String), Array(UUID))). ClickHouse looks for one on the left
+ * of IN as for an array: in no value computed per row or once (`… IN now()`, code 53), nor in a
+ * column (code 43). An engine test holds it.
+ */
+function isVariantOfArrays(t: Typed): boolean {
+  return t.variant === MIXED_VARIANT && t.fromElements !== true && t.alternatives !== undefined && t.alternatives.length > 0 && t.alternatives.every(isArrayTyped);
 }
 
 function isArrayTyped(t: Typed): boolean {
