@@ -339,6 +339,9 @@ const BRANCH_VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((v
   // of one type included (`if(c, array(s, 2), length(s))` is a Variant(Array(Variant(String,
   // UInt8)), UInt64): ORDER BY refuses it, code 44; seed 13).
   if (variant === "mixedArray") return "array of a Variant";
+  // A Nested column read whole (`tags`, an Array(Tuple(key String, value String))) has a common
+  // type with no scalar (`multiIf(100, 'sentry', tags)` is a Variant(Array(Tuple(...)), String); seed 15).
+  if (variant === "nested") return "array of tuples";
   return VARIANT_FAMILIES[index];
 });
 
