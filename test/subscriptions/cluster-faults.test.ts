@@ -8,6 +8,8 @@
  * of every scheduler (SIGTERM). The oracle is `quarry subscriptions audit`, run as an operator
  * would: 0 windows missing over the whole run and in every scenario; duplicates are counted and
  * reported (only windows in flight at a crash may repeat, with the same key and timestamp).
+ * Where the first audit finds windows missing, it runs again after a further wait: those that
+ * came by then are reported as late, and any still missing fail the test as lost.
  * Takes about seven minutes of wall clock.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +33,9 @@ const LEASE_MS = 3_000;
 const DELAY_SECONDS = 2;
 const PREFIX = "faults";
 const SCHEDULER_STREAM = `KV_${PREFIX}_scheduler`;
+const RESULT_TOPICS = ["events-subscription-results", "transactions-subscription-results"];
+/** The further wait before a second audit, where the first finds windows missing (late ones come within it). */
+const LATE_WAIT_MS = 90_000;
 
 interface Scenario {
   readonly name: string;
@@ -209,20 +214,31 @@ describe("scheduler cluster under faults", () => {
     // Windows ending in [from, to): every minute the faults ran through, rounded outwards.
     const from = Math.floor(runStart / 60) * 60;
     const to = Math.ceil(runEnd / 60) * 60;
-    const iso = (s: number) => new Date(s * 1000).toISOString();
-    const audit = startQuarry(["subscriptions", "audit", "--from", iso(from), "--to", iso(to), "--json"], env);
-    const status = await audit.exited;
-    const reportLine = audit.output.split("\n").find((line) => line.startsWith("{"));
-    expect(reportLine, `the audit printed no report (exit ${status}):\n${audit.output}`).toBeDefined();
-    const report = JSON.parse(reportLine!) as AuditReport;
-    // The same data, cut per scenario (windows ending inside each one's span, rounded to minutes).
-    const results = await readResults(kafka.brokers, ["events-subscription-results", "transactions-subscription-results"]);
     const records = await readRecords(nats.urls.join(","));
     expect(records.map((r) => r.subscription.id).sort()).toEqual([...created].sort());
-    for (const s of scenarios) {
-      const part = auditSubscriptions({ fromSecond: Math.floor(s.from / 60) * 60, toSecond: Math.ceil(s.to / 60) * 60, records, results, delayFor: () => DELAY_SECONDS });
-      console.log(`[cluster-faults] ${s.name}: ${formatAuditReport(part).split("\n").slice(1, 3).join(" | ")}`);
-      expect(part.totals.missing, `${s.name}: ${formatAuditReport(part)}`).toBe(0);
+    // The same data, cut per scenario (windows ending inside each one's span, rounded to minutes).
+    const perScenario = (results: PublishedResult[]) =>
+      scenarios.map((s) => ({ name: s.name, report: auditSubscriptions({ fromSecond: Math.floor(s.from / 60) * 60, toSecond: Math.ceil(s.to / 60) * 60, records, results, delayFor: () => DELAY_SECONDS }) }));
+    let { report, status } = await auditRun(from, to, env);
+    let results = await readResults(kafka.brokers, RESULT_TOPICS);
+    let parts = perScenario(results);
+    // A window later than the wait above is not lost: on a loaded machine (two cores shared with
+    // other work) the lag after a burst of faults can pass it. Audit once more after a further
+    // wait, and tell the two apart: a window that came by then was late (its lag is in the
+    // report), one still missing is lost, which fails the test.
+    const firstMissing = report.totals.missing + parts.reduce((sum, part) => sum + part.report.totals.missing, 0);
+    if (firstMissing > 0) {
+      const missingBefore = report.totals.missing;
+      console.log(`[cluster-faults] ${missingBefore} windows missing at the first audit; auditing again in ${LATE_WAIT_MS / 1000} s:\n${formatAuditReport(report)}`);
+      await sleep(LATE_WAIT_MS);
+      ({ report, status } = await auditRun(from, to, env));
+      results = await readResults(kafka.brokers, RESULT_TOPICS);
+      parts = perScenario(results);
+      console.log(`[cluster-faults] late, not lost: ${missingBefore - report.totals.missing} of ${missingBefore} came after the first audit (lag p99 ${report.lag.p99} s, max ${report.lag.max} s); ${report.totals.missing} still missing`);
+    }
+    for (const { name, report: part } of parts) {
+      console.log(`[cluster-faults] ${name}: ${formatAuditReport(part).split("\n").slice(1, 3).join(" | ")}`);
+      expect(part.totals.missing, `${name}: ${formatAuditReport(part)}`).toBe(0);
     }
     console.log(`[cluster-faults] whole run:\n${formatAuditReport(report)}`);
     expect(report.totals.subscriptions).toBe(SUBSCRIPTIONS);
@@ -235,6 +251,16 @@ describe("scheduler cluster under faults", () => {
     expect(results.every((r) => r.epoch > 0)).toBe(true);
   }, 900_000);
 });
+
+/** `quarry subscriptions audit --json` over windows ending in [from, to), as an operator runs it: its report and exit status. */
+async function auditRun(from: number, to: number, env: NodeJS.ProcessEnv): Promise<{ report: AuditReport; status: number | null }> {
+  const iso = (s: number) => new Date(s * 1000).toISOString();
+  const audit = startQuarry(["subscriptions", "audit", "--from", iso(from), "--to", iso(to), "--json"], env);
+  const status = await audit.exited;
+  const reportLine = audit.output.split("\n").find((line) => line.startsWith("{"));
+  expect(reportLine, `the audit printed no report (exit ${status}):\n${audit.output}`).toBeDefined();
+  return { report: JSON.parse(reportLine!) as AuditReport, status };
+}
 
 /** Every result on the topics, read with a consumer of its own. */
 async function readResults(brokers: readonly string[], topics: string[]): Promise<PublishedResult[]> {
