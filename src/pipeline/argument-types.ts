@@ -3001,6 +3001,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
   }
   if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) {
     refuseNullBesideContainer(typing, name, args, types, position);
+    refuseArrayOfUnknownElementsBesideScalar(name, args, types, position);
     refuseNumbersWithoutCommonType(typing, name, args, types, position);
     refuseWithoutCommonType(name, facts, args, types, position);
   }
@@ -3579,15 +3580,36 @@ function isContainer(t: Typed): boolean {
 function refuseNullBesideContainer(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const nullAt = args.findIndex((arg) => typing.isNothing(arg));
   if (nullAt < 0) return;
-  const containerAt = types.findIndex(isContainer);
+  // An array whose elements the pass cannot name is one too (`greatest(NULL, array(NULL))`).
+  const containerAt = types.findIndex((t) => isContainer(t) || t.arrayOf !== undefined);
   if (containerAt < 0) return;
   const [nullArg, container] = [args[nullAt]!, args[containerAt]!];
   const nullPosition = nullArg.position ?? position;
   const containerPosition = container.position ?? position;
   const what = nullArg.kind === "literal" ? `NULL${at(nullPosition)}` : `${describe(nullArg)}${at(nullPosition)}, always NULL here,`;
   throw invalidQuery(
-    `${what} and ${describe(container)}${at(containerPosition)}, ${typeName(types[containerAt]!)}: ${nameOf(name)} compares its arguments in one common type, and a NULL has none with an array, a map or an aggregate state`,
+    `${what} and ${describe(container)}${at(containerPosition)}, ${types[containerAt]!.arrayOf ?? typeName(types[containerAt]!)}: ${nameOf(name)} compares its arguments in one common type, and a NULL has none with an array, a map or an aggregate state`,
     nullAt > containerAt ? nullPosition : containerPosition,
+  );
+}
+
+/**
+ * greatest and least of an array whose elements the pass cannot name (`array(NULL)`, an
+ * Array(Nullable(Nothing)); an array of Nullable numbers, arrayMap's) beside a value of a scalar
+ * class: whatever the elements, an array has no common type with a scalar (`greatest(
+ * retention_days, array(transaction_source))` on discover_events, which stores no
+ * `transaction_source`: code 386; seed 16). Arrays of a class are the probe's pair rules'. An
+ * engine test holds it (common-type-arrays.test.ts).
+ */
+function refuseArrayOfUnknownElementsBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const arrayAt = types.findIndex((t) => t.arrayOf !== undefined);
+  if (arrayAt < 0) return;
+  const scalarAt = types.findIndex((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined && elementClass(t.cls) === null && t.cls !== "aggregateState");
+  if (scalarAt < 0) return;
+  const [array, scalar] = [args[arrayAt]!, args[scalarAt]!];
+  throw invalidQuery(
+    `${describe(scalar)}${at(scalar.position ?? position)} is ${typeName(types[scalarAt]!)} and ${describe(array)}${at(array.position ?? position)} ${types[arrayAt]!.arrayOf}: ${nameOf(name)} compares its arguments in one common type, and an array has none with a value that is no array`,
+    (arrayAt > scalarAt ? array.position : scalar.position) ?? position,
   );
 }
 

@@ -1,0 +1,47 @@
+/**
+ * greatest and least compare their arguments in one common type, and an array has none with a
+ * value that is no array, whatever its elements: `greatest(retention_days,
+ * array(transaction_source))` on discover_events (an Array(Nullable(Nothing)) there) is code 386
+ * (seed 16). The typing pass refuses an array whose elements it cannot name (an array of NULLs,
+ * of Nullable numbers or DateTimes, arrayMap's) beside a scalar or a NULL, and leaves it beside
+ * another array (argument-types.ts, refuseArrayOfUnknownElementsBesideScalar and
+ * refuseNullBesideContainer); this holds it to the embedded engine, each way round.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE, nullableSample } from "../../src/pipeline/argument-classes.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
+import { passRefusal } from "../support/typing-pass.js";
+
+const scalars = (["string", "uint8", "int64", "float64", "datetime", "uuid", "bool"] as const).map((cls) => CLASS_SAMPLES[cls]);
+const arrays = (["arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls]);
+const nullable = nullableSample("string")!;
+const samples = [...scalars, ...arrays, nullable];
+const entity = probeColumnsEntity(samples);
+const engine = useProbeTablesEngine("common-type-arrays", samples);
+
+const { c_uint8: u, c_datetime: d, c_array_string: strings } = Object.fromEntries(samples.map((sample) => [sample.column, sample.column]));
+/** Arrays whose elements the pass cannot name. */
+const unnamed = ["array(NULL)", `array(NULL, ${u})`, `array(NULL, ${d})`, `arrayMap((\`x\`) -> divide(${u}, TRUE), ${strings})`];
+
+describe("greatest and least of an array whose elements the pass cannot name", () => {
+  it("are refused beside a scalar or a NULL, as the engine refuses them, and left to it beside an array", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    const partners = [...scalars.map((sample) => sample.column), nullable.column, "NULL", ...arrays.map((sample) => sample.column)];
+    for (const array of unnamed)
+      for (const partner of partners)
+        for (const name of ["greatest", "least"])
+          for (const sql of [`${name}(${array}, ${partner})`, `${name}(${partner}, ${array})`]) {
+            const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+            // The SnQL text is the SQL here (ClickHouse reads a lambda's backquoted parameter as SnQL does).
+            const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+            const besideArray = arrays.some((sample) => sample.column === partner);
+            if (refusal !== null) refused++;
+            if (refusal !== null && code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
+            if (refusal === null && !besideArray) wrong.push(`${sql}: the pass takes it, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+          }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(unnamed.length * (scalars.length + 2) * 2 * 2);
+  });
+});
