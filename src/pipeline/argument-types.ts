@@ -1908,7 +1908,11 @@ class ArgumentTyping {
    */
   private tupleValueOf(node: Expression, depth = 0): Extract<Expression, { kind: "function" }> | null {
     const call = this.tupleCallOf(node);
-    if (call !== null || depth > 8 || node.kind !== "function" || (node.name !== "coalesce" && node.name !== "ifNull")) return call;
+    if (call !== null || depth > 8 || node.kind !== "function") return call;
+    // An aggregate that returns one of its rows' values (`max(tuple(FALSE, n, 'transaction')) / 1`;
+    // seed 16) returns a tuple of the same elements' types.
+    if (ROW_VALUE_AGGREGATES.has(node.name) && node.args[0] !== undefined) return this.tupleValueOf(node.args[0], depth + 1);
+    if (node.name !== "coalesce" && node.name !== "ifNull") return null;
     const first = node.args.find((arg) => !this.isNothing(arg));
     return first === undefined ? null : this.tupleValueOf(first, depth + 1);
   }
@@ -2815,6 +2819,9 @@ function resultTyped(facts: FunctionFacts, args: readonly Typed[], constant: boo
  */
 /** Conversions (`toDateTime`, `toString`, `toStartOfDay`): some take a Variant whole (resultOfVariant). */
 const CONVERSION = /^to[A-Z]/;
+
+/** The aggregates that return one of the values of their first argument, of its type (tupleValueOf). */
+const ROW_VALUE_AGGREGATES: ReadonlySet<string> = new Set(["min", "max", "any", "anyLast", "anyHeavy", "argMin", "argMax", "minIf", "maxIf", "anyIf", "anyLastIf", "argMinIf", "argMaxIf"]);
 
 /** The functions the walk types by their branches or their first non-NULL value (branchesType, coalesceType), not by resultTyped. */
 const BRANCHING_FUNCTIONS: ReadonlySet<string> = new Set(["if", "multiIf", "ifNull", "coalesce"]);

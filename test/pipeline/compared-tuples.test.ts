@@ -5,8 +5,9 @@
  * the query is planned (code 43), whatever the rows. A Nullable string is read as an array per
  * row and taken. The typing pass refuses the first and takes the second (argument-types.ts,
  * judgeComparedTuples); this holds it to the embedded engine for every array and every Nullable
- * class, each way round. And a tuple an `ifNull` or a `coalesce` returns is judged element by
- * element as the tuple(…) itself is, in arithmetic and comparison.
+ * class, each way round. And a tuple an `ifNull`, a `coalesce` or an aggregate returning one of
+ * its rows' values (`max`, `any`, `argMax`) returns is judged element by element as the tuple(…)
+ * itself is, in arithmetic and comparison.
  */
 import { describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
@@ -54,7 +55,7 @@ describe("an array beside a Nullable value in two tuples compared", () => {
   });
 });
 
-describe("a tuple an ifNull or a coalesce returns", () => {
+describe("a tuple an ifNull, a coalesce or an aggregate of rows' values returns", () => {
   // A tuple is never NULL, so `coalesce(tuple(…), 'x')` is that tuple (seed 15's
   // `receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a')`,
   // code 43): arithmetic and comparison work on its elements, as on the tuple(…) itself.
@@ -67,6 +68,11 @@ describe("a tuple an ifNull or a coalesce returns", () => {
       [`minus(${d}, ifNull(tuple(${s}), 1))`, true],
       [`multiply(coalesce(tuple(${u}, ${s}), 2), 3)`, true],
       [`less(ifNull(tuple('a', 'a'), 2), tuple(${i}, 'b'))`, true],
+      // An aggregate returning one of its rows' values returns a tuple of the same elements (seed 16).
+      [`divide(max(tuple(false, ${u}, 'transaction')), 1)`, true],
+      [`multiply(argMax(tuple(1, 'a'), ${d}), 2)`, true],
+      [`less(any(tuple(${i}, 1)), tuple('abc', 2))`, true],
+      [`divide(max(tuple(1, ${u})), 2)`, false],
       // Elements the operation takes: answered.
       [`minus(${d}, coalesce(tuple(1, ${u}), 'x'))`, false],
       [`multiply(ifNull(tuple(${u}, ${i}), 2), 3)`, false],
