@@ -1431,11 +1431,15 @@ class ArgumentTyping {
         if (membership && args[1]!.cls === "aggregateState" && args[1]!.variant < 0 && this.isStorageColumn(node.args[1]!)) refuseArithmeticNullInStates(node.name, node.args[0]!, node.args[1]!, args[0]!, this.nothing);
         // So is an aggregate state (`value IN tuple(org_id)`, code 43): no Nullable holds one either.
         const stateOnLeft = membership && args[0]!.cls === "aggregateState" && args[0]!.variant < 0;
-        if ((containerOnLeft || stateOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
+        // And a Variant (`if(10, time, 1000) IN tuple(2, message)`, a Variant(DateTime, UInt16);
+        // code 43, seed 16): no Nullable holds one.
+        const variantOnLeft = membership && !containerOnLeft && args[0]!.variant === MIXED_VARIANT;
+        if ((containerOnLeft || stateOnLeft || variantOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
           const left = node.args[0]!;
           const right = node.args[1]!;
-          const what = containerOnLeft ? containerWhat(left, args[0]!) : CLASS_NAMES.aggregateState;
-          const one = !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
+          const variantWhat = variantOnLeft ? `a Variant of ${list(args[0]!.alternatives!.map(typeName))}` : "";
+          const what = containerOnLeft ? containerWhat(left, args[0]!) : variantOnLeft ? variantWhat : CLASS_NAMES.aggregateState;
+          const one = variantOnLeft ? "a Variant" : !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
           const within = perRowList ? `the list ${describe(right)}${at(right.position)}, which holds values read per row` : `${describe(right)}${at(right.position)}, a column read per row`;
           throw invalidQuery(
             `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${within}: ClickHouse looks for ${one} only in a list of constant values (it reads values per row as the left's type made Nullable, and no Nullable holds ${one})`,
@@ -1936,9 +1940,35 @@ class ArgumentTyping {
     let mixedAt = mixedArgument(types);
     if (facts.aggregate && mixedAt >= 0 && types[mixedAt]!.variant === MIXED_VARIANT) mixedAt = -1;
     if (mixedAt >= 0 && types[mixedAt]!.arrayOf !== undefined && !types[mixedAt]!.alternativesSpanElements && elementsDecide(facts, types, mixedAt)) mixedAt = -1;
+    if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) {
+      this.judgeVariantInConstants(name, facts, args, types, position);
+      mixedAt = -1;
+    }
     if (mixedAt >= 0) this.judgeAlternatives(name, facts, args, types, mixedAt, position);
     judge(this, name, facts, args, types, position, false);
     return mixedAt;
+  }
+
+  /**
+   * An `if`'s Variant looked for in a list of constants (`if(c, s, i) IN ('a', 1000)`): ClickHouse
+   * converts each value of the list to the Variant once, while it plans the query, into the first
+   * alternative that reads it, and then compares per row. So a value is refused only where every
+   * alternative refuses it (`if(c, now(), 1000) IN ('a')`, code 117), whatever the rows hold; the
+   * rows' alternatives are not judged one by one as in a call. An engine test holds it
+   * (variants-in-lists.test.ts).
+   */
+  private judgeVariantInConstants(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+    const [variant, set] = args as [Expression, Expression];
+    const alternatives = types[0]!.alternatives!;
+    for (const value of isTupleCall(set) ? set.args : [set]) {
+      if (this.isNothing(value)) continue;
+      const refused = refusalOfAlternatives(alternatives, [types[0]!, this.visit(value)], 0, "every", (each) => judge(this, name, facts, [variant, value], each, position, false));
+      if (refused === undefined) continue;
+      throw invalidQuery(
+        `${describe(variant)}${at(variant.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[0]!)}), and ${nameOf(name)}${at(position)} converts each value of its list to that Variant: ${describe(value)}${at(value.position ?? position)} reads as none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`,
+        refused.error.position ?? value.position ?? position,
+      );
+    }
   }
 
   /**
@@ -1995,12 +2025,36 @@ class ArgumentTyping {
       );
     }
     const mixed = types[mixedAt]!;
+    // Looked for in a list of constants, the Variant takes each text one of its alternatives
+    // reads (judgeVariantInConstants).
+    if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) return this.judgeTextsInConstants(name, args, types, computedSet);
     for (const alternative of heldAlternatives(mixed)) {
       const each = types.slice();
       each[mixedAt] = alternative;
       this.judgeAs(
         () => rowsHoldingPrefix(args[mixedAt]!, mixed, alternative, undefined),
         () => judgeComparedString(name, args, each, computedSet, this.mappedText),
+      );
+    }
+  }
+
+  /** Whether a call looks an `if`'s Variant up in a list of constants (or one constant): `in(if(c, s, i), ('a', 1))`. */
+  private isVariantInConstants(name: string, args: readonly Expression[], types: readonly Typed[]): boolean {
+    // The list's own type is the visit's: a call judges a tuple there as a type of no class.
+    return (name === "in" || name === "notIn") && args.length === 2 && types[0]!.variant === MIXED_VARIANT && this.visit(args[1]!).constant === true;
+  }
+
+  /** The texts of a list of constants an `if`'s Variant is looked for in: each must read as one of its alternatives (judgeVariantInConstants). */
+  private judgeTextsInConstants(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
+    const [variant, set] = args as [Expression, Expression];
+    const alternatives = types[0]!.alternatives!;
+    for (const value of isTupleCall(set) ? set.args : [set]) {
+      const valueType = this.visit(value);
+      const refused = refusalOfAlternatives(alternatives, [types[0]!, valueType], 0, "every", (each) => judgeComparedString(name, [variant, value], each, computedSet, this.mappedText));
+      if (refused === undefined) continue;
+      throw invalidQuery(
+        `${describe(variant)}${at(variant.position)} is a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[0]!)}), and ${nameOf(name)} converts each value of its list to that Variant: ${describe(value)}${at(value.position)} reads as none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`,
+        refused.error.position ?? value.position,
       );
     }
   }
