@@ -2429,6 +2429,10 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   if (first !== undefined && !withNull && args.every((arg) => arg.variant === TUPLE_VARIANT)) return variantTyped(NESTED_VARIANT, constant);
   // Only NULLs (`array(NULL, NULL)`, an Array(Nullable(Nothing))): an array of no known element (NULLS_ARRAY).
   if (first === undefined) return NULLS_ARRAY[constnessIndex(constant)]!;
+  // A Variant among the elements (an `if`'s or a `coalesce`'s: `array(now(), coalesce(email, 0))`,
+  // an Array(Variant(DateTime, String, UInt8)); alone too): an array of a Variant, whatever the
+  // rest (ORDER BY refuses it, code 44; seed 16).
+  if (args.some((arg) => arg.variant === MIXED_VARIANT)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
   // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:

@@ -6,6 +6,8 @@
  * to the embedded engine's, branch by branch. Two such arrays compared are refused where their
  * elements' families differ (seed 14: an Array(Variant(String, UInt8)) = an Array(Variant(String,
  * UInt8, UUID)), code 43): the engine compares arrays of a Variant only with the same Variant.
+ * An array holding an `if`'s Variant (`array(now(), coalesce(email, 0))`) is an array of a Variant
+ * too (seed 16).
  */
 import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
@@ -81,5 +83,28 @@ describe("two arrays of a Variant compared", () => {
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(60);
     expect(sameFamilies).toBeGreaterThan(10);
+  });
+});
+
+describe("an array holding an if's Variant", () => {
+  it("is an array of a Variant in the pass and in the engine, alone or beside other values, and ORDER BY refuses it (seed 16)", async () => {
+    const condition = CLASS_SAMPLES.uint8.column;
+    const [s, d] = [CLASS_SAMPLES.string.column, CLASS_SAMPLES.datetime.column];
+    const variant: Expression = { kind: "function", name: "coalesce", args: [{ kind: "literal", value: null }, { kind: "function", name: "if", args: [column(condition), column(s), { kind: "literal", value: 0 }] }] };
+    const variantSql = `coalesce(NULL, if(${condition}, ${s}, 0))`;
+    const cases: Array<[Expression[], string]> = [
+      [[variant], variantSql],
+      [[{ kind: "function", name: "now", args: [] }, variant], `now(), ${variantSql}`],
+      [[column(d), { kind: "literal", value: null }, variant], `${d}, NULL, ${variantSql}`],
+    ];
+    const wrong: string[] = [];
+    for (const [elements, elementsSql] of cases) {
+      const sql = `array(${elementsSql})`;
+      const pass = expressionTyping({ kind: "function", name: "array", args: elements }, entity).variant;
+      const rows = await (await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json<{ t: string }>();
+      if (pass !== "mixedArray" || !rows[0]!.t.startsWith("Array(Variant(")) wrong.push(`${sql}: the engine's ${rows[0]!.t}, the pass's ${pass ?? "none"}`);
+      if (await engine.accepted(`SELECT 1 FROM ${PROBE_ROW_TABLE} ORDER BY ${sql}`)) wrong.push(`ORDER BY ${sql}: answered`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
