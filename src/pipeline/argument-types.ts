@@ -4324,19 +4324,25 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
 /**
  * `ARRAY JOIN date_added` on groupassignee: ClickHouse joins arrays (and maps), and refuses a
  * column of a scalar class (code 53: "ARRAY JOIN requires expression date_added with Array or Map
- * type"; seed 13). An execution test holds it.
+ * type"; seed 13), and so any expression of one, or a tuple (`ARRAY JOIN tuple(date_added,
+ * project_id)`; seed 16), a Date, an IP or a UInt128. An execution test holds it.
  */
-function refuseScalarsArrayJoined(columns: readonly Expression[], declared: ArgumentTyping): void {
-  for (const column of columns) {
-    if (column.kind !== "column") continue;
-    const t = declared.visit(column);
-    if (t.cls === null || t.variant >= 0 || elementClass(t.cls) !== null) continue;
+function refuseScalarsArrayJoined(expressions: readonly Expression[], declared: ArgumentTyping): void {
+  for (const expression of expressions) {
+    const t = declared.visit(expression);
+    const scalarClass = t.cls !== null && t.variant < 0 && elementClass(t.cls) !== null ? false : t.cls !== null && t.variant < 0;
+    if (!scalarClass && !(t.variant >= 0 && NOT_JOINABLE_VARIANT_AT[t.variant]!)) continue;
     throw invalidQuery(
-      `${describe(column)}${at(column.position)} is ${CLASS_NAMES[t.cls]}${t.nullable ? " (Nullable)" : ""}, and ARRAY JOIN joins the elements of an array (or a map): ClickHouse refuses anything else`,
-      column.position,
+      `${describe(expression)}${at(expression.position)} is ${typeName(t)}, and ARRAY JOIN joins the elements of an array (or a map): ClickHouse refuses anything else`,
+      expression.position,
     );
   }
 }
+
+/** Per variant index, whether it is no array and no map (a tuple, a Date, an IP, a UInt128): refuseScalarsArrayJoined. */
+const NOT_JOINABLE_VARIANT_AT: readonly boolean[] = VARIANTS.map(
+  (variant, index) => !ARRAY_VARIANT_AT[index]! && !MAP_VARIANT_AT[index]! && index !== NESTED_VARIANT && index !== MIXED_ARRAY_VARIANT && index !== MIXED_VARIANT,
+);
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 /** How deep stateInside looks into tuples of tuples (aliases may nest them beyond the text's own depth). */
@@ -4348,7 +4354,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
     arrayJoined = new Set(query.arrayJoin.flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   }
   const typing = new ArgumentTyping(entityOf, aliases, arrayJoined, query.granularity === DATE_BUCKET_GRANULARITY);
-  if (arrayJoined.size > 0) refuseScalarsArrayJoined(query.arrayJoin!, new ArgumentTyping(entityOf, aliases));
+  if (query.arrayJoin && query.arrayJoin.length > 0) refuseScalarsArrayJoined(query.arrayJoin, new ArgumentTyping(entityOf, aliases));
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;
     typing.inWhere = expression === query.where;
