@@ -1437,8 +1437,7 @@ class ArgumentTyping {
         if ((containerOnLeft || stateOnLeft || variantOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
           const left = node.args[0]!;
           const right = node.args[1]!;
-          const variantWhat = variantOnLeft ? `a Variant of ${list(args[0]!.alternatives!.map(typeName))}` : "";
-          const what = containerOnLeft ? containerWhat(left, args[0]!) : variantOnLeft ? variantWhat : CLASS_NAMES.aggregateState;
+          const what = containerOnLeft ? containerWhat(left, args[0]!) : variantOnLeft ? `a Variant of ${list(args[0]!.alternatives!.map(typeName))}` : CLASS_NAMES.aggregateState;
           const one = variantOnLeft ? "a Variant" : !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
           const within = perRowList ? `the list ${describe(right)}${at(right.position)}, which holds values read per row` : `${describe(right)}${at(right.position)}, a column read per row`;
           throw invalidQuery(
@@ -1941,7 +1940,7 @@ class ArgumentTyping {
     if (facts.aggregate && mixedAt >= 0 && types[mixedAt]!.variant === MIXED_VARIANT) mixedAt = -1;
     if (mixedAt >= 0 && types[mixedAt]!.arrayOf !== undefined && !types[mixedAt]!.alternativesSpanElements && elementsDecide(facts, types, mixedAt)) mixedAt = -1;
     if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) {
-      this.judgeVariantInConstants(name, facts, args, types, position);
+      this.judgeVariantInConstants(name, args, types, position, (variant, value, each) => judge(this, name, facts, [variant, value], each, position, false));
       mixedAt = -1;
     }
     if (mixedAt >= 0) this.judgeAlternatives(name, facts, args, types, mixedAt, position);
@@ -1954,15 +1953,22 @@ class ArgumentTyping {
    * converts each value of the list to the Variant once, while it plans the query, into the first
    * alternative that reads it, and then compares per row. So a value is refused only where every
    * alternative refuses it (`if(c, now(), 1000) IN ('a')`, code 117), whatever the rows hold; the
-   * rows' alternatives are not judged one by one as in a call. An engine test holds it
-   * (variants-in-lists.test.ts).
+   * rows' alternatives are not judged one by one as in a call. `judgeValue` judges one value
+   * beside one alternative: as the call's arguments (judge), or as a text read as the
+   * alternative's type (judgeComparedString). An engine test holds it (variants-in-lists.test.ts).
    */
-  private judgeVariantInConstants(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  private judgeVariantInConstants(
+    name: string,
+    args: readonly Expression[],
+    types: readonly Typed[],
+    position: TextPosition | undefined,
+    judgeValue: (variant: Expression, value: Expression, types: readonly Typed[]) => void,
+  ): void {
     const [variant, set] = args as [Expression, Expression];
     const alternatives = types[0]!.alternatives!;
     for (const value of isTupleCall(set) ? set.args : [set]) {
       if (this.isNothing(value)) continue;
-      const refused = refusalOfAlternatives(alternatives, [types[0]!, this.visit(value)], 0, "every", (each) => judge(this, name, facts, [variant, value], each, position, false));
+      const refused = refusalOfAlternatives(alternatives, [types[0]!, this.visit(value)], 0, "every", (each) => judgeValue(variant, value, each));
       if (refused === undefined) continue;
       throw invalidQuery(
         `${describe(variant)}${at(variant.position ?? position)} is a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[0]!)}), and ${nameOf(name)}${at(position)} converts each value of its list to that Variant: ${describe(value)}${at(value.position ?? position)} reads as none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`,
@@ -2027,7 +2033,9 @@ class ArgumentTyping {
     const mixed = types[mixedAt]!;
     // Looked for in a list of constants, the Variant takes each text one of its alternatives
     // reads (judgeVariantInConstants).
-    if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) return this.judgeTextsInConstants(name, args, types, computedSet);
+    if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) {
+      return this.judgeVariantInConstants(name, args, types, undefined, (variant, value, each) => judgeComparedString(name, [variant, value], each, computedSet, this.mappedText));
+    }
     for (const alternative of heldAlternatives(mixed)) {
       const each = types.slice();
       each[mixedAt] = alternative;
@@ -2042,21 +2050,6 @@ class ArgumentTyping {
   private isVariantInConstants(name: string, args: readonly Expression[], types: readonly Typed[]): boolean {
     // The list's own type is the visit's: a call judges a tuple there as a type of no class.
     return (name === "in" || name === "notIn") && args.length === 2 && types[0]!.variant === MIXED_VARIANT && this.visit(args[1]!).constant === true;
-  }
-
-  /** The texts of a list of constants an `if`'s Variant is looked for in: each must read as one of its alternatives (judgeVariantInConstants). */
-  private judgeTextsInConstants(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean): void {
-    const [variant, set] = args as [Expression, Expression];
-    const alternatives = types[0]!.alternatives!;
-    for (const value of isTupleCall(set) ? set.args : [set]) {
-      const valueType = this.visit(value);
-      const refused = refusalOfAlternatives(alternatives, [types[0]!, valueType], 0, "every", (each) => judgeComparedString(name, [variant, value], each, computedSet, this.mappedText));
-      if (refused === undefined) continue;
-      throw invalidQuery(
-        `${describe(variant)}${at(variant.position)} is a Variant of ${list(alternatives.map(typeName))} (${noCommonType(types[0]!)}), and ${nameOf(name)} converts each value of its list to that Variant: ${describe(value)}${at(value.position)} reads as none of them. As ${typeName(refused.alternative)}: ${refused.error.message}`,
-        refused.error.position ?? value.position,
-      );
-    }
   }
 
   /**
