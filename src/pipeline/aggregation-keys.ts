@@ -64,6 +64,8 @@ function headOf(node: Expression): string {
 }
 
 export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefinition, aliases: ReadonlyMap<string, Expression>): void {
+  /** The subscripts that stand for a column mapped to one: printed Nullable whatever the subscriptable (constantFolding). */
+  const mappedSubscripts = new WeakSet<Expression>();
   /** An alias reference stands for its definition (cycles were refused before). */
   const expand = (node: Expression, seen: ReadonlySet<string> = new Set()): Expression => {
     switch (node.kind) {
@@ -75,7 +77,11 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
           // (`spans.exclusive_time` is `spans.exclusive_time_32`, `geo_city` on discover is `contexts[geo.city]`).
           const mapper = entity.columnMappers[node.name];
           if (mapper?.kind === "column") return { ...node, name: mapper.column };
-          if (mapper?.kind === "subscript") return { kind: "subscript", column: mapper.subscriptable, key: mapper.key, ...(node.position ? { position: node.position } : {}) };
+          if (mapper?.kind === "subscript") {
+            const subscript: Expression = { kind: "subscript", column: mapper.subscriptable, key: mapper.key, ...(node.position ? { position: node.position } : {}) };
+            mappedSubscripts.add(subscript);
+            return subscript;
+          }
           return node;
         }
         return expand(definition, new Set([...seen, node.name]));
@@ -215,7 +221,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
     return held;
   };
-  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity));
+  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -332,6 +338,16 @@ const nullability = memoizePerDefinition((entity: EntityDefinition): { readonly 
   };
 });
 
+/** The columns an entity computes with an arrayJoin (`tags_key` is arrayJoin(tags.key)), read from their SQL once per entity definition. */
+const arrayJoinColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
+  const names = new Set<string>();
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) if (mapper.kind === "expression" && /\barrayJoin\s*\(/.test(mapper.sql)) names.add(name);
+  return names;
+});
+
+/** The functions that answer NULL for a NULL argument, whose constant calls are folded so (constantFolding). */
+const NULL_PROPAGATING: ReadonlySet<string> = new Set(["like", "notLike", "ilike", "notILike", "match", "plus", "minus", "multiply", "divide", "concat", "lower", "upper"]);
+
 /** The columns each expression-mapped column reads, read from its SQL once per entity definition. */
 const expressionColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
   const columns = new Map<string, readonly string[]>();
@@ -357,8 +373,21 @@ function elementNullTests(query: LogicalQuery, entity: EntityDefinition): Readon
   return tests;
 }
 
-function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expression) => boolean, elementTests: ReadonlySet<Expression>): (node: Expression) => Folded {
+function constantFolding(
+  entity: EntityDefinition,
+  holdsAggregate: (node: Expression) => boolean,
+  elementTests: ReadonlySet<Expression>,
+  mappedSubscripts: WeakSet<Expression>,
+): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
+  const joinedColumns = arrayJoinColumns(entity);
+  const holdsArrayJoin = (node: Expression): boolean => {
+    for (const inner of walkExpression(node)) {
+      if (inner.kind === "function" && inner.name === "arrayJoin") return true;
+      if (inner.kind === "column" && inner.entityAlias === undefined && joinedColumns.has(inner.name)) return true;
+    }
+    return false;
+  };
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();
   const fold = (node: Expression): Folded => {
@@ -386,6 +415,9 @@ function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expres
     }
     const args = node.args.map(fold);
     const constant = args.length > 0 && args.every((arg) => arg !== "column");
+    // A call that answers NULL for a NULL, of constants only: NULL (`NULL LIKE 'x'`, `NULL + 1`),
+    // which decides no AND or OR (`title != '' OR NULL LIKE 'x'` reads title: code 215; seed 16).
+    if (constant && args.includes("null") && NULL_PROPAGATING.has(node.name)) return "null";
     if ((node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1) {
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
@@ -396,6 +428,9 @@ function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expres
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {
+        // A column mapped to a subscript is printed with a NULL for a missing key (`geo_region` is
+        // `if(has(contexts.key, 'geo.region'), …, NULL)`): Nullable, read per row (seed 16).
+        if (mappedSubscripts.has(only)) return "column";
         const nullable = nullableSubscripts.get(only.column);
         if (nullable === undefined) return "unknown";
         return nullable ? "column" : node.name === "isNull" ? "false" : "true";
@@ -412,6 +447,9 @@ function constantFolding(entity: EntityDefinition, holdsAggregate: (node: Expres
     // aggregation, operand by operand: no constant operand decides first, and each operand's
     // columns are read (`org_id >= 1 AND count() > 0 AND 0`, `if(0, title, count())`: code 215).
     if ((node.name === "and" || node.name === "or" || node.name === "if") && node.args.some(holdsAggregate)) return "column";
+    // So are they with an arrayJoin among their operands (`1 = 2 AND tags_key = 'a'`, tags_key
+    // being arrayJoin(tags.key): code 215; seed 16): the engine does not fold what multiplies rows.
+    if ((node.name === "and" || node.name === "or" || node.name === "if") && node.args.some(holdsArrayJoin)) return "column";
     // A constant whose truth is not known here may be the false (or true) that decides.
     const undecided = args.includes("unknown") || args.includes("value");
     if (node.name === "and") return args.includes("false") ? "false" : undecided || constant ? "unknown" : "column";

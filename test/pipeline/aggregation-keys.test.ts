@@ -76,6 +76,12 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // AND, OR and if with an aggregate among their operands are not computed first (the fuzz: org_id in HAVING on a metrics entity)
   [EVENTS("count() AS c BY project_id", " HAVING title != '' AND count() > 0 AND 1 = 2"), "column title", "title"],
   [EVENTS("count() AS c BY project_id", " HAVING if(1 = 2, title, toString(count())) != ''"), "column title", "title"],
+  // ... nor with an arrayJoin among them (seed 16: tags_key is arrayJoin(tags.key))
+  [EVENTS("count() AS c BY project_id", " HAVING 1 = 2 AND tags_key = 'a'"), "column tags_key", "tags_key"],
+  // a constant call given a NULL is NULL, which decides no OR (seed 16: `site LIKE 'x'` on discover_transactions, whose site is NULL)
+  [EVENTS("count() AS c BY project_id", " HAVING title != '' OR NULL LIKE 'x'"), "column title", "title"],
+  // isNull of a column mapped to a subscript, printed with a NULL for a missing key, is read per row (seed 16)
+  [TRANSACTIONS("geo_region IS NULL AS n, count() AS c"), "column contexts[geo.region]", "geo_region"],
 ];
 
 const TAKEN: readonly string[] = [

@@ -1,0 +1,28 @@
+/**
+ * What ClickHouse computes before it looks for columns outside BY and aggregates (code 215), as
+ * the aggregation rule folds it (src/pipeline/aggregation-keys.ts, constantFolding): held to the
+ * engine on a table of its own, beside test/pipeline/aggregation-keys.test.ts, whose fixture
+ * server owns that process's engine. Seed 16 found the three rules below.
+ */
+import { describe, expect, it } from "vitest";
+import { openScratchEngine } from "../support/scratch-engine.js";
+describe("what the engine folds before it looks for columns outside BY and aggregates", () => {
+  // The folding rules the check relies on, held to the engine on a table of its own: an arrayJoin
+  // among AND's or OR's operands stops the folding, a constant call given a NULL is a NULL that
+  // decides nothing, and isNull of a subscript printed with a NULL for a missing key is read.
+  it("reads the columns the check refuses (code 215) and folds the ones it takes", async () => {
+    const engine = openScratchEngine("aggregation-folding");
+    try {
+      await engine.store.client.command({ query: "CREATE TABLE t (k String, d UInt32, tags Nested(key String, value String)) ENGINE = MergeTree ORDER BY k" });
+      const missingKey = "if(has(tags.key, 'x'), arrayElement(tags.value, indexOf(tags.key, 'x')), NULL)";
+      for (const having of ["1 = 2 AND arrayJoin(tags.key) = 'a'", "1 = 1 OR arrayJoin(tags.key) = 'a'", "toString(d) != '' OR NULL LIKE 'x'", `isNull(${missingKey}) AND k != ''`]) {
+        expect(await engine.code(`SELECT max(d) FROM t GROUP BY k HAVING ${having}`), having).toBe(215);
+      }
+      for (const having of ["1 = 2 AND toString(d) != ''", "isNull(arrayElement(tags.value, indexOf(tags.key, 'x'))) AND toString(d) != ''"]) {
+        expect(await engine.code(`SELECT max(d) FROM t GROUP BY k HAVING ${having}`), having).toBeNull();
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+});
