@@ -20,7 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, ARRAY_VARIANTS, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, unreadableDigitsAsComparedDateTime, type StringReading } from "./literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerArithmetic, integerCommonType, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, type IntegerShape, type NumberShape } from "./integer-types.js";
 import { nullColumns } from "./null-columns.js";
@@ -3937,8 +3937,8 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
       // (`value IN upper('production')` on metrics_sets, code 53: seed 13).
       const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columnText);
       // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
-      // do digits of a length the best-effort reading has no meaning for.
-      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !(impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text))))) continue;
+      // do digits of a length the best-effort reading has no meaning for, and a trailing separator.
+      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text)))) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
       const folded = value.kind === "literal" ? "" : ` (the text '${text.length > 40 ? `${text.slice(0, 40)}…` : text}')`;

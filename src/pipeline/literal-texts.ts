@@ -90,6 +90,23 @@ export function unreadableDigitsAsComparedDateTime(text: string): boolean {
   return length !== 4 && length !== 8;
 }
 
+/**
+ * Whether a comparison with a DateTime fails on a text that ends with a separator, which the
+ * best-effort reading expects more after (`'8-' = bucketed_started`, seed 16; `'2024-01-'`,
+ * `'12:'`, `'2024-01-01 10:00:00+'`: code 41), but a `.` after a time (`'10:00:00.'`, no
+ * fraction of a second), which it takes.
+ */
+export function trailingSeparatorAsComparedDateTime(text: string): boolean {
+  const trimmed = text.trimEnd();
+  if (/[-/:,+]$/.test(trimmed)) return true;
+  return trimmed.endsWith(".") && !/\d{1,2}:\d{2}(?::\d{2})?\.$/.test(trimmed);
+}
+
+/** Whether a comparison with a DateTime fails on a text the words-and-digits rule (readsAsComparedDateTime) lets through. */
+export function unreadableAsComparedDateTime(text: string): boolean {
+  return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text);
+}
+
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;
