@@ -1455,6 +1455,7 @@ class ArgumentTyping {
         if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
         if (ELEMENT_WISE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeArrayElements(node.name, facts, node.args, args, node.position);
         if ((ELEMENT_WISE_ARITHMETIC.has(node.name) || node.name === "plus" || node.name === "minus") && node.args.length === 2) refuseArithmeticOnNulls(node.name, node.args, args, this.nothing);
+        if (LOGICAL_FUNCTIONS.has(node.name) || node.name === "xor") refuseFloatAmongConditions(node.name, node.args, args);
         // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
         // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
         // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
@@ -3522,6 +3523,24 @@ const CONDITION = typed("uint8", false);
 const BOOL_CONSTANT = typed("bool", true);
 
 const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
+
+/**
+ * A float other than 0 or 1 among the operands of AND or xor (`c AND 2.5`), or of an OR of
+ * constants alone (`8.70503 IS NULL OR 54839.27`; seed 16): ClickHouse fails to convert it to a
+ * condition while it plans the query (code 70, whatever the rows). Beside a column, OR reads it
+ * as a condition and answers. An engine test holds it (logical-floats.test.ts).
+ */
+function refuseFloatAmongConditions(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+  if (args.length < 2 || (name === "or" && !types.every((t) => t.constant === true))) return;
+  // A whole float (`2.0`) is printed as the integer it is, which the engine takes; past the
+  // integers' range (`1e+30`) it is a Float64 again.
+  const found = args.find((arg) => arg.kind === "literal" && typeof arg.value === "number" && (arg.value < 0 || arg.value > 1) && literalClass(arg.value) === "float64");
+  if (found === undefined) return;
+  throw invalidQuery(
+    `${describe(found)}${at(found.position)} is a float other than 0 or 1, and ${nameOf(name)}${name === "or" ? " of constants alone" : ""} converts it to a condition while the query is planned, which ClickHouse cannot do; compare it (${describe(found)} != 0)`,
+    found.position,
+  );
+}
 
 /**
  * A call of one argument that the engine makes a Nullable(Nothing) of when its argument is one
