@@ -424,7 +424,9 @@ function constantFolding(
       const only = node.args[0]!;
       // Of an expression that holds an aggregate, `isNull` is computed after the aggregation, and
       // the columns beside the aggregate are read (`isNull(count() * x)`: code 215, whatever x's type).
-      if (holdsAggregate(only) || elementTests.has(node)) return "column";
+      // So is `isNull` of an expression that holds an arrayJoin (`coalesce(tags_key, m) IS NULL`,
+      // code 215; seed 17): the engine folds nothing that multiplies rows.
+      if (holdsAggregate(only) || elementTests.has(node) || holdsArrayJoin(only)) return "column";
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {
@@ -442,6 +444,10 @@ function constantFolding(
       if (nullable === undefined) return "unknown";
       return nullable ? "column" : node.name === "isNull" ? "false" : "true";
     }
+    // A comparison given a NULL is NULL, but one of an expression holding an aggregate is computed
+    // after the aggregation, and the columns beside the aggregate are read (`(x = max(y)) <= NULL`,
+    // code 215; seed 17).
+    if (COMPARISON_FUNCTIONS.has(node.name) && node.args.some(holdsAggregate)) return "column";
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // AND, OR and `if` with an aggregate among their operands are computed after the
     // aggregation, operand by operand: no constant operand decides first, and each operand's
