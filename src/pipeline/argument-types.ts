@@ -610,6 +610,12 @@ function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts: Functi
   // Arithmetic judges its operands' types at analysis, pairs too (`tags[k] + multiIf(TRUE, NULL,
   // now())` is code 43 with no row read): judged with the Nullable as it is typed.
   if (TUPLE_ARITHMETIC.has(name) && facts.signature && !nothing) judge(typing, name, facts, args, types, position, false);
+  // So does a comparison of two types of no text (`profiler_id = if(100, url, 1)` on discover,
+  // whose url is NULL: a UUID and a Nullable(UInt8), code 43 with no row read; seed 17); a text
+  // is converted only as a row's value is compared.
+  if (args.length === 2 && VALUE_COMPARISONS.has(name) && facts.signature && !nothing && types.every((t) => t.cls !== null && t.cls !== "string" && t.variant < 0 && t.alternatives === undefined)) {
+    judge(typing, name, facts, args, types, position, false);
+  }
   for (let i = 0; i < types.length; i++) {
     if (!types[i]!.holdsNoValue) continue;
     if (sets && !(types[i]!.cls === "uuid" && UUID_LENGTHS.has(name))) refuseAt(name, args, types, i, sets[i]!, position);

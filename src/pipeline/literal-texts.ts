@@ -199,9 +199,10 @@ export function constantText(node: Expression, columnText?: (column: Expression)
   if (node.kind !== "function") return null;
   if (node.name === "toString") {
     const only = node.args.length === 1 ? node.args[0]! : null;
-    // A number's text is its shortest decimal form, as JavaScript writes it where neither uses an
-    // exponent (`toString(0.5)` is '0.5', which no integer reads as: seed 13).
-    if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value) && !/e/i.test(String(only.value))))) return String(only.value);
+    // A number's text is its shortest decimal form, as JavaScript writes it (`toString(0.5)` is
+    // '0.5', which no integer reads as: seed 13), with an exponent as ClickHouse writes one, no
+    // `+` in it (`toString(1.5e-7)` is '1.5e-7', `toString(1e21)` '1e21': seed 17).
+    if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value)))) return String(only.value).replace("e+", "e");
     return only === null ? null : constantText(only, columnText);
   }
   // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL

@@ -642,6 +642,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT contexts[trace.op] WHERE ${R} AND project_id = 1 AND tags[environment] = ifNull(if(group_ids, 'transaction', exception_stacks.mechanism_type), now())`, "ifNull(…) at line 1, column 197 is a Variant of a string, an Array(Nullable(String)) or a datetime (its branches have no common type), and its conditions pick the branch of an Array(Nullable(String)) for every row", 1, 197],
   // seed 15: a coalesce of a tuple is that tuple, and a DateTime minus it works element by element (43)
   [`MATCH (search_issues) SELECT receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a') AS d WHERE ${R} AND project_id = 1`, "minus (-) at line 1, column 48 works on a tuple element by element, and refuses element 2: column geo_subdivision at line 1, column 71 is a string (Nullable)", 1, 71],
+  // seed 17: a UUID compared with an if whose constant condition picks its NULL branch (url is NULL on discover): a Nullable(UInt8), refused at analysis (43)
+  [`MATCH (discover) SELECT num_processing_errors AS c WHERE ${R} AND project_id = 2 AND profiler_id = if(100, url, 1)`, "column profiler_id at line 1, column 178 is a UUID (Nullable) and if(…) at line 1, column 192 is a small integer (UInt8) (Nullable): equals (=) does not take them together", 1, 192],
+  // seed 17: toString of a float written with an exponent is its text as ClickHouse writes it, which no integer reads as (53)
+  [`MATCH (generic_org_metrics_counters) SELECT value AS a WHERE metric_id = toString(1.5e-7) AND ${R}`, "toString(…) at line 1, column 74 (the text '1.5e-7') is not an unsigned integer", 1, 74],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
