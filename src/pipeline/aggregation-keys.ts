@@ -381,12 +381,19 @@ function constantFolding(
 ): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   const joinedColumns = arrayJoinColumns(entity);
+  // Asked at every AND, OR, `if` and `isNull` the fold meets: each node is looked at once.
+  const heldArrayJoin = new Map<Expression, boolean>();
   const holdsArrayJoin = (node: Expression): boolean => {
-    for (const inner of walkExpression(node)) {
-      if (inner.kind === "function" && inner.name === "arrayJoin") return true;
-      if (inner.kind === "column" && inner.entityAlias === undefined && joinedColumns.has(inner.name)) return true;
+    let held = heldArrayJoin.get(node);
+    if (held === undefined) {
+      held =
+        (node.kind === "function" && (node.name === "arrayJoin" || node.args.some(holdsArrayJoin))) ||
+        (node.kind === "column" && node.entityAlias === undefined && joinedColumns.has(node.name)) ||
+        (node.kind === "curried" && (node.params.some(holdsArrayJoin) || node.args.some(holdsArrayJoin))) ||
+        (node.kind === "lambda" && holdsArrayJoin(node.body));
+      heldArrayJoin.set(node, held);
     }
-    return false;
+    return held;
   };
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();

@@ -3687,7 +3687,7 @@ function refuseNullBesideContainer(typing: ArgumentTyping, name: string, args: r
 function refuseArrayOfUnknownElementsBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const arrayAt = types.findIndex((t) => t.arrayOf !== undefined);
   if (arrayAt < 0) return;
-  const scalarAt = types.findIndex((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined && elementClass(t.cls) === null && t.cls !== "aggregateState");
+  const scalarAt = types.findIndex((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined && SCALAR_VALUE_CLASSES.has(t.cls));
   if (scalarAt < 0) return;
   const [array, scalar] = [args[arrayAt]!, args[scalarAt]!];
   throw invalidQuery(
@@ -4348,7 +4348,7 @@ function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: FunctionF
 function refuseScalarsArrayJoined(expressions: readonly Expression[], declared: ArgumentTyping): void {
   for (const expression of expressions) {
     const t = declared.visit(expression);
-    const scalarClass = t.cls !== null && t.variant < 0 && elementClass(t.cls) !== null ? false : t.cls !== null && t.variant < 0;
+    const scalarClass = t.cls !== null && t.variant < 0 && elementClass(t.cls) === null;
     if (!scalarClass && !(t.variant >= 0 && NOT_JOINABLE_VARIANT_AT[t.variant]!)) continue;
     throw invalidQuery(
       `${describe(expression)}${at(expression.position)} is ${typeName(t)}, and ARRAY JOIN joins the elements of an array (or a map): ClickHouse refuses anything else`,
