@@ -28,19 +28,48 @@ function baseName(name: string): string {
   return name.endsWith("If") ? name.slice(0, -2) : name;
 }
 
+/** The most values topK keeps, its size times its load factor (ClickHouse's TOP_K_MAX_SIZE). */
+const TOP_K_MAX_SIZE = 16_777_215;
+
+/** A literal's value as the engine reads a number parameter (TRUE and FALSE as 1 and 0), else null. */
+function numberOf(param: Expression): number | null {
+  if (param.kind !== "literal") return null;
+  return typeof param.value === "number" ? param.value : typeof param.value === "boolean" ? Number(param.value) : null;
+}
+
+/**
+ * topK's and topKWeighted's parameters after the size: a load factor, read as a whole number
+ * from 1 (a fraction rounded down) whose product with the size is at most TOP_K_MAX_SIZE (codes
+ * 70 for a text or a NULL, 69 out of range); then the word 'counts', which adds each value's count
+ * to the result (code 36 for another text, 170 for a number). Null where these hold, or for a
+ * parameter that is no literal (a constant computed otherwise is left to the engine).
+ */
+function topKProblem(index: number, param: Expression, params: readonly Expression[]): string | null {
+  if (index > 2) return "is one too many: topK takes at most three (the size, the load factor and 'counts')";
+  if (param.kind !== "literal") return null;
+  if (index === 2) return param.value === "counts" ? null : "must be the word 'counts' (the count of each value in the result), or left out";
+  const factor = numberOf(param);
+  const size = numberOf(params[0]!);
+  const most = size !== null && size >= 1 ? Math.floor(TOP_K_MAX_SIZE / Math.floor(size)) : TOP_K_MAX_SIZE;
+  if (factor !== null && Math.trunc(factor) >= 1 && Math.trunc(factor) <= most) return null;
+  return `is the load factor, and must be a number from 1 to ${most} (a fraction is rounded down${most < TOP_K_MAX_SIZE ? `; its product with the size at most ${TOP_K_MAX_SIZE}` : ""}), such as 3`;
+}
+
 /**
  * Why the engine refuses this parameter, as the end of a sentence ("must be a constant, ..."),
- * or null. `constant` is the typing pass's verdict on it: false when it reads a column.
+ * or null. `constant` is the typing pass's verdict on it: false when it reads a column; `params`
+ * are all the call's parameters (topK's load factor is judged with its size).
  */
-export function parameterProblem(name: string, index: number, param: Expression, constant: boolean | null): string | null {
+export function parameterProblem(name: string, index: number, param: Expression, constant: boolean | null, params: readonly Expression[] = [param]): string | null {
   if (param.kind === "lambda" || constant === false) return "must be a constant: the engine reads it once, not per row";
+  const base = baseName(name);
+  if (index > 0 && (base === "topK" || base === "topKWeighted")) return topKProblem(index, param, params);
   if (param.kind !== "literal") return null;
-  const value = param.value;
-  const number = typeof value === "number" ? value : typeof value === "boolean" ? Number(value) : null;
+  const number = numberOf(param);
   if (LEVEL_FUNCTION.test(name)) {
     return number !== null && number >= 0 && number <= 1 ? null : "must be a level between 0 and 1, such as 0.95";
   }
-  const size = index === 0 ? SIZE_FUNCTIONS.get(baseName(name)) : undefined;
+  const size = index === 0 ? SIZE_FUNCTIONS.get(base) : undefined;
   if (size === undefined) return null;
   // TRUE and FALSE are read as 1 and 0, as for a level.
   const ok = number !== null && number >= 1 && number <= size.max && (!size.whole || Number.isInteger(number));

@@ -20,7 +20,7 @@ import { queryExpressions, type Expression, type LogicalQuery } from "../query/a
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, ARRAY_VARIANTS, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, MAX_CURRIED_PARAMETERS, NULLABLE_CLASSES, countsUpTo, classOfTypeName, elementClass, keepsPlainResult, nullableClassOfTypeName, variantOfTypeName, isArrayVariant, VARIANTS, variantKeptByResult, variantWhat, variantSamples, type ArgumentClass, type CallForm, type ProbedSignature } from "./argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type StringReading } from "./literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerArithmetic, integerCommonType, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, type IntegerShape, type NumberShape } from "./integer-types.js";
 import { nullColumns } from "./null-columns.js";
@@ -612,8 +612,12 @@ function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts: Functi
   if (TUPLE_ARITHMETIC.has(name) && facts.signature && !nothing) judge(typing, name, facts, args, types, position, false);
   // So does a comparison of two types of no text (`profiler_id = if(100, url, 1)` on discover,
   // whose url is NULL: a UUID and a Nullable(UInt8), code 43 with no row read; seed 17); a text
-  // is converted only as a row's value is compared.
-  if (args.length === 2 && VALUE_COMPARISONS.has(name) && facts.signature && !nothing && types.every((t) => t.cls !== null && t.cls !== "string" && t.variant < 0 && t.alternatives === undefined)) {
+  // is converted only as a row's value is compared. Not a text looked for in an array column,
+  // where the engine needs a common type of it and the elements first (`if(FALSE, dist, NULL)
+  // NOT IN group_ids` on discover, a String and UInt64s: code 386 with no row read; seed 18).
+  // (An `if` the analyzer folds first, a literal condition picking a NULL literal, is that NULL, looked for in anything.)
+  const inArray = (name === "in" || name === "notIn") && args.length === 2 && isArrayTyped(types[1]!) && typing.readsColumnUnfolded(args[0]!, 0);
+  if (args.length === 2 && (VALUE_COMPARISONS.has(name) || inArray) && facts.signature && !nothing && types.every((t) => t.cls !== null && (t.cls !== "string" || inArray) && t.variant < 0 && t.alternatives === undefined)) {
     judge(typing, name, facts, args, types, position, false);
   }
   for (let i = 0; i < types.length; i++) {
@@ -1366,303 +1370,10 @@ class ArgumentTyping {
         return this.factsOf(node.entityAlias)?.columns.get(node.name) ?? UNKNOWN_COLUMN;
       case "subscript":
         return this.factsOf(node.entityAlias)?.subscripts.get(node.column) ?? UNKNOWN_COLUMN;
-      case "function": {
-        const facts = functionFacts(node.name);
-        const args: Typed[] = [];
-        let constants = 0;
-        let columns = 0;
-        let noValues = 0;
-        // A lambda before arrays is typed after them: its parameters are their elements.
-        const lambdaCall = node.args.length >= 2 && node.args[0]!.kind === "lambda" ? this.visitLambdaCall(node.args) : undefined;
-        for (const [i, arg] of node.args.entries()) {
-          let t = lambdaCall?.[i] ?? this.visit(arg);
-          // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
-          if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg) && this.comparedByElements(arg)) t = elementOf(t);
-          args.push(t);
-          if (t.holdsNoValue) noValues++;
-          if (t.constant === true) constants++;
-          else if (t.constant === false) columns++;
-        }
-        if (noValues > 0) judgeHoldingNoValue(this, node.name, facts, node.args, args, node.position);
-        const mapper = this.mapperOf(node.name, node.args);
-        if (mapper !== undefined) {
-          judgeMappedCount(node.name, mapper, node.args, node.position);
-          if (facts.signature && node.name.endsWith("If")) judgeMappedCondition(node.name, facts, node.args, args, node.position);
-          return UNKNOWN;
-        }
-        // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
-        // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
-        // So is an array there (`'a' IN array(1, 2)` is taken, and false).
-        const membership = (node.name === "in" || node.name === "notIn") && args.length === 2;
-        const constantSet = membership && args[1]!.constant === true;
-        if (membership) refuseUnconvertibleSetValues(node.name, node.args, args, constantSet);
-        if (membership) this.refuseArrayInList(node.name, node.args, args);
-        if (membership) this.refuseSetOfOtherSizes(node.name, node.args);
-        if (membership) this.refuseNullForContainers(node.name, node.args);
-        // An array of columns there is looked in per row as `has(array, x)` looks: its elements
-        // need a common type with x (`now() IN array(logger, platform)`, code 386).
-        if (membership && isArrayCall(node.args[1]!) && args[1]!.constant === false) {
-          const array = [node.args[1]!, node.args[0]!];
-          const arrayTypes = [args[1]!, args[0]!];
-          refuseIPv4AmongFloatsOrSigned(node.name, node.args[1]!, args[1]!, node.args[0]!, args[0]!);
-          this.judgeAs(() => `${nameOf(node.name)}${at(node.position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
-            this.judgeWholeCall("has", functionFacts("has"), array, arrayTypes, node.position),
-          );
-        }
-        // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
-        // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
-        const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(node.args[1]!) !== null;
-        if (perRowList) this.judgePerRowList(node.name, node.args[0]!, args[0]!, this.tupleCallOf(node.args[1]!)!, node.position);
-        if (membership && !perRowList && args[1]!.variant === TUPLE_VARIANT && args[1]!.constant === false) refuseComputedTupleSet(node.name, node.args[1]!, node.position);
-        if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(node.args[1]!))) args[1] = UNKNOWN;
-        // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
-        // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
-        // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
-        const containerOnLeft = membership && isContainerValue(node.args[0]!, args[0]!);
-        // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
-        // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
-        if (containerOnLeft && computedScalar(node.args[1]!, args[1]!)) {
-          const left = node.args[0]!;
-          const right = node.args[1]!;
-          const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
-            left.position ?? node.position,
-          );
-        }
-        // A NULL computed per row by arithmetic (`(max * NULL) IN sum_weighted`, `(x + NULL) IN
-        // value`) looked for in a column of aggregate states: ClickHouse reads the column as a
-        // Nullable of it, and no Nullable holds a state (code 43). Other NULLs fold to a constant
-        // first (`NULL IN value`, `(x = NULL) IN value`, `abs(NULL) IN value` are answered).
-        if (membership && args[1]!.cls === "aggregateState" && args[1]!.variant < 0 && this.isStorageColumn(node.args[1]!)) refuseArithmeticNullInStates(node.name, node.args[0]!, node.args[1]!, args[0]!, this.nothing);
-        // So is an aggregate state (`value IN tuple(org_id)`, code 43): no Nullable holds one either.
-        const stateOnLeft = membership && args[0]!.cls === "aggregateState" && args[0]!.variant < 0;
-        // And a Variant (`if(10, time, 1000) IN tuple(2, message)`, a Variant(DateTime, UInt16);
-        // code 43, seed 16): no Nullable holds one.
-        const variantOnLeft = membership && !containerOnLeft && args[0]!.variant === MIXED_VARIANT;
-        if ((containerOnLeft || stateOnLeft || variantOnLeft) && (perRowList || this.isStorageColumn(node.args[1]!))) {
-          const left = node.args[0]!;
-          const right = node.args[1]!;
-          const what = containerOnLeft ? containerWhat(left, args[0]!) : variantOnLeft ? `a Variant of ${list(args[0]!.alternatives!.map(typeName))}` : CLASS_NAMES.aggregateState;
-          const one = variantOnLeft ? "a Variant" : !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
-          const within = perRowList ? `the list ${describe(right)}${at(right.position)}, which holds values read per row` : `${describe(right)}${at(right.position)}, a column read per row`;
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${within}: ClickHouse looks for ${one} only in a list of constant values (it reads values per row as the left's type made Nullable, and no Nullable holds ${one})`,
-            left.position ?? node.position,
-          );
-        }
-        // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
-        // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
-        // refuse a Variant as a whole: the mixed variant's own refusals, judged below. A value of
-        // one of some types (an array of Nullable numbers, a condition) is one of them in every
-        // row, for an aggregate too (`uniqIf(x, array(NULL, 0))`, code 43).
-        const mixedAt = facts.signature ? this.judgeWholeCall(node.name, facts, node.args, args, node.position) : -1;
-        if (facts.signature) this.refuseTupledStates(node.name, facts, node.args, args, node.position);
-        if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeTupleElements(node.name, facts, node.args, args, node.position);
-        if (ELEMENT_WISE_ARITHMETIC.has(node.name) && node.args.length === 2) this.judgeArrayElements(node.name, facts, node.args, args, node.position);
-        if ((ELEMENT_WISE_ARITHMETIC.has(node.name) || node.name === "plus" || node.name === "minus") && node.args.length === 2) refuseArithmeticOnNulls(node.name, node.args, args, this.nothing);
-        if (LOGICAL_FUNCTIONS.has(node.name) || node.name === "xor") refuseFloatAmongConditions(node.name, node.args, args);
-        // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
-        // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
-        // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
-        // column, which ClickHouse takes.
-        // So is an `if`'s or a `coalesce`'s Variant there (`n IN if(c, 'a', 5)`), compared with the
-        // alternative each row holds, as `=` compares it (code 386 on a row holding 'a').
-        const computedSet =
-          membership &&
-          !constantSet &&
-          args[1]!.constant === false &&
-          (computedScalar(node.args[1]!, args[1]!) || scalarPerRow(node.args[1]!, args[1]!) || this.isComputedColumn(node.args[1]!, args[1]!) || args[1]!.variant === MIXED_VARIANT);
-        if (computedSet) {
-          const equals = functionFacts("equals");
-          if (mixedAt >= 0) this.judgeAlternatives(node.name, equals, node.args, args, mixedAt, node.position);
-          judge(this, node.name, equals, node.args, args, node.position, false);
-        }
-        // A value looked for in a UUID or IP column is converted to the column's type, which
-        // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
-        // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be. A Date or a
-        // DateTime64 is refused as a DateTime is (`timestamp_ms NOT IN ip_address_v4`, code 70).
-        // An IP in a UUID column is refused too (`ip_address_v4 IN profile_id`, code 48).
-        const soughtDate = membership && args[0]!.variant >= 0 && VARIANT_FAMILIES[args[0]!.variant] === "datetime";
-        const soughtIp = membership && IP_VARIANTS.has(args[0]!.variant);
-        const sought = membership ? (soughtDate ? "datetime" : args[0]!.cls) : null;
-        const setType = sought !== null || soughtIp ? unconvertibleSet(args[1]!) : undefined;
-        if (setType !== undefined && (soughtIp ? setType === UUID_SET : setType.refused.has(sought!)) && this.isStorageColumn(node.args[1]!)) {
-          const [left, right] = node.args as [Expression, Expression];
-          const what = soughtDate || soughtIp ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${what} to ${setType.to}; ${setType.instead}`,
-            left.position ?? node.position,
-          );
-        }
-        // The other way round (`trace_id IN message_timestamp`, `ip_address_v4 IN client_timestamp`):
-        // the column is read as values of the left's type (readAs).
-        const readAs = membership ? readAsOf(args[0]!) : undefined;
-        if (readAs !== undefined && readAs.cannotRead(args[1]!) && this.isStorageColumn(node.args[1]!)) {
-          const [left, right] = node.args as [Expression, Expression];
-          const held = typeName(args[1]!);
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is ${readAs.what}, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, ${held}: ClickHouse reads that column as ${readAs.plural} and cannot convert ${held} to one; ${readAs.instead}`,
-            right.position ?? node.position,
-          );
-        }
-        // A Boolean looked for in a string column (`TRUE IN transaction_op`): the column's texts are
-        // read as Booleans, and the first that is none fails the query (code 467). Refused whatever
-        // the rows, as a string compared with a Nullable number is: no column of names holds only
-        // 'true' and 'false'. A number, a DateTime or a Date is read leniently there and taken.
-        if (membership && args[0]!.cls === "bool" && args[0]!.variant < 0 && args[1]!.cls === "string" && this.isStorageColumn(node.args[1]!)) {
-          const [left, right] = node.args as [Expression, Expression];
-          throw invalidQuery(
-            `${describe(left)}${at(left.position)} is a boolean, and ${nameOf(node.name)} looks for it in ${describe(right)}${at(right.position)}, a string column: ClickHouse reads the column's texts as booleans and fails on the first that is not one ('true', 'false', '1', '0', ...); compare the column with a text instead`,
-            left.position ?? node.position,
-          );
-        }
-        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseArrayBesideScalar(node.name, node.args, args, this.mappedText);
-        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) refuseMixedArraysOfOtherFamilies(node.name, node.args, args);
-        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseTuplesOfTwoSizes(node.name, node.args);
-        if (args.length === 2 && VALUE_COMPARISONS.has(node.name)) this.judgeComparedTuples(node.name, facts, node.args, node.position);
-        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || ARRAYS_IN_COMMON_TYPE.has(node.name)) refuseArraysOfIntegersWithoutCommonType(node.name, node.args, args);
-        if ((args.length === 2 && VALUE_COMPARISONS.has(node.name)) || COMMON_TYPE_FUNCTIONS.has(node.name)) refuseIPv4BesideFloatOrSigned(node.name, node.args, args);
-        if (args.length === 2 && ELEMENT_LOOKUPS.has(node.name)) refuseIPv4AmongFloatsOrSigned(node.name, node.args[0]!, args[0]!, node.args[1]!, args[1]!);
-        if (STATE_BESIDE_NULL_FUNCTIONS.has(node.name)) refuseStateBesideNull(node.name, node.args, args, this.nothing);
-        if (args.length === 2 && COMPARISONS.has(node.name)) this.judgeComparedStrings(node.name, node.args, args, computedSet);
-        judgeConvertedText(node.name, node.args, this.mappedText);
-        refuseZeroIndex(node.name, node.args, args, this.constantValue);
-        if (node.args.length === 2 && (node.name === "plus" || node.name === "multiply")) this.refuseStateArithmetic(node.name, node.args, args);
-        // In a condition, a comparison of an array column's elements is what the rewrite makes of
-        // it: `exception_frames.stack_level = 0` on discover, which lacks the column, is `false`, a
-        // Bool the engine then compares with the rest (`s != (… = 0)` of a String s, code 386).
-        const elements = facts.comparesElements ? this.elementComparisonOf(node) : null;
-        if (elements !== null) return elements.form === "constant" ? BOOL_CONSTANT : CONDITION;
-        // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
-        // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
-        const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
-        // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
-        // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
-        if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
-        // With a storage column on the right (`project_id NOT IN use_case_id`, `x IN tags.key`) it
-        // is a Nullable(UInt8) whatever x is: the engine reads the column as a set per row. A
-        // computed value there is compared as `=` compares (a UInt8), judged below.
-        if (membership && this.isStorageColumn(node.args[1]!)) return typed("uint8", false, true);
-        // With a scalar computed per row there (`s IN toDate(t)`, `n IN upper(s)`), compared as `=`
-        // compares, it is a UInt8, Nullable on neither side (an array there is looked in, and is not).
-        if (membership && !constantSet && scalarPerRow(node.args[1]!, args[1]!)) return typed("uint8", constant);
-        // AND, OR and IN answer a UInt8, Nullable where an operand is, whatever their operands'
-        // types: with an operand of no known type (`x IN now()` of a string, a Variant), a UInt8
-        // either way (condition); `NULL AND NULL` too, but `NULL IN (1)` is a Nothing.
-        // (Asked only of a call the rules leave untyped: the NULL look walks the left operand.)
-        // So do `=`, `<` and the other comparisons of values of no class, where neither may be a
-        // Nothing (`item_id < attributes_float[x]` of a UInt128, `x = NULL` is a Nothing).
-        const answersCondition = (): boolean =>
-          LOGICAL_FUNCTIONS.has(node.name) || (membership && !this.mayBeNothing(node.args[0]!)) || (VALUE_COMPARISONS.has(node.name) && !node.args.some((arg) => this.mayBeNothing(arg)));
-        // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
-        // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
-        // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
-        if (node.name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
-        if (node.name === "array") return arrayOf(args, constant, node.args.map(this.nothing), node.args);
-        const ipArithmetic = ipv4ArithmeticType(node.name, args, constant);
-        if (ipArithmetic !== null) return ipArithmetic;
-        const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
-        if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, node.name === "arrayElement" ? node.args[1] : undefined, constant);
-        if (node.name === "if" || node.name === "multiIf") {
-          const branches = branchesType(node.args, args, constant, this.nothing, this.constantValue);
-          if (branches !== null) return branches;
-        }
-        if (node.name === "ifNull" || node.name === "coalesce") {
-          const first = coalesceType(node.args, args, constant, this.nothing);
-          if (first !== null) return first;
-        }
-        // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
-        // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
-        // A function whose result is one class whatever it is given (`isNotNull(x)`) keeps it.
-        if (mixedAt >= 0 && keepsPlainResult(facts.signature, args.length)) return typed(facts.signature!.result, constant);
-        if (mixedAt >= 0 && args[mixedAt]!.variant === MIXED_VARIANT && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
-          const through = this.resultOfVariant(node.name, facts, node.args, args, mixedAt, constant);
-          if (through !== null) return through;
-        }
-        if (mixedAt >= 0 && !perRowAlternatives(args[mixedAt]!) && args[mixedAt]!.variant < 0 && args[mixedAt]!.arrayOf === undefined && !answersCondition() && !BRANCHING_FUNCTIONS.has(node.name)) {
-          const through = resultOfOneOf(node.name, facts, args, mixedAt, constant, node.args);
-          if (through !== null) return through;
-        }
-        // An array of numbers divided or multiplied element by element, one of some types
-        // (`array(flag) / rate`, an Array(Bool) divided: an Array(Float64)) or not, is an array.
-        if ((node.name === "divide" || node.name === "multiply") && args.length === 2) {
-          const product = arrayArithmeticType(node.name, node.args, args, constant);
-          if (product !== null) return product;
-          if (mixedAt >= 0 && isNumbersProduct(node.name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
-        }
-        if (mixedAt >= 0) return answersCondition() ? condition(node.name, args, constant) : typed(null, constant);
-        if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
-          const common = this.numbersCommonType(node.args, args, constant);
-          if (common !== null) return common;
-        }
-        // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
-        // on transactions), or a comparison of one (isNothing).
-        if (COMMON_TYPE_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
-        // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
-        if (isIfAggregate(node.name, facts, args.length) && this.isNothing(node.args[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
-        // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
-        // returns, where that has a scalar class and reads no column (nor a parameter, read per
-        // element as a column is). An engine test holds it.
-        const lambda = node.args[0];
-        if (node.name === "arrayMap" && node.args.length >= 2 && lambda?.kind === "lambda") {
-          const body = this.inLambda(lambda, args.slice(1), () => this.visit(lambda.body));
-          if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
-          // Of a scalar class otherwise (reading a column, Nullable: `arrayMap((v) -> divide(granularity,
-          // TRUE), tags.value)`, an Array(Float64)), still an array: one of the arrays the probe tried,
-          // refused only where every one is (`bucketed_time - arrayMap(…)`, code 43; seed 15).
-          if (body.cls !== null && body.variant < 0 && elementClass(body.cls) === null && body.cls !== "aggregateState") return MAPPED_ARRAYS[constnessIndex(constant)]!;
-        }
-        if (TUPLE_ARITHMETIC.has(node.name) && args.length === 2) {
-          const kept = keptArithmeticType(node.name, args, constant);
-          if (kept !== null) return kept;
-        }
-        if (COMMON_TYPE_FUNCTIONS.has(node.name)) {
-          const widest = uint128CommonType(args, constant);
-          if (widest !== null) return widest;
-        }
-        if (COMMON_TYPE_FUNCTIONS.has(node.name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
-        if (LOGICAL_FUNCTIONS.has(node.name) && node.args.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(node.args[i]!)), constant);
-        const result = withIntegerType(node.name, args, resultTyped(facts, args, constant, node.args));
-        const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
-        if (untyped && isNumbersProduct(node.name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
-        return untyped && answersCondition() ? condition(node.name, args, constant) : result;
-      }
-      case "curried": {
-        node.params.forEach((param, i) => {
-          const problem = parameterProblem(node.name, i, param, this.visit(param).constant);
-          if (problem !== null) {
-            const position = param.position ?? node.position;
-            throw invalidQuery(`parameter ${i + 1} of ${node.name}(…)${at(position)}, ${param.kind === "lambda" ? "a lambda" : describe(param)}, ${problem}`, position);
-          }
-        });
-        const facts = curriedArgumentFacts(node.name);
-        const args: Typed[] = [];
-        for (const arg of node.args) args.push(this.visit(arg));
-        const mapper = this.mapperOf(node.name, node.args);
-        if (mapper !== undefined) judgeMappedCount(node.name, mapper, node.args, node.position);
-        // A mapped aggregate (`quantiles(…)(value)`, quantilesMerge of a state on the metrics
-        // entities) takes the parameters the plain one does (`quantiles()(value)`, code 42): its
-        // value, counted above, is the state.
-        if (facts.signature && mapper !== undefined) judgeCurried(node.name, facts.signature, node.params.length, 1, node.position);
-        if (facts.signature && mapper === undefined) {
-          // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count;
-          // not the quantiles of many levels, which check theirs and refuse a NULL value.
-          const multiLevel = MULTI_LEVEL_QUANTILE.test(node.name);
-          if (multiLevel || !node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
-          if (multiLevel) this.refuseNothingQuantiled(node.name, node.args, node.position);
-          judge(this, node.name, facts, node.args, args, node.position, true);
-        }
-        // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it; nor
-        // does a size (`topK(10)(time)` is an Array(DateTime), as `topK(time)` is).
-        if (facts.signature && (SINGLE_LEVEL_QUANTILE.test(node.name) || SIZED_AGGREGATE.test(node.name))) return resultTyped(facts, args, false, node.args);
-        // `quantiles(0.5)(project_id)` of a number is an array of numbers whose type depends on the
-        // function and the argument (an Array(Float64), an Array(Float32) of quantilesTDigest, an
-        // Array(UInt64) of quantilesExact): one of the arrays of numbers (`100 - quantiles(0.5)(x)`
-        // is refused, code 43). Of a DateTime it is an Array(DateTime): left untyped.
-        if (facts.signature && mapper === undefined && MULTI_LEVEL_QUANTILE.test(node.name) && args[0] !== undefined && isPlainNumber(args[0])) return NUMBER_ARRAYS[constnessIndex(false)]!;
-        return UNKNOWN_COLUMN;
-      }
+      case "function":
+        return this.visitCall(node);
+      case "curried":
+        return this.visitCurried(node);
       case "lambda":
         this.visit(node.body);
         return UNKNOWN;
@@ -1671,6 +1382,322 @@ class ArgumentTyping {
       default:
         return UNKNOWN;
     }
+  }
+
+  /** A call: its arguments typed first, then the call judged with their types, and its own type from theirs. */
+  private visitCall(node: Extract<Expression, { kind: "function" }>): Typed {
+    // Read once: nodes of different kinds have different hidden classes, so each read of a node's
+    // property is a megamorphic lookup in V8; locals keep the many checks below cheap.
+    const name = node.name;
+    const nodes = node.args;
+    const position = node.position;
+    const facts = functionFacts(name);
+    const args: Typed[] = [];
+    let constants = 0;
+    let columns = 0;
+    let noValues = 0;
+    // A lambda before arrays is typed after them: its parameters are their elements.
+    const lambdaCall = nodes.length >= 2 && nodes[0]!.kind === "lambda" ? this.visitLambdaCall(nodes) : undefined;
+    for (const [i, arg] of nodes.entries()) {
+      let t = lambdaCall?.[i] ?? this.visit(arg);
+      // `group_ids = 100` compares elements (snql-array-conditions.ts): the column counts as one.
+      if (args.length === 0 && facts.comparesElements && this.inCondition && arg.kind === "column" && !this.isArrayJoined(arg) && this.comparedByElements(arg)) t = elementOf(t);
+      args.push(t);
+      if (t.holdsNoValue) noValues++;
+      if (t.constant === true) constants++;
+      else if (t.constant === false) columns++;
+    }
+    if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
+    const mapper = this.mapperOf(name, nodes);
+    if (mapper !== undefined) {
+      judgeMappedCount(name, mapper, nodes, position);
+      if (facts.signature && name.endsWith("If")) judgeMappedCondition(name, facts, nodes, args, position);
+      return UNKNOWN;
+    }
+    // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
+    // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
+    // So is an array there (`'a' IN array(1, 2)` is taken, and false).
+    const membership = (name === "in" || name === "notIn") && args.length === 2;
+    // A constant computed from a column (`coalesce(0.5, user_email)` is the 0.5) is no set:
+    // ClickHouse folds the right of IN to a set only where it reads no column, and compares the
+    // rest as `=` compares (`'staging' IN coalesce(0.5, user_email)`, code 72; seed 18).
+    // And an `if` of a literal condition is folded to its branch (`'staging' IN if(1, 0.5, s)` is
+    // `'staging' IN 0.5`, taken), although its type is a Variant of its branches read per row.
+    const rightCall = membership && nodes[1]!.kind === "function";
+    const unfoldedSet = rightCall && args[1]!.constant !== false && this.readsColumnUnfolded(nodes[1]!, 0);
+    const foldedIf = rightCall && args[1]!.constant === false && isLiteralIf(nodes[1]!) && !this.readsColumnUnfolded(nodes[1]!, 0);
+    const constantSet = membership && (args[1]!.constant === true || foldedIf) && !unfoldedSet;
+    if (membership) refuseUnconvertibleSetValues(name, nodes, args, constantSet);
+    if (membership) this.refuseArrayInList(name, nodes, args);
+    if (membership) this.refuseSetOfOtherSizes(name, nodes);
+    if (membership) this.refuseNullForContainers(name, nodes);
+    // An array of columns there is looked in per row as `has(array, x)` looks: its elements
+    // need a common type with x (`now() IN array(logger, platform)`, code 386).
+    if (membership && isArrayCall(nodes[1]!) && args[1]!.constant === false) {
+      const array = [nodes[1]!, nodes[0]!];
+      const arrayTypes = [args[1]!, args[0]!];
+      refuseIPv4AmongFloatsOrSigned(name, nodes[1]!, args[1]!, nodes[0]!, args[0]!);
+      this.judgeAs(() => `${nameOf(name)}${at(position)} with columns in its array looks the value up as has(array, value) does, and`, () =>
+        this.judgeWholeCall("has", functionFacts("has"), array, arrayTypes, position),
+      );
+    }
+    // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
+    // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
+    const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(nodes[1]!) !== null;
+    if (perRowList) this.judgePerRowList(name, nodes[0]!, args[0]!, this.tupleCallOf(nodes[1]!)!, position);
+    if (membership && !perRowList && args[1]!.variant === TUPLE_VARIANT && args[1]!.constant === false) refuseComputedTupleSet(name, nodes[1]!, position);
+    if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(nodes[1]!))) args[1] = UNKNOWN;
+    // A column on the right is read as a set of the left's type made Nullable (`project_id NOT
+    // IN use_case_id`): a tuple or an array cannot be Nullable (codes 44, 43), whatever the column.
+    // So does an `array(…)` or `tuple(…)` call the pass has no type for (`array(array(title)) IN project_id`).
+    const containerOnLeft = membership && isContainerValue(nodes[0]!, args[0]!);
+    // A value computed per row or once (`tuple(a, b) IN now()`, `array(x) IN length(s)`) is no
+    // set of tuples or arrays either: ClickHouse refuses it (codes 43, 386).
+    if (containerOnLeft && computedScalar(nodes[1]!, args[1]!)) {
+      const left = nodes[0]!;
+      const right = nodes[1]!;
+      const [one, many] = args[0]!.variant === TUPLE_VARIANT ? ["a tuple", "tuples"] : ["an array", "arrays"];
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is ${containerWhat(left, args[0]!)}, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, ${CLASS_NAMES[args[1]!.cls!]}: ClickHouse looks for ${one} only in a list of ${many}`,
+        left.position ?? position,
+      );
+    }
+    // A NULL computed per row by arithmetic (`(max * NULL) IN sum_weighted`, `(x + NULL) IN
+    // value`) looked for in a column of aggregate states: ClickHouse reads the column as a
+    // Nullable of it, and no Nullable holds a state (code 43). Other NULLs fold to a constant
+    // first (`NULL IN value`, `(x = NULL) IN value`, `abs(NULL) IN value` are answered).
+    if (membership && args[1]!.cls === "aggregateState" && args[1]!.variant < 0 && this.isStorageColumn(nodes[1]!)) refuseArithmeticNullInStates(name, nodes[0]!, nodes[1]!, args[0]!, this.nothing);
+    // So is an aggregate state (`value IN tuple(org_id)`, code 43): no Nullable holds one either.
+    const stateOnLeft = membership && args[0]!.cls === "aggregateState" && args[0]!.variant < 0;
+    // And a Variant (`if(10, time, 1000) IN tuple(2, message)`, a Variant(DateTime, UInt16);
+    // code 43, seed 16): no Nullable holds one.
+    const variantOnLeft = membership && !containerOnLeft && args[0]!.variant === MIXED_VARIANT;
+    if ((containerOnLeft || stateOnLeft || variantOnLeft) && (perRowList || this.isStorageColumn(nodes[1]!))) {
+      const left = nodes[0]!;
+      const right = nodes[1]!;
+      const what = containerOnLeft ? containerWhat(left, args[0]!) : variantOnLeft ? `a Variant of ${list(args[0]!.alternatives!.map(typeName))}` : CLASS_NAMES.aggregateState;
+      const one = variantOnLeft ? "a Variant" : !containerOnLeft ? "an aggregate state" : args[0]!.variant === TUPLE_VARIANT || isTupleCall(left) ? "a tuple" : "an array";
+      const within = perRowList ? `the list ${describe(right)}${at(right.position)}, which holds values read per row` : `${describe(right)}${at(right.position)}, a column read per row`;
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(name)} looks for it in ${within}: ClickHouse looks for ${one} only in a list of constant values (it reads values per row as the left's type made Nullable, and no Nullable holds ${one})`,
+        left.position ?? position,
+      );
+    }
+    // A Variant from `if` or `coalesce` (`like(if(c, 0.95, now()), 'x')`): the engine applies
+    // the function to the alternative each row holds (judgeAlternatives). Aggregates take or
+    // refuse a Variant as a whole: the mixed variant's own refusals, judged below. A value of
+    // one of some types (an array of Nullable numbers, a condition) is one of them in every
+    // row, for an aggregate too (`uniqIf(x, array(NULL, 0))`, code 43).
+    const mixedAt = facts.signature ? this.judgeWholeCall(name, facts, nodes, args, position) : -1;
+    if (facts.signature) this.refuseTupledStates(name, facts, nodes, args, position);
+    if (TUPLE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeTupleElements(name, facts, nodes, args, position);
+    if (ELEMENT_WISE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeArrayElements(name, facts, nodes, args, position);
+    if ((ELEMENT_WISE_ARITHMETIC.has(name) || name === "plus" || name === "minus") && nodes.length === 2) refuseArithmeticOnNulls(name, nodes, args, this.nothing);
+    if (LOGICAL_FUNCTIONS.has(name) || name === "xor") refuseFloatAmongConditions(name, nodes, args);
+    // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
+    // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
+    // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
+    // column, which ClickHouse takes.
+    // So is an `if`'s or a `coalesce`'s Variant there (`n IN if(c, 'a', 5)`), compared with the
+    // alternative each row holds, as `=` compares it (code 386 on a row holding 'a').
+    const computedSet =
+      membership &&
+      !constantSet &&
+      (unfoldedSet
+        ? computedScalar(nodes[1]!, args[1]!)
+        : args[1]!.constant === false && (computedScalar(nodes[1]!, args[1]!) || scalarPerRow(nodes[1]!, args[1]!) || this.isComputedColumn(nodes[1]!, args[1]!) || args[1]!.variant === MIXED_VARIANT));
+    if (computedSet) {
+      const equals = functionFacts("equals");
+      if (mixedAt >= 0) this.judgeAlternatives(name, equals, nodes, args, mixedAt, position);
+      judge(this, name, equals, nodes, args, position, false);
+    }
+    // A value looked for in a UUID or IP column is converted to the column's type, which
+    // ClickHouse cannot do from a number or a DateTime (code 48, whatever the rows; `3 IN
+    // profiler_id`, `duration IN ip_address_v4`). A Boolean or a string can be. A Date or a
+    // DateTime64 is refused as a DateTime is (`timestamp_ms NOT IN ip_address_v4`, code 70).
+    // An IP in a UUID column is refused too (`ip_address_v4 IN profile_id`, code 48).
+    const soughtDate = membership && args[0]!.variant >= 0 && VARIANT_FAMILIES[args[0]!.variant] === "datetime";
+    const soughtIp = membership && IP_VARIANTS.has(args[0]!.variant);
+    const sought = membership ? (soughtDate ? "datetime" : args[0]!.cls) : null;
+    const setType = sought !== null || soughtIp ? unconvertibleSet(args[1]!) : undefined;
+    if (setType !== undefined && (soughtIp ? setType === UUID_SET : setType.refused.has(sought!)) && this.isStorageColumn(nodes[1]!)) {
+      const [left, right] = nodes as [Expression, Expression];
+      const what = soughtDate || soughtIp ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${what} to ${setType.to}; ${setType.instead}`,
+        left.position ?? position,
+      );
+    }
+    // The other way round (`trace_id IN message_timestamp`, `ip_address_v4 IN client_timestamp`):
+    // the column is read as values of the left's type (readAs).
+    const readAs = membership ? readAsOf(args[0]!) : undefined;
+    if (readAs !== undefined && readAs.cannotRead(args[1]!) && this.isStorageColumn(nodes[1]!)) {
+      const [left, right] = nodes as [Expression, Expression];
+      const held = typeName(args[1]!);
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is ${readAs.what}, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, ${held}: ClickHouse reads that column as ${readAs.plural} and cannot convert ${held} to one; ${readAs.instead}`,
+        right.position ?? position,
+      );
+    }
+    // A Boolean looked for in a string column (`TRUE IN transaction_op`): the column's texts are
+    // read as Booleans, and the first that is none fails the query (code 467). Refused whatever
+    // the rows, as a string compared with a Nullable number is: no column of names holds only
+    // 'true' and 'false'. A number, a DateTime or a Date is read leniently there and taken.
+    if (membership && args[0]!.cls === "bool" && args[0]!.variant < 0 && args[1]!.cls === "string" && this.isStorageColumn(nodes[1]!)) {
+      const [left, right] = nodes as [Expression, Expression];
+      throw invalidQuery(
+        `${describe(left)}${at(left.position)} is a boolean, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, a string column: ClickHouse reads the column's texts as booleans and fails on the first that is not one ('true', 'false', '1', '0', ...); compare the column with a text instead`,
+        left.position ?? position,
+      );
+    }
+    if (args.length === 2 && VALUE_COMPARISONS.has(name)) refuseArrayBesideScalar(name, nodes, args, this.columnTexts);
+    if (args.length === 2 && VALUE_COMPARISONS.has(name)) refuseMixedArraysOfOtherFamilies(name, nodes, args);
+    if ((args.length === 2 && VALUE_COMPARISONS.has(name)) || COMMON_TYPE_FUNCTIONS.has(name)) refuseTuplesOfTwoSizes(name, nodes);
+    if (args.length === 2 && VALUE_COMPARISONS.has(name)) this.judgeComparedTuples(name, facts, nodes, position);
+    if ((args.length === 2 && VALUE_COMPARISONS.has(name)) || ARRAYS_IN_COMMON_TYPE.has(name)) refuseArraysOfIntegersWithoutCommonType(name, nodes, args);
+    if ((args.length === 2 && VALUE_COMPARISONS.has(name)) || COMMON_TYPE_FUNCTIONS.has(name)) refuseIPv4BesideFloatOrSigned(name, nodes, args);
+    if (args.length === 2 && ELEMENT_LOOKUPS.has(name)) refuseIPv4AmongFloatsOrSigned(name, nodes[0]!, args[0]!, nodes[1]!, args[1]!);
+    if (STATE_BESIDE_NULL_FUNCTIONS.has(name)) refuseStateBesideNull(name, nodes, args, this.nothing);
+    if (args.length === 2 && COMPARISONS.has(name)) this.judgeComparedStrings(name, nodes, args, computedSet);
+    judgeConvertedText(name, nodes, this.columnTexts);
+    refuseZeroIndex(name, nodes, args, this.constantValue, this.holdsNumber);
+    if (nodes.length === 2 && (name === "plus" || name === "multiply")) this.refuseStateArithmetic(name, nodes, args);
+    // In a condition, a comparison of an array column's elements is what the rewrite makes of
+    // it: `exception_frames.stack_level = 0` on discover, which lacks the column, is `false`, a
+    // Bool the engine then compares with the rest (`s != (… = 0)` of a String s, code 386).
+    const elements = facts.comparesElements ? this.elementComparisonOf(node) : null;
+    if (elements !== null) return elements.form === "constant" ? BOOL_CONSTANT : CONDITION;
+    // An aggregate's result is a column to the engine, whatever it aggregates (`anyLast('a')`,
+    // `count()`: isConstant is 0), so `count() = anyLast('x')` is two columns (code 386).
+    const constant = facts.aggregate ? false : constants > 0 && constants === args.length ? true : columns > 0 ? false : null;
+    // `x IN (1, 2)` is a UInt8, Nullable when x is. The probe has no class for IN's result: with
+    // a column on the right it is Nullable(UInt8) whatever x is (`in(s, s2)` on two Strings).
+    if (constantSet && args[0]!.cls !== null) return typed("uint8", constant, args[0]!.nullable);
+    // With a storage column on the right (`project_id NOT IN use_case_id`, `x IN tags.key`) it
+    // is a Nullable(UInt8) whatever x is: the engine reads the column as a set per row. A
+    // computed value there is compared as `=` compares (a UInt8), judged below.
+    if (membership && this.isStorageColumn(nodes[1]!)) return typed("uint8", false, true);
+    // With a scalar computed per row there (`s IN toDate(t)`, `n IN upper(s)`), compared as `=`
+    // compares, it is a UInt8, Nullable on neither side (an array there is looked in, and is not).
+    if (membership && !constantSet && scalarPerRow(nodes[1]!, args[1]!)) return typed("uint8", constant);
+    // AND, OR and IN answer a UInt8, Nullable where an operand is, whatever their operands'
+    // types: with an operand of no known type (`x IN now()` of a string, a Variant), a UInt8
+    // either way (condition); `NULL AND NULL` too, but `NULL IN (1)` is a Nothing.
+    // (Asked only of a call the rules leave untyped: the NULL look walks the left operand.)
+    // So do `=`, `<` and the other comparisons of values of no class, where neither may be a
+    // Nothing (`item_id < attributes_float[x]` of a UInt128, `x = NULL` is a Nothing).
+    const answersCondition = (): boolean =>
+      LOGICAL_FUNCTIONS.has(name) || (membership && !this.mayBeNothing(nodes[0]!)) || (VALUE_COMPARISONS.has(name) && !nodes.some((arg) => this.mayBeNothing(arg)));
+    // `tuple(a, b)` is a tuple whatever its elements: judged on the tuple variant's refusals.
+    // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
+    // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
+    if (name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
+    if (name === "array") return arrayOf(args, constant, nodes.map(this.nothing), nodes);
+    const ipArithmetic = ipv4ArithmeticType(name, args, constant);
+    if (ipArithmetic !== null) return ipArithmetic;
+    const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
+    if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, name === "arrayElement" ? nodes[1] : undefined, constant);
+    if (name === "if" || name === "multiIf") {
+      const branches = branchesType(nodes, args, constant, this.nothing, this.constantValue);
+      if (branches !== null) return branches;
+    }
+    if (name === "ifNull" || name === "coalesce") {
+      const first = coalesceType(nodes, args, constant, this.nothing);
+      if (first !== null) return first;
+    }
+    // Of a Variant, most functions return a Variant or a Nullable of what they return (`like`
+    // of a Variant(String, UInt8) is a Nullable(UInt8)): no class. A condition is a condition.
+    // A function whose result is one class whatever it is given (`isNotNull(x)`) keeps it.
+    if (mixedAt >= 0 && keepsPlainResult(facts.signature, args.length)) return typed(facts.signature!.result, constant);
+    if (mixedAt >= 0 && args[mixedAt]!.variant === MIXED_VARIANT && !answersCondition() && !BRANCHING_FUNCTIONS.has(name)) {
+      const through = this.resultOfVariant(name, facts, nodes, args, mixedAt, constant);
+      if (through !== null) return through;
+    }
+    if (mixedAt >= 0 && !perRowAlternatives(args[mixedAt]!) && args[mixedAt]!.variant < 0 && args[mixedAt]!.arrayOf === undefined && !answersCondition() && !BRANCHING_FUNCTIONS.has(name)) {
+      const through = resultOfOneOf(name, facts, args, mixedAt, constant, nodes);
+      if (through !== null) return through;
+    }
+    // An array of numbers divided or multiplied element by element, one of some types
+    // (`array(flag) / rate`, an Array(Bool) divided: an Array(Float64)) or not, is an array.
+    if ((name === "divide" || name === "multiply") && args.length === 2) {
+      const product = arrayArithmeticType(name, nodes, args, constant);
+      if (product !== null) return product;
+      if (mixedAt >= 0 && isNumbersProduct(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
+    }
+    if (mixedAt >= 0) return answersCondition() ? condition(name, args, constant) : typed(null, constant);
+    if (COMMON_TYPE_FUNCTIONS.has(name)) {
+      const common = this.numbersCommonType(nodes, args, constant);
+      if (common !== null) return common;
+    }
+    // A NULL there is a NULL literal, a column the storage computes as one (`exception_main_thread`
+    // on transactions), or a comparison of one (isNothing).
+    if (COMMON_TYPE_FUNCTIONS.has(name) && nodes.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(nodes[i]!)), constant);
+    // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
+    if (isIfAggregate(name, facts, args.length) && this.isNothing(nodes[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
+    // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
+    // returns, where that has a scalar class and reads no column (nor a parameter, read per
+    // element as a column is). An engine test holds it.
+    const lambda = nodes[0];
+    if (name === "arrayMap" && nodes.length >= 2 && lambda?.kind === "lambda") {
+      const body = this.inLambda(lambda, args.slice(1), () => this.visit(lambda.body));
+      if (body.cls !== null && body.variant < 0 && !body.nullable && body.constant !== false && elementClass(body.cls) === null && body.cls !== "aggregateState") return arrayOfClass(body.cls, constant);
+      // Of a scalar class otherwise (reading a column, Nullable: `arrayMap((v) -> divide(granularity,
+      // TRUE), tags.value)`, an Array(Float64)), still an array: one of the arrays the probe tried,
+      // refused only where every one is (`bucketed_time - arrayMap(…)`, code 43; seed 15).
+      if (body.cls !== null && body.variant < 0 && elementClass(body.cls) === null && body.cls !== "aggregateState") return MAPPED_ARRAYS[constnessIndex(constant)]!;
+    }
+    if (TUPLE_ARITHMETIC.has(name) && args.length === 2) {
+      const kept = keptArithmeticType(name, args, constant);
+      if (kept !== null) return kept;
+    }
+    if (COMMON_TYPE_FUNCTIONS.has(name)) {
+      const widest = uint128CommonType(args, constant);
+      if (widest !== null) return widest;
+    }
+    if (COMMON_TYPE_FUNCTIONS.has(name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
+    if (LOGICAL_FUNCTIONS.has(name) && nodes.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(nodes[i]!)), constant);
+    const result = withIntegerType(name, args, resultTyped(facts, args, constant, nodes));
+    const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
+    if (untyped && isNumbersProduct(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
+    return untyped && answersCondition() ? condition(name, args, constant) : result;
+  }
+
+  /** A curried call (`quantiles(0.5)(x)`): its parameters checked, its arguments typed and judged. */
+  private visitCurried(node: Extract<Expression, { kind: "curried" }>): Typed {
+    node.params.forEach((param, i) => {
+      const problem = parameterProblem(node.name, i, param, this.visit(param).constant, node.params);
+      if (problem !== null) {
+        const position = param.position ?? node.position;
+        throw invalidQuery(`parameter ${i + 1} of ${node.name}(…)${at(position)}, ${param.kind === "lambda" ? "a lambda" : describe(param)}, ${problem}`, position);
+      }
+    });
+    const facts = curriedArgumentFacts(node.name);
+    const args: Typed[] = [];
+    for (const arg of node.args) args.push(this.visit(arg));
+    const mapper = this.mapperOf(node.name, node.args);
+    if (mapper !== undefined) judgeMappedCount(node.name, mapper, node.args, node.position);
+    // A mapped aggregate (`quantiles(…)(value)`, quantilesMerge of a state on the metrics
+    // entities) takes the parameters the plain one does (`quantiles()(value)`, code 42): its
+    // value, counted above, is the state.
+    if (facts.signature && mapper !== undefined) judgeCurried(node.name, facts.signature, node.params.length, 1, node.position);
+    if (facts.signature && mapper === undefined) {
+      // An aggregate given a NULL is ClickHouse's `nothing` aggregate, which checks no count;
+      // not the quantiles of many levels, which check theirs and refuse a NULL value.
+      const multiLevel = MULTI_LEVEL_QUANTILE.test(node.name);
+      if (multiLevel || !node.args.some((arg) => this.mayBeNothing(arg))) judgeCurried(node.name, facts.signature, node.params.length, node.args.length, node.position);
+      if (multiLevel) this.refuseNothingQuantiled(node.name, node.args, node.position);
+      judge(this, node.name, facts, node.args, args, node.position, true);
+    }
+    // `quantile(0.9)(x)` is of the type `quantile(x)` is: the level does not change it; nor
+    // does a size (`topK(10)(time)` is an Array(DateTime), as `topK(time)` is). topK's third
+    // parameter, 'counts', makes it an array of tuples (each value with its count): left untyped.
+    if (facts.signature && (SINGLE_LEVEL_QUANTILE.test(node.name) || (SIZED_AGGREGATE.test(node.name) && node.params.length < 3))) return resultTyped(facts, args, false, node.args);
+    // `quantiles(0.5)(project_id)` of a number is an array of numbers whose type depends on the
+    // function and the argument (an Array(Float64), an Array(Float32) of quantilesTDigest, an
+    // Array(UInt64) of quantilesExact): one of the arrays of numbers (`100 - quantiles(0.5)(x)`
+    // is refused, code 43). Of a DateTime it is an Array(DateTime): left untyped.
+    if (facts.signature && mapper === undefined && MULTI_LEVEL_QUANTILE.test(node.name) && args[0] !== undefined && isPlainNumber(args[0])) return NUMBER_ARRAYS[constnessIndex(false)]!;
+    return UNKNOWN_COLUMN;
   }
 
   /** The types of a call's arguments whose first is a lambda: the arrays after it, then the lambda, its body typed with its parameters bound (inLambda). */
@@ -2028,8 +2055,8 @@ class ArgumentTyping {
       // A value of one of some types (`greatest(TRUE, x, NULL)`, a condition): the text must read
       // as one of them at least (`greatest(TRUE, sample_weight, duration) > '%a%'`, code 53).
       const oneOfAt = types.findIndex((t) => t.alternatives !== undefined);
-      if (oneOfAt < 0) return judgeComparedString(name, args, types, computedSet, this.mappedText);
-      const refused = refusalOfAlternatives(types[oneOfAt]!.alternatives!, types, oneOfAt, "every", (each) => judgeComparedString(name, args, each, computedSet, this.mappedText));
+      if (oneOfAt < 0) return judgeComparedString(name, args, types, computedSet, this.columnTexts);
+      const refused = refusalOfAlternatives(types[oneOfAt]!.alternatives!, types, oneOfAt, "every", (each) => judgeComparedString(name, args, each, computedSet, this.columnTexts));
       if (refused === undefined) return;
       const oneOf = args[oneOfAt]!;
       throw invalidQuery(
@@ -2041,14 +2068,14 @@ class ArgumentTyping {
     // Looked for in a list of constants, the Variant takes each text one of its alternatives
     // reads (judgeVariantInConstants).
     if (mixedAt === 0 && this.isVariantInConstants(name, args, types)) {
-      return this.judgeVariantInConstants(name, args, types, undefined, (variant, value, each) => judgeComparedString(name, [variant, value], each, computedSet, this.mappedText));
+      return this.judgeVariantInConstants(name, args, types, undefined, (variant, value, each) => judgeComparedString(name, [variant, value], each, computedSet, this.columnTexts));
     }
     for (const alternative of heldAlternatives(mixed)) {
       const each = types.slice();
       each[mixedAt] = alternative;
       this.judgeAs(
         () => rowsHoldingPrefix(args[mixedAt]!, mixed, alternative, undefined),
-        () => judgeComparedString(name, args, each, computedSet, this.mappedText),
+        () => judgeComparedString(name, args, each, computedSet, this.columnTexts),
       );
     }
   }
@@ -2142,13 +2169,14 @@ class ArgumentTyping {
     return mapper?.kind === "literal" ? mapper.value : undefined;
   };
 
-  private readonly mappedText = (node: Expression): string | null => this.textOfColumn(node, 0);
+  /** The texts the entity maps columns to, and the values always NULL on it: what constantText reads. */
+  private readonly columnTexts: ColumnTexts = { text: (node) => this.textOfColumn(node, 0), isNull: (node) => this.isNothing(node) };
 
   /** The text a column its entity maps to one holds, or an alias of a text names (`type AS time`, `'pageload' AS total`), else null. */
   private textOfColumn(node: Expression, depth: number): string | null {
     if (node.kind !== "column") return null;
     const definition = node.entityAlias === undefined && !node.insideOwnAlias && depth <= 8 ? this.aliases.get(node.name) : undefined;
-    if (definition !== undefined) return constantText(definition, (column) => this.textOfColumn(column, depth + 1));
+    if (definition !== undefined) return constantText(definition, { text: (column) => this.textOfColumn(column, depth + 1), isNull: this.columnTexts.isNull });
     const mapper = this.entityOfColumn(node)?.columnMappers[node.name];
     return mapper?.kind === "literal" && typeof mapper.value === "string" ? mapper.value : null;
   }
@@ -2280,6 +2308,52 @@ class ArgumentTyping {
   private isArrayJoined(node: Extract<Expression, { kind: "column" }>): boolean {
     return this.arrayJoined.size > 0 && this.arrayJoined.has(`${node.entityAlias ?? ""}.${node.name}`);
   }
+
+  /**
+   * Whether ClickHouse's analyzer leaves this expression a call that reads a column, although its
+   * value is one constant (`coalesce(0.5, user_email)`, `ifNull(now(), tags)`: isConstant is 1, but
+   * only once run). An `if` with a literal condition is folded to its branch first (`if(1, 0.5, s)`
+   * is the set 0.5); a column the entity maps to a literal or a NULL is that literal in the SQL.
+   * An `if` whose condition is a constant computed otherwise is taken as folded (no refusal).
+   */
+  readsColumnUnfolded(node: Expression, depth: number): boolean {
+    if (depth > MAX_CONTAINER_DEPTH) return false;
+    switch (node.kind) {
+      case "column": {
+        const definition = node.entityAlias === undefined && !node.insideOwnAlias ? this.aliases.get(node.name) : undefined;
+        if (definition !== undefined) return this.readsColumnUnfolded(definition, depth + 1);
+        return this.constantValue(node) === undefined && !this.isBareNull(node);
+      }
+      case "subscript":
+      case "argument":
+        return true;
+      case "function": {
+        if (isLiteralIf(node)) {
+          const condition = node.args[0] as Extract<Expression, { kind: "literal" }>;
+          return this.readsColumnUnfolded(node.args[condition.value !== null && condition.value !== 0 && condition.value !== false ? 1 : 2]!, depth + 1);
+        }
+        if (node.name === "if" && node.args.length === 3 && !this.readsColumnUnfolded(node.args[0]!, depth + 1)) return false;
+        return node.args.some((arg) => this.readsColumnUnfolded(arg, depth + 1));
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether a value is one number for every row, known before any is read: a number written out
+   * (or a column its entity maps to one), the branch of an `if` or `multiIf` its literal conditions
+   * pick, or a constant of a number's class that is not Nullable (`abs(3)`).
+   */
+  private readonly holdsNumber = (node: Expression, t: Typed, depth = 0): boolean => {
+    const value = this.constantValue(node);
+    if (value !== undefined) return typeof value === "number";
+    if (node.kind === "function" && (node.name === "if" || node.name === "multiIf") && node.args.length % 2 === 1 && depth < MAX_CONTAINER_DEPTH) {
+      const picked = pickedBranch(node.args, this.nothing, this.constantValue);
+      if (picked >= 0) return this.holdsNumber(node.args[picked]!, this.visit(node.args[picked]!), depth + 1);
+    }
+    return t.constant === true && !t.nullable && isPlainNumber(t) && !this.isNothing(node);
+  };
 
   /** isNothing, bound: a predicate to hand on. */
   private readonly nothing = (node: Expression): boolean => this.isNothing(node);
@@ -2571,9 +2645,13 @@ const MAPPED_ARRAYS = oneOfArrays(probedArrays, "an array arrayMap makes (of val
 /**
  * The variants whose values an array of them may hold as its known elements (judgeArrayElements):
  * the Dates, DateTime64s and IPs, and the array variants, each of one exact type (an
- * Array(Array(Nullable(String))) holds Array(Nullable(String))s).
+ * Array(Array(Nullable(String))) holds Array(Nullable(String))s), and arrays of tuples
+ * (`array(tags)` on replays holds Nested columns read whole: `10 / array(tags)` divides a number
+ * by arrays of tuples, code 43; seed 18).
  */
-const KNOWN_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map((variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || ARRAY_VARIANT_SAMPLES[variant] !== undefined);
+const KNOWN_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map(
+  (variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || ARRAY_VARIANT_SAMPLES[variant] !== undefined || index === NESTED_VARIANT,
+);
 
 /**
  * An array of values of a variant (ARRAYS_OF_UNNAMED), its elements known where they are a Date,
@@ -3904,7 +3982,7 @@ function refuseStateBesideNull(name: string, args: readonly Expression[], types:
   );
 }
 
-function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columnText: (column: Expression) => string | null): void {
+function refuseArrayBesideScalar(name: string, args: readonly Expression[], types: readonly Typed[], columns: ColumnTexts): void {
   for (let side = 0; side < 2; side++) {
     const array = args[side]!;
     const other = types[1 - side]!;
@@ -3913,7 +3991,7 @@ function refuseArrayBesideScalar(name: string, args: readonly Expression[], type
     const arrayOf = types[side]!.arrayOf;
     if ((!isArrayCall(array) && arrayOf === undefined) || other.cls === null || other.variant >= 0 || !SCALAR_VALUE_CLASSES.has(other.cls)) continue;
     if (other.cls === "string" && other.constant !== false) {
-      const text = constantText(otherNode, columnText);
+      const text = constantText(otherNode, columns);
       // No text reads as an array of aggregate states (code 43).
       if (text === null || (text.startsWith("[") && types[side]!.elementType?.cls !== "aggregateState")) continue;
     }
@@ -3934,7 +4012,7 @@ function refuseArrayBesideScalar(name: string, args: readonly Expression[], type
  * An aggregate state takes no value at all on the left of IN (`value IN ('x')` on
  * generic_metrics_counters, `min IN (3)`: code 53); `=` and `<` with one are refused as calls.
  */
-function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean, columnText: (column: Expression) => string | null): void {
+function judgeComparedString(name: string, args: readonly Expression[], types: readonly Typed[], computedSet: boolean, columns: ColumnTexts): void {
   const membership = name === "in" || name === "notIn";
   // `x IN set` converts the set to x's type, never x to the set's: `'x' IN 1` is taken. A value
   // computed per row there (`'x' IN abs(org_id)`) is compared as `=` compares, both ways.
@@ -3960,7 +4038,7 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
     for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
       // Beside a state or an array, any literal but a NULL, or a text computed from literals
       // (`value IN upper('production')` on metrics_sets, code 53: seed 13).
-      const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columnText);
+      const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columns);
       // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
       // do digits of a length the best-effort reading has no meaning for, and a trailing separator.
       if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text)))) continue;
@@ -3979,6 +4057,11 @@ const IPV4_VARIANT = VARIANT_INDEX.get("nullableIPv4")!;
 /** The IP variants (the entities store them Nullable). */
 const IPV6_VARIANT = VARIANT_INDEX.get("nullableIPv6")!;
 const IP_VARIANTS: ReadonlySet<number> = new Set([IPV4_VARIANT, IPV6_VARIANT]);
+
+/** `if(1, a, b)`, `if(NULL, a, b)`: an `if` whose condition is a literal, which ClickHouse's analyzer replaces with the branch it picks. */
+function isLiteralIf(node: Expression): boolean {
+  return node.kind === "function" && node.name === "if" && node.args.length === 3 && node.args[0]!.kind === "literal";
+}
 
 /** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
 function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
@@ -4088,11 +4171,11 @@ function refuseUnconvertibleSetValues(name: string, args: readonly Expression[],
  * `toDate('production')`: a conversion function given a text that cannot be read as its type
  * fails the query while ClickHouse plans it (code 38), whatever the rows.
  */
-function judgeConvertedText(name: string, args: readonly Expression[], columnText: (column: Expression) => string | null): void {
+function judgeConvertedText(name: string, args: readonly Expression[], columns: ColumnTexts): void {
   const rule = TEXT_CONVERSIONS.get(name);
   const value = args[0];
   if (rule === undefined || value === undefined) return;
-  const text = constantText(value, columnText);
+  const text = constantText(value, columns);
   if (text === null || rule.reads(text)) return;
   throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
 }
@@ -4109,10 +4192,11 @@ const ONE_BASED_INDEX: ReadonlyMap<string, string> = new Map([
  * while it is planned (code 135), whatever the rows, where the array or string is read per row
  * (of a constant one the engine computes the call first, and takes 0). So does a column its
  * entity maps to 0 (`arrayElement(group_ids, group_id)` on discover), and a float a string's
- * index truncates to 0 (`substring(s, 0.5, 1)`). A Nullable string is left alone: the engine
- * takes it until a row holds a value.
+ * index truncates to 0 (`substring(s, 0.5, 1)`). So does a Nullable string, on the first row
+ * that holds a value (`substring(environment, 1.5e-7, …)` on discover_events, seed 18): only
+ * where every row is NULL does the engine answer, with NULLs.
  */
-function refuseZeroIndex(name: string, args: readonly Expression[], types: readonly Typed[], valueOf: ValueOf): void {
+function refuseZeroIndex(name: string, args: readonly Expression[], types: readonly Typed[], valueOf: ValueOf, holdsNumber: (node: Expression, t: Typed) => boolean): void {
   const counts = ONE_BASED_INDEX.get(name);
   const index = args[1];
   const t = types[0];
@@ -4120,12 +4204,14 @@ function refuseZeroIndex(name: string, args: readonly Expression[], types: reado
   const value = valueOf(index);
   const zero = value === 0 || value === false || (name !== "arrayElement" && typeof value === "number" && Math.trunc(value) === 0);
   if (!zero) return;
-  // A length that is not a number written out (a column, `u`, or a NULL) makes the engine check
-  // nothing while it plans, and answer (`substring(s, 0, u)` is taken, rows or not).
-  if (args.length > 2 && typeof valueOf(args[2]!) !== "number") return;
-  if (t.constant !== false || t.nullable || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
+  // A length read per row (`u`) or a NULL makes the engine check nothing while it plans, and
+  // answer (`substring(s, 0, u)` is taken, rows or not). A constant number computed (`abs(3)`,
+  // `multiIf(10, 5, NULL)`) is checked as one written out (seed 18); a Nullable one on the first row.
+  if (args.length > 2 && !holdsNumber(args[2]!, types[2]!)) return;
+  if (t.constant !== false || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
   const what = index.kind === "literal" ? describe(index) : `${describe(index)} (0 on this entity)`;
-  throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0; the first is 1`, index.position);
+  const when = t.nullable ? " on the first row that holds a value" : "";
+  throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0${when}; the first is 1`, index.position);
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */

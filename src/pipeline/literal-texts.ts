@@ -186,16 +186,22 @@ const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]
   least: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (b < a ? b : a))),
 };
 
+/** What constant texts read of an entity's columns: the text it maps a column to (else null), and whether a value is always NULL there. */
+export interface ColumnTexts {
+  text(column: Expression): string | null;
+  isNull(node: Expression): boolean;
+}
+
 /**
  * The text a string literal holds, or a call computes from one before any row is read
  * (`toString(10)`, `upper('production')`, `greatest('a', 'b')`): ClickHouse folds such calls to
  * a constant and then converts it as it would the literal; so is a column its entity maps to a
- * text, where `columnText` says which (`type` is 'transaction' on transactions). Null for anything else, and for a
+ * text, where `columns` says which (`type` is 'transaction' on transactions). Null for anything else, and for a
  * text that is not ASCII under one of CONSTANT_TEXT_FUNCTIONS (left alone rather than guessed).
  */
-export function constantText(node: Expression, columnText?: (column: Expression) => string | null): string | null {
+export function constantText(node: Expression, columns?: ColumnTexts): string | null {
   if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
-  if (node.kind === "column") return columnText?.(node) ?? null;
+  if (node.kind === "column") return columns?.text(node) ?? null;
   if (node.kind !== "function") return null;
   if (node.name === "toString") {
     const only = node.args.length === 1 ? node.args[0]! : null;
@@ -203,13 +209,14 @@ export function constantText(node: Expression, columnText?: (column: Expression)
     // '0.5', which no integer reads as: seed 13), with an exponent as ClickHouse writes one, no
     // `+` in it (`toString(1.5e-7)` is '1.5e-7', `toString(1e21)` '1e21': seed 17).
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value)))) return String(only.value).replace("e+", "e");
-    return only === null ? null : constantText(only, columnText);
+    return only === null ? null : constantText(only, columns);
   }
   // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL
-  // (`ifNull('x', c)` is 'x'); an argument that may be NULL leaves the result unknown here.
+  // (`ifNull('x', c)` is 'x', `coalesce(site, 'production')` is 'production' where the entity
+  // stores no `site`: seed 18); an argument that may be NULL leaves the result unknown here.
   if (node.name === "ifNull" || node.name === "coalesce") {
-    const first = node.args.find((arg) => !(arg.kind === "literal" && arg.value === null));
-    return first === undefined ? null : constantText(first, columnText);
+    const first = node.args.find((arg) => !((arg.kind === "literal" && arg.value === null) || columns?.isNull(arg) === true));
+    return first === undefined ? null : constantText(first, columns);
   }
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
   if (fold === undefined) return null;
@@ -217,7 +224,7 @@ export function constantText(node: Expression, columnText?: (column: Expression)
   for (const arg of node.args) {
     // concat writes an integer or a Boolean as its text (`concat('x', 1)` is 'x1'); a float's is left alone.
     const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
-    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : constantText(arg, columnText);
+    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : constantText(arg, columns);
     if (text === null || !ASCII.test(text)) return null;
     texts.push(text);
   }

@@ -69,6 +69,29 @@ describe("aggregate parameters against the engine", () => {
     }
   });
 
+  it("topK's load factor and 'counts' are refused exactly where the engine refuses them (codes 70, 69, 36, 170, 34)", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    const factors: readonly LiteralValue[] = [...LITERALS, 1.9, 3, 1_677_721, 1_677_722, 1e11];
+    for (const name of ["topK", "topKWeighted"]) {
+      for (const size of [1, 10]) {
+        // A load factor alone; then a third parameter after a good one; then a fourth.
+        const candidates: LiteralValue[][] = [...factors.map((factor) => [factor]), ...[...LITERALS, "counts"].map((third) => [3, third]), [3, "counts", 1]];
+        for (const rest of candidates) {
+          const params: Expression[] = [size, ...rest].map((value) => ({ kind: "literal", value }));
+          const refusal = params.map((param, i) => parameterProblem(name, i, param, true, params)).find((problem) => problem !== null) ?? null;
+          const sql = `${name}(${[size, ...rest].map(sqlOf).join(", ")})`;
+          const taken = await accepted(callOf(name, [size, ...rest].map(sqlOf).join(", ")));
+          if (refusal !== null) refused++;
+          if (refusal !== null && taken) wrong.push(`${sql}: refused (${refusal}), the engine answers`);
+          if (refusal === null && !taken) wrong.push(`${sql}: taken, the engine refuses it`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(40);
+  });
+
   it("a column or a lambda as a parameter fails in ClickHouse for every parametric aggregate", async () => {
     const wrongly: string[] = [];
     for (const name of PARAMETRIC) {

@@ -228,6 +228,12 @@ describe("strings compared with a value of a class", () => {
     }
     expect(checked).toBeGreaterThan(50);
     expect(wrongly).toEqual([]);
+    // A column the entity stores as NULL is skipped as a NULL is (`coalesce(site, 'production')` on
+    // discover_transactions is the text: its SQL is the coalesce(NULL, …) above; seed 18).
+    const site: Expression = { kind: "column", name: "site" };
+    const call: Expression = { kind: "function", name: "coalesce", args: [site, { kind: "literal", value: "production" }] };
+    expect(constantText(call, { text: () => null, isNull: (node) => node === site })).toBe("production");
+    expect(constantText(call, { text: () => null, isNull: () => false })).toBeNull();
   });
 
   it("concat of texts and integers or Booleans is the text the pass computes, which the engine refuses where the pass refuses the literal (found by the fuzz: concat('x', 1) <= 1)", async () => {

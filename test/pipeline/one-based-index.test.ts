@@ -12,9 +12,11 @@ let engine: ScratchEngine;
 beforeAll(async () => {
   engine = openScratchEngine("one-based-index");
   for (const [table, engineName] of [["empty_values", "MergeTree ORDER BY tuple()"], ["one_row", "Memory"]] as const) {
-    await engine.store.client.command({ query: `CREATE TABLE ${table} (s String, a Array(String), n Array(UInt64)) ENGINE = ${engineName}` });
+    await engine.store.client.command({ query: `CREATE TABLE ${table} (s String, a Array(String), n Array(UInt64), ns Nullable(String)) ENGINE = ${engineName}` });
   }
-  await engine.store.client.command({ query: "INSERT INTO one_row VALUES ('abc', ['x'], [1])" });
+  await engine.store.client.command({ query: "INSERT INTO one_row VALUES ('abc', ['x'], [1], 'abc')" });
+  await engine.store.client.command({ query: "CREATE TABLE null_row (s String, ns Nullable(String)) ENGINE = Memory" });
+  await engine.store.client.command({ query: "INSERT INTO null_row VALUES ('abc', NULL)" });
 });
 
 afterAll(async () => {
@@ -24,13 +26,24 @@ afterAll(async () => {
 describe("an index of 0 where indices count from 1", () => {
   it("is refused by the engine over an array or a string read per row", async () => {
     // A float a string's index truncates to 0 too (`substring(s, 0.5, 1)`; found by the fuzz).
-    const calls = ["arrayElement(a, 0)", "arrayElement(n, false)", "substring(s, 0)", "substring(s, false, 1)", "substringUTF8(s, 0, 2)", "substring(s, 0.5, 1)", "substring(s, -0.9)"];
+    // And with a length computed once (`abs(3)`, `multiIf(1, 5, 6)`; seed 18).
+    const calls = ["arrayElement(a, 0)", "arrayElement(n, false)", "substring(s, 0)", "substring(s, false, 1)", "substringUTF8(s, 0, 2)", "substring(s, 0.5, 1)", "substring(s, -0.9)", "substring(s, 0, abs(3))", "substring(s, 1.5e-7, multiIf(1, 5, 6))", "substring(s, 0, coalesce(NULL, 3))"];
     for (const table of ["empty_values", "one_row"]) {
       for (const call of calls) {
         expect(await engine.accepted(`SELECT ${call} FROM ${table}`), `${table}: ${call}`).toBe(false);
         expect(await engine.accepted(`SELECT count() FROM ${table} WHERE ${call} = ${call.startsWith("arrayElement(n") ? "1" : "'x'"}`), `${table}: ${call} in WHERE`).toBe(false);
       }
     }
+  });
+
+  it("over a Nullable string, or with a Nullable length of a number, is refused on the first row that holds a value, and taken where none does", async () => {
+    // (Not on an empty table: the pass refuses these all the same, as it refuses a text compared with a Nullable number.)
+    for (const call of ["substring(ns, 0)", "substring(ns, 0.5, 3)", "substring(s, 1.5e-7, multiIf(10, 5, NULL))", "substring(s, 0, if(1, 5, NULL))"]) {
+      expect(await engine.accepted(`SELECT ${call} FROM one_row`), `one_row: ${call}`).toBe(false);
+      expect(await engine.accepted(`SELECT ${call} FROM null_row`), `null_row: ${call}`).toBe(call.startsWith("substring(ns"));
+    }
+    // A NULL length, or one an if's literal condition picks as NULL, checks no index.
+    for (const call of ["substring(s, 0, NULL)", "substring(s, 0, if(0, 5, NULL))", "substring(ns, 0, NULL)"]) expect(await engine.accepted(`SELECT ${call} FROM one_row`), call).toBe(true);
   });
 
   it("is taken over a constant array or string, and 1 is taken over a column", async () => {

@@ -646,6 +646,18 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT num_processing_errors AS c WHERE ${R} AND project_id = 2 AND profiler_id = if(100, url, 1)`, "column profiler_id at line 1, column 178 is a UUID (Nullable) and if(…) at line 1, column 192 is a small integer (UInt8) (Nullable): equals (=) does not take them together", 1, 192],
   // seed 17: toString of a float written with an exponent is its text as ClickHouse writes it, which no integer reads as (53)
   [`MATCH (generic_org_metrics_counters) SELECT value AS a WHERE metric_id = toString(1.5e-7) AND ${R}`, "toString(…) at line 1, column 74 (the text '1.5e-7') is not an unsigned integer", 1, 74],
+  // seed 18: topK's load factor is a number from 1 (code 70 for a text)
+  [`MATCH (search_issues) SELECT count(), topK(TRUE, 'G<')(offset) AS level BY receive_timestamp WHERE project_id IN tuple(1, 2, 3) AND ${R}`, "parameter 2 of topK(…) at line 1, column 50, 'G<', is the load factor, and must be a number from 1 to 16777215", 1, 50],
+  // seed 18: index 0 (1.5e-7 truncated) of a Nullable string with a constant length: refused on the first row holding a value (135)
+  [`MATCH (discover_events) SELECT substring(environment, 1.5e-7, multiIf(10, 18446744073709551616, measurements.key)) AS s WHERE ${R} AND project_id IN tuple(1, 2, 3) LIMIT 10`, "1.5e-7 at line 1, column 55 is index 0, and substring counts a string's characters from 1: ClickHouse refuses 0 on the first row that holds a value", 1, 55],
+  // seed 18: a number divided by an array of Nested columns read whole, element by element: by arrays of tuples (43)
+  [`MATCH (replays) SELECT tags[handled] AS level WHERE ${R} AND project_id = 1 AND tags[sentry:user] = divide(10, array(tags))`, "works element by element on array(…) at line 1, column 204, whose elements are each an array of tuples", 1, 204],
+  // seed 18: an if picking its NULL branch, a Nullable(String), looked for in an array of integers: no common type, with no row read (386)
+  [`MATCH (discover) SELECT group_ids WHERE ${R} AND project_id = 2 AND (if(FALSE, dist, level LIKE exception_frames.module) NOT IN group_ids)`, "if(…) at line 1, column 162 is a string (Nullable) and column group_ids at line 1, column 221 is an array of integers: notIn (NOT IN) does not take them together", 1, 221],
+  // seed 18: coalesce skips a column the entity stores as NULL (site on transactions): the text compared with a DateTime (41)
+  [`MATCH (discover_transactions) SELECT tags[sentry:user] AS c WHERE coalesce(site, 'production') = now() AND project_id = 1 AND ${TX}`, "coalesce(…) at line 1, column 67 (the text 'production') is not a datetime", 1, 67],
+  // seed 18: a constant computed from a column on the right of IN is no set, compared as = compares (72)
+  [`MATCH (replays) SELECT os_name WHERE ('staging' IN coalesce(0.5, user_email)) AND project_id = 2 AND ${R}`, "'staging' at line 1, column 39 is not a number, and in (IN) compares it with coalesce(…) at line 1, column 52, a float", 1, 39],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
@@ -698,6 +710,9 @@ const ACCEPTED: readonly string[] = [
   // ifNull and coalesce of columns the storage computes as NULL, all of them: a Nothing (a crash of the typing pass, a 500, found by the 1,000,000-input run)
   `MATCH (discover) SELECT ifNull(logger, version) AS v, coalesce(site, url, NULL) AS w WHERE ${R} AND project_id = 1`,
   `MATCH (discover_transactions) SELECT count() AS c WHERE ${TX} AND project_id = 1 AND 0 <= coalesce(site, location)`,
+  // an if of a literal condition on the right of IN is folded to its branch, a set; a NULL length checks no index; topK counted
+  `MATCH (replays) SELECT os_name WHERE ('staging' IN if(1, 0.5, user_email)) AND ('0.5' IN coalesce(0.5, user_email)) AND project_id = 2 AND ${R}`,
+  `MATCH (events) SELECT substring(any(title), 0, if(0, 5, NULL)) AS s, topK(10, 3, 'counts')(title) AS t WHERE ${R} AND project_id = 1`,
   // a constant condition picks one branch for every row: a call that takes one alternative is taken (the engine answers `lower(if(FALSE, timestamp, title))`)
   `MATCH (events) SELECT lower(if(FALSE, timestamp, title)) AS s WHERE ${R} AND project_id = 1 AND title = if(FALSE, 1, title)`,
   // strings that read as the value they are compared with
