@@ -453,8 +453,9 @@ function constantFolding(
     }
     // A comparison given a NULL is NULL, but one of an expression holding an aggregate is computed
     // after the aggregation, and the columns beside the aggregate are read (`(x = max(y)) <= NULL`,
-    // code 215; seed 17).
-    if (COMPARISON_FUNCTIONS.has(node.name) && node.args.some(holdsAggregate)) return "column";
+    // code 215; seed 17). Nor is one of an arrayJoin folded (`tags_value <= transaction_hash` on
+    // discover, whose transaction_hash is NULL, is `arrayJoin(tags.value) <= NULL`: code 215; seed 19).
+    if (COMPARISON_FUNCTIONS.has(node.name) && (node.args.some(holdsAggregate) || node.args.some(holdsArrayJoin))) return "column";
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // AND, OR and `if` with an aggregate among their operands are computed after the
     // aggregation, operand by operand: no constant operand decides first, and each operand's

@@ -1410,6 +1410,9 @@ class ArgumentTyping {
     if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
     const mapper = this.mapperOf(name, nodes);
     if (mapper !== undefined) {
+      // The mapped aggregate (sumMergeIf) takes no lambda either (code 1; seed 19).
+      const lambda = facts.signature && !facts.signature.lambda ? nodes.find((arg) => arg.kind === "lambda") : undefined;
+      if (lambda !== undefined) refuseLambda(name, lambda, position);
       judgeMappedCount(name, mapper, nodes, position);
       if (facts.signature && name.endsWith("If")) judgeMappedCondition(name, facts, nodes, args, position);
       return UNKNOWN;
@@ -3081,6 +3084,12 @@ function countsTaken(refusedCounts: readonly boolean[]): string {
   return `${list(shown)} argument${shown.length === 1 && shown[0] === "1" ? "" : "s"}`;
 }
 
+/** A lambda given to a function that takes none (`sumIf(value, (x) -> now())`: code 43, or 1 for an aggregate the entity maps to its -Merge form). */
+function refuseLambda(name: string, lambda: Expression, position: TextPosition | undefined): never {
+  const lambdaPosition = lambda.position ?? position;
+  throw invalidQuery(`${nameOf(name)}${at(position)} does not take a lambda (the one${at(lambdaPosition)}); functions that do: ${LAMBDA_FUNCTIONS.slice(0, 8).join(", ")}, ...`, lambdaPosition);
+}
+
 /** Throws `invalid_query` when the engine would refuse this call for its argument count or classes. */
 function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined, curried: boolean): void {
   const signature = facts.signature!;
@@ -3090,9 +3099,7 @@ function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts, args:
     // The probe called each function with lambdas: only the higher-order array functions take
     // one, and always before at least one array.
     const lambdaPosition = arg.position ?? position;
-    if (!signature.lambda) {
-      throw invalidQuery(`${nameOf(name)}${at(position)} does not take a lambda (the one${at(lambdaPosition)}); functions that do: ${LAMBDA_FUNCTIONS.slice(0, 8).join(", ")}, ...`, lambdaPosition);
-    }
+    if (!signature.lambda) refuseLambda(name, arg, position);
     if (args.length === 1 && !signature.lambdaAlone) {
       throw invalidQuery(`${nameOf(name)}${at(position)} needs an array after its lambda, e.g. ${name}((\`x\`) -> ..., tags.value)`, position);
     }

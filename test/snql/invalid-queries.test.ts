@@ -658,6 +658,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT tags[sentry:user] AS c WHERE coalesce(site, 'production') = now() AND project_id = 1 AND ${TX}`, "coalesce(…) at line 1, column 67 (the text 'production') is not a datetime", 1, 67],
   // seed 18: a constant computed from a column on the right of IN is no set, compared as = compares (72)
   [`MATCH (replays) SELECT os_name WHERE ('staging' IN coalesce(0.5, user_email)) AND project_id = 2 AND ${R}`, "'staging' at line 1, column 39 is not a number, and in (IN) compares it with coalesce(…) at line 1, column 52, a float", 1, 39],
+  // seed 19: a lambda given to an aggregate the entity maps to its -Merge form (code 1)
+  [`MATCH (generic_metrics_gauges) SELECT sumIf(value, (\`x\`) -> now()) AS total, tags.raw_value BY tags.raw_value WHERE project_id IN tuple(1, 2, 3) AND org_id = 1 AND metric_id = 1 AND ${R} LIMIT 1000`, "sumIf at line 1, column 39 does not take a lambda (the one at line 1, column 52)", 1, 52],
+  // seed 19: a comparison with NULL (transaction_hash on discover) of an arrayJoin is not folded (215)
+  [`MATCH (discover) SELECT count() AS c, tags_value <= transaction_hash AS p WHERE ${R} AND project_id = 2`, "column tags_value at line 1, column 39 is neither a BY key nor inside an aggregate", 1, 39],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
