@@ -2331,10 +2331,8 @@ class ArgumentTyping {
       case "argument":
         return true;
       case "function": {
-        if (isLiteralIf(node)) {
-          const condition = node.args[0] as Extract<Expression, { kind: "literal" }>;
-          return this.readsColumnUnfolded(node.args[condition.value !== null && condition.value !== 0 && condition.value !== false ? 1 : 2]!, depth + 1);
-        }
+        const picked = isLiteralIf(node) ? pickedBranch(node.args, this.nothing, this.constantValue) : -1;
+        if (picked >= 0) return this.readsColumnUnfolded(node.args[picked]!, depth + 1);
         if (node.name === "if" && node.args.length === 3 && !this.readsColumnUnfolded(node.args[0]!, depth + 1)) return false;
         return node.args.some((arg) => this.readsColumnUnfolded(arg, depth + 1));
       }
