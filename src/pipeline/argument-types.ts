@@ -22,7 +22,7 @@ import { PROBED_FUNCTION_SIGNATURES } from "./probed-function-signatures.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
-import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerArithmetic, integerCommonType, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, type IntegerShape, type NumberShape } from "./integer-types.js";
+import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerArithmetic, integerCommonType, integerOfOne, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, type IntegerShape, type NumberShape } from "./integer-types.js";
 import { nullColumns } from "./null-columns.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -524,9 +524,9 @@ function numberBranchesType(args: readonly Expression[], types: readonly Typed[]
 /**
  * The common type of values each a number of a known type or a NULL (null), an IPv4 as a UInt32
  * where `ipv4AsUInt32` (an `if`'s branches): commonNumberTyped, Nullable where one is or a NULL is
- * among them. Null where a value is of another kind or an integer of unknown type.
+ * among them, or as `nullableAs` says (a coalesce's). Null where a value is of another kind or an integer of unknown type.
  */
-function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean | null, ipv4AsUInt32: boolean): Typed | null {
+function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean | null, ipv4AsUInt32: boolean, nullableAs?: boolean): Typed | null {
   const integers: IntegerShape[] = [];
   let float = false;
   let nullable = false;
@@ -548,7 +548,7 @@ function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean
     if (t.nullable) nullable = true;
     if (t.cls === "bool") bool = true;
   }
-  return commonNumberTyped(integers, float, bool, nullable, constant);
+  return commonNumberTyped(integers, float, bool, nullableAs ?? nullable, constant);
 }
 
 /**
@@ -582,16 +582,31 @@ function numbersWithoutCommonType(args: readonly Expression[], types: readonly T
     if (!isBranch(i, args.length) || nullAt(args[i]!)) continue;
     branches.push(types[i]!);
   }
-  if (!shapesConflict(branches)) return null;
+  return shapesConflict(branches) ? numberAlternatives(branches) : null;
+}
+
+/** Each number type among values once, as a Variant's alternatives. */
+function numberAlternatives(values: readonly Typed[]): Typed[] {
   const alternatives: Typed[] = [];
-  for (const branch of branches) {
-    if (alternatives.some((known) => sameNumberType(known, branch))) continue;
-    const integer = integerShapeOf(branch);
+  for (const value of values) {
+    if (alternatives.some((known) => sameNumberType(known, value))) continue;
+    const integer = integerShapeOf(value);
     // Plain: a Variant holds a NULL beside its alternatives; a column where the Variant is one, else either.
-    const constant = branch.constant === false ? false : null;
-    alternatives.push(integer !== null ? integerTyped(integer, constant) : typed(branch.cls, constant));
+    const constant = value.constant === false ? false : null;
+    alternatives.push(integer !== null ? integerTyped(integer, constant) : typed(value.cls, constant));
   }
   return alternatives;
+}
+
+/**
+ * The values an `ifNull` or `coalesce` may return, numbers each of a known type: a Variant of
+ * each where two have no common type (`ifNull(n_int64, 0.5)` is a Variant(Float64, Int64)), else
+ * their common type (`coalesce(abs(segment_id), FALSE)` of a Nullable(UInt16) is a UInt16; seed 19),
+ * Nullable where the last is. Null where one is of another kind or an integer of unknown type.
+ */
+function coalescedNumbersType(kept: readonly Typed[], constant: boolean | null): Typed | null {
+  if (shapesConflict(kept)) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numberAlternatives(kept) };
+  return numbersCommonTyped(kept, constant, false, kept[kept.length - 1]!.nullable);
 }
 
 /**
@@ -675,6 +690,8 @@ function coalesceType(args: readonly Expression[], types: readonly Typed[], cons
   // Every argument a NULL (`ifNull(logger, version)` on discover, which stores neither): a Nothing, the probe's rule.
   if (kept.length === 0) return null;
   if (kept.length === 1) return kept[0]!;
+  const numbers = coalescedNumbersType(kept, constant);
+  if (numbers !== null) return numbers;
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
   for (const t of kept) {
@@ -1771,9 +1788,12 @@ class ArgumentTyping {
    * element by element, and ClickHouse refuses the comparison where it refuses one pair's (a
    * UInt8 and a String: code 386; a UInt8 and an Array(Float64): code 43). Judged where both are
    * written as calls (or aliases of them) of one size; tuples of two sizes are refused already
-   * (refuseTuplesOfTwoSizes). Not a pair with a Nullable or a NULL in it: the engine compares
-   * only rows' values that are not NULL. Not `=` or `!=` with a pair of two constants in it:
-   * where those differ the engine answers without comparing the rest (`tuple(s, 1) = tuple(2, 2)`).
+   * (refuseTuplesOfTwoSizes). Not a pair with a NULL in it, nor a Nullable beside an array or a
+   * value of no class: the engine compares only rows' values that are not NULL, and reads a
+   * Nullable string beside an array as one. A Nullable beside a scalar is judged as the pair
+   * alone is, refused on the first row holding a value. Not `=` or `!=` with a pair of two
+   * constants in it that may differ: there the engine answers without comparing the rest
+   * (`tuple(s, 1) = tuple(2, 2)`); where they are equal (`tuple(s, 1) = tuple(n, 1)`) it compares it.
    * An engine test holds it.
    */
   private judgeComparedTuples(name: string, facts: FunctionFacts, args: readonly Expression[], position: TextPosition | undefined): void {
@@ -1801,9 +1821,15 @@ class ArgumentTyping {
         value.position ?? array.position,
       );
     });
-    if (equality && types.some((pair) => pair.every((t) => t.constant === true))) return;
+    if (equality && !constantPairsEqual) return;
+    // A pair with a Nullable in it is judged as the pair alone is where both are scalars
+    // (`tuple(dist) != tuple(replay_id)`, a Nullable(String) and a UUID: code 386 on a row holding
+    // a value; seed 19). Not beside an array: a Nullable string there is read as one per row.
+    const scalar = (t: Typed) => (t.variant < 0 ? t.alternatives === undefined && t.cls !== null && SCALAR_VALUE_CLASSES.has(t.cls) : t.variant === UINT128_VARIANT);
     pairs.forEach((pair, k) => {
-      if (types[k]!.some((t, i) => t.nullable || this.isNothing(pair[i]!) || (t.variant >= 0 && VARIANT_MAY_BE_NULL[t.variant]))) return;
+      const pairTypes = types[k]!;
+      if (pairTypes.some((t, i) => this.isNothing(pair[i]!) || (t.variant >= 0 && VARIANT_MAY_BE_NULL[t.variant]))) return;
+      if (pairTypes.some((t) => t.nullable) && !pairTypes.every(scalar)) return;
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeWholeCall(name, facts, pair, types[k]!, position));
     });
   }
@@ -1952,9 +1978,37 @@ class ArgumentTyping {
     // An aggregate that returns one of its rows' values (`max(tuple(FALSE, n, 'transaction')) / 1`;
     // seed 16) returns a tuple of the same elements' types.
     if (ROW_VALUE_AGGREGATES.has(node.name) && node.args[0] !== undefined) return this.tupleValueOf(node.args[0], depth + 1);
+    if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) return this.arithmeticTupleOf(node, depth);
     if (node.name !== "coalesce" && node.name !== "ifNull") return null;
     const first = node.args.find((arg) => !this.isNothing(arg));
     return first === undefined ? null : this.tupleValueOf(first, depth + 1);
+  }
+
+  /**
+   * The tuple arithmetic with a tuple makes, element by element, as tupleArithmeticType types
+   * it: `2.5 * tuple(a, b)` is `tuple(2.5 * a, 2.5 * b)`, `tuple(a, b) - tuple(c, d)` is
+   * `tuple(a - c, b - d)`. So the elements of `2.5 * tuple(a, b) * item_id` are judged as
+   * `2.5 * a * item_id` is (a Float64 times a UInt128, code 43; seed 19). Null where the call
+   * makes no tuple: the product of two tuples is a number, a number divided by a tuple is refused.
+   */
+  private arithmeticTupleOf(node: Extract<Expression, { kind: "function" }>, depth: number): Extract<Expression, { kind: "function" }> | null {
+    const name = node.name;
+    const [left, right] = node.args as [Expression, Expression];
+    const leftTuple = this.tupleValueOf(left, depth + 1);
+    if (leftTuple === null && name !== "multiply") return null;
+    const rightTuple = this.tupleValueOf(right, depth + 1);
+    let elements: Expression[];
+    if (name === "plus" || name === "minus") {
+      if (leftTuple === null || rightTuple === null || leftTuple.args.length !== rightTuple.args.length) return null;
+      elements = leftTuple.args.map((element, k) => elementCall(name, element, rightTuple.args[k]!, node.position));
+    } else if (leftTuple !== null) {
+      if (rightTuple !== null) return null;
+      elements = leftTuple.args.map((element) => elementCall(name, element, right, node.position));
+    } else {
+      if (rightTuple === null) return null;
+      elements = rightTuple.args.map((element) => elementCall(name, left, element, node.position));
+    }
+    return { kind: "function", name: "tuple", args: elements, ...(node.position ? { position: node.position } : {}) };
   }
 
   /** One element's operation of tuple arithmetic, as the call of its own: a state times a column per element is refused too (`tuple(state) * n`). */
@@ -2464,6 +2518,11 @@ export const SIZED_AGGREGATE = /^(?:topK|topKWeighted|groupArray|groupUniqArray)
 
 /** Allowed names only (functionFacts found a signature). */
 const PLURAL_QUANTILE_FACTS = new Map<string, FunctionFacts>();
+
+/** One element's operation of tuple arithmetic as a call of its own, at the arithmetic's position (arithmeticTupleOf). */
+function elementCall(name: string, left: Expression, right: Expression, position: TextPosition | undefined): Expression {
+  return { kind: "function", name, args: [left, right], ...(position ? { position } : {}) };
+}
 
 function elementBy(name: string, k: number, position: TextPosition | undefined): string {
   return `${nameOf(name)}${at(position)} works on a tuple element by element, and refuses element ${k + 1}:`;
@@ -3255,6 +3314,10 @@ function withIntegerType(name: string, args: readonly Typed[], result: Typed): T
     const [leftShape, rightShape] = [integerShapeOf(left), integerShapeOf(right)];
     if (leftShape !== null && rightShape !== null) integer = integerArithmetic(name, leftShape, rightShape);
     else if (name === "minus" && left.cls === "datetime" && right.cls === "datetime" && left.variant < 0 && right.variant < 0) integer = DATETIME_DIFFERENCE;
+  }
+  if (integer === null && args.length === 1) {
+    const shape = integerShapeOf(args[0]!);
+    if (shape !== null) integer = integerOfOne(name, shape);
   }
   return integer === null ? result : integerTyped(integer, result.constant, result.nullable);
 }

@@ -83,6 +83,22 @@ export function integerArithmetic(name: string, left: IntegerShape, right: Integ
   }
 }
 
+/**
+ * The type of a function of one integer: `abs` is the unsigned type of its size (`abs` of an
+ * Int64 is a UInt64), `negate` a signed one, one size up from an unsigned (a UInt16 is negated
+ * to an Int32, a UInt64 to an Int64). Null for any other function.
+ */
+export function integerOfOne(name: string, integer: IntegerShape): IntegerShape | null {
+  switch (name) {
+    case "abs":
+      return shape(false, integer.bytes);
+    case "negate":
+      return integer.signed ? integer : shape(true, wider(integer.bytes));
+    default:
+      return null;
+  }
+}
+
 /** A DateTime minus a DateTime is a number of seconds, an Int32. */
 export const DATETIME_DIFFERENCE = shape(true, 4);
 

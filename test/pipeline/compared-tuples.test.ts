@@ -7,7 +7,8 @@
  * judgeComparedTuples); this holds it to the embedded engine for every array and every Nullable
  * class, each way round. And a tuple an `ifNull`, a `coalesce` or an aggregate returning one of
  * its rows' values (`max`, `any`, `argMax`) returns is judged element by element as the tuple(…)
- * itself is, in arithmetic and comparison.
+ * itself is, in arithmetic and comparison; so is the tuple arithmetic with a tuple makes
+ * (`2.5 * tuple(a, b) * item_id`, seed 19).
  */
 import { describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
@@ -19,7 +20,9 @@ import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-eng
 const arrays = [CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber, ...ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!)];
 const nullables = NULLABLE_CLASSES.map((cls) => nullableSample(cls)!);
 const scalars = (["string", "uint8", "int64", "datetime", "uuid"] as const).map((cls) => CLASS_SAMPLES[cls]);
-const samples = [...arrays, ...nullables, ...scalars];
+/** The operands arithmetic meets beside a tuple arithmetic made: every scalar class and a UInt128 (eap_items' ids). */
+const operands = [...(["string", "uint8", "int64", "float64", "datetime", "uuid", "uint32", "bool"] as const).map((cls) => CLASS_SAMPLES[cls]), ...variantSamples("uint128")];
+const samples = [...arrays, ...nullables, ...new Set([...scalars, ...operands])];
 const entity = probeColumnsEntity(samples);
 
 const engine = useProbeTablesEngine("compared-tuples", samples);
@@ -52,6 +55,33 @@ describe("an array beside a Nullable value in two tuples compared", () => {
     expect(refused).toBeGreaterThanOrEqual(arrays.length * (nullables.length - 1) * 3 * 2);
     // And on a row, the same.
     expect(await engine.code(`SELECT equals(tuple(${CLASS_SAMPLES.arrayString.column}), tuple(${nullableSample("uint8")!.column})) FROM ${PROBE_ROW_TABLE}`)).toBe(43);
+  });
+});
+
+describe("a Nullable beside a scalar in two tuples compared", () => {
+  // `tuple(…, dist, …) != tuple(…, replay_id, …)`: a Nullable(String) and a UUID are compared
+  // as the pair alone is, and refused on the first row holding a value (code 386; seed 19).
+  it("is refused by the pass exactly where the engine refuses it on a row holding values, each way round", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    let judged = 0;
+    for (const value of nullables)
+      for (const other of [...operands, ...nullables])
+        for (const name of ["equals", "less", "notEquals"])
+          for (const [left, right] of [
+            [value.column, other.column],
+            [other.column, value.column],
+          ] as const) {
+            const sql = `${name}(tuple(${left}, 1), tuple(${right}, 1))`;
+            const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+            const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+            judged++;
+            if (refusal !== null) refused++;
+            if (refusal !== null && code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 100)}), the engine answers`);
+            if (refusal === null && code !== null) wrong.push(`${sql}: the engine refuses it (${code}), the pass takes it`);
+          }
+    expect(wrong.slice(0, 30), `${wrong.length} of ${judged}`).toEqual([]);
+    expect(refused).toBeGreaterThan(judged / 4);
   });
 });
 
@@ -88,5 +118,40 @@ describe("a tuple an ifNull, a coalesce or an aggregate of rows' values returns"
       if (refusal !== null) expect(refusal, sql).toMatch(/works on a tuple element by element/);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("a tuple that arithmetic with a tuple makes", () => {
+  // `x * tuple(a, b)` is `tuple(x * a, x * b)`, and arithmetic with it works on those elements
+  // (`server_sample_rate * tuple(…) * item_id`: a Float64 times a UInt128, code 43; seed 19).
+  it("is judged element by element, and the pass refuses exactly what the engine refuses", async () => {
+    const { c_uint8: u, c_float64: f, c_int64: i } = Object.fromEntries(operands.map((sample) => [sample.column, sample.column]));
+    const made = [`multiply(${f}, tuple(${u}, ${i}))`, `multiply(tuple(${u}, ${f}), 2)`, `divide(tuple(${i}, ${u}), 3)`, `plus(tuple(${u}, ${i}), tuple(${f}, 1))`, `minus(tuple(${i}, ${u}), tuple(1, ${f}))`, `intDiv(tuple(${u}, ${i}), ${u})`];
+    const wrong: string[] = [];
+    let refused = 0;
+    let judged = 0;
+    for (const tupleSql of made)
+      for (const other of operands)
+        for (const sql of [`multiply(${tupleSql}, ${other.column})`, `multiply(${other.column}, ${tupleSql})`, `divide(${tupleSql}, ${other.column})`, `plus(${tupleSql}, tuple(${other.column}, 1))`, `minus(tuple(1, ${other.column}), ${tupleSql})`]) {
+          const expression = parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression;
+          const refusal = passRefusal(expression, entity);
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          judged++;
+          if (refusal !== null) refused++;
+          if (refusal !== null && code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
+          if (refusal === null && code !== null) wrong.push(`${sql}: the engine refuses it (${code}), the pass takes it`);
+        }
+    expect(wrong.slice(0, 30), `${wrong.length} of ${judged}`).toEqual([]);
+    // The UInt128 beside a float element, a string, a UUID and a DateTime beside numbers: refused.
+    expect(refused).toBeGreaterThan(judged / 4);
+    const seed19 = `multiply(multiply(${f}, tuple(${u}, ${u}, ${f})), s_uint128)`;
+    expect(passRefusal(parseSnql(`MATCH (x) SELECT ${seed19} AS zz`).selected[0]!.expression, entity)).toMatch(/works on a tuple element by element, and refuses element 1/);
+    expect(await engine.code(`SELECT ${seed19} FROM ${PROBE_ROW_TABLE}`)).toBe(43);
+  });
+
+  it("is no tuple where the engine makes none: the product of two tuples is a number", async () => {
+    const sql = `multiply(multiply(tuple(c_uint8, 2), tuple(c_float64, 1)), c_uint8)`;
+    expect(passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity)).toBeNull();
+    expect(await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`)).toBeNull();
   });
 });

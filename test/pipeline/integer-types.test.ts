@@ -130,6 +130,17 @@ describe("exact integer types", () => {
     expect(await engineCode(sqlOf(condition))).toBe(43);
   });
 
+  it("gives abs and negate of an integer (a column, a Nullable one, a literal, a Boolean) the engine's type (found by the fuzz: coalesce(abs(segment_id), FALSE), seed 19)", async () => {
+    const wrong: string[] = [];
+    const operands = [...[...INTEGERS, "Bool"].map((type) => column(`c_${type}`)), ...INTEGERS.map((type) => column(`n_${type}`)), ...LITERALS.map(literal)];
+    for (const name of ["abs", "negate"])
+      for (const operand of operands) {
+        const expression = call(name, [operand]);
+        wrong.push(...numberTypeDisagreements(expression, expressionTyping(expression, ENTITY), await engineTypeName(sqlOf(expression))));
+      }
+    expect(wrong).toEqual([]);
+  });
+
   it("gives a DateTime minus a DateTime the engine's type", async () => {
     const expression = call("minus", [column("c_DateTime"), call("now", [])]);
     expect(expressionTyping(expression, ENTITY).integer).toBe(await engineType(sqlOf(expression)));
@@ -217,6 +228,32 @@ describe("exact integer types", () => {
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
     expect(typed).toBeGreaterThan(200);
+  }, 300_000);
+
+  it("makes an ifNull or a coalesce of numbers without a common type a Variant of each exactly where the engine does, and gives the rest (a Bool among them) the engine's common type, Nullable where the last is (found by the fuzz: coalesce(abs(segment_id), FALSE), seed 19)", async () => {
+    const wrong: string[] = [];
+    let variants = 0;
+    let typed = 0;
+    const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...NUMBERS.filter((type) => type !== "Bool").map((type) => column(`n_${type}`)), literal(-1), literal(300), literal(0.5), literal(null)];
+    const nullable = NUMBERS.filter((type) => type !== "Bool").map((type) => column(`n_${type}`));
+    for (const first of nullable)
+      for (const second of numbers)
+        for (const expression of [call("ifNull", [first, second]), call("coalesce", [first, second]), call("coalesce", [first, column("n_UInt16"), second]), call("coalesce", [first, literal(null), second])]) {
+          const typing = expressionTyping(expression, ENTITY);
+          const engineSays = await engineTypeName(sqlOf(expression));
+          const engineVariant = /^Variant\((.*)\)$/.exec(engineSays)?.[1];
+          if ((typing.variant === "mixed") !== (engineVariant !== undefined)) wrong.push(`${sqlOf(expression)}: the pass ${typing.variant ?? typing.cls}, the engine ${engineSays}`);
+          else if (engineVariant !== undefined) {
+            variants += 1;
+            if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
+          } else if (numberTypeOf(typing) !== null) {
+            typed += 1;
+            wrong.push(...numberTypeDisagreements(expression, typing, engineSays));
+          }
+        }
+    expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
+    expect(variants).toBeGreaterThan(50);
+    expect(typed).toBeGreaterThan(300);
   }, 300_000);
 
   it("refuses in greatest and least exactly the numbers the engine finds no common type for, two or three, Nullable or beside a NULL", async () => {
