@@ -18,7 +18,8 @@ const LEVEL_FUNCTION = /^(quantile|median)/;
 const SIZE_FUNCTIONS: ReadonlyMap<string, { readonly whole: boolean; readonly max: number }> = new Map([
   ["topK", { whole: false, max: 16_777_215 }],
   ["topKWeighted", { whole: false, max: 16_777_215 }],
-  ["histogram", { whole: true, max: Number.MAX_SAFE_INTEGER }],
+  // At most 250 bins (code 12).
+  ["histogram", { whole: true, max: 250 }],
   ["groupArray", { whole: true, max: Number.MAX_SAFE_INTEGER }],
   ["groupUniqArray", { whole: true, max: Number.MAX_SAFE_INTEGER }],
 ]);
@@ -31,10 +32,20 @@ function baseName(name: string): string {
 /** The most values topK keeps, its size times its load factor (ClickHouse's TOP_K_MAX_SIZE). */
 const TOP_K_MAX_SIZE = 16_777_215;
 
-/** A literal's value as the engine reads a number parameter (TRUE and FALSE as 1 and 0), else null. */
+/**
+ * A parameter's value as the engine reads a number parameter, else null: a literal's (TRUE and
+ * FALSE as 1 and 0), or `now()`'s, a DateTime read as its seconds since 1970 (`topK(now())` keeps
+ * more values than topK can: code 69; seed 20).
+ */
 function numberOf(param: Expression): number | null {
+  if (isNow(param)) return Math.floor(Date.now() / 1000);
   if (param.kind !== "literal") return null;
   return typeof param.value === "number" ? param.value : typeof param.value === "boolean" ? Number(param.value) : null;
+}
+
+/** `now()`, a constant the engine computes once, before it builds the aggregate. */
+function isNow(param: Expression): boolean {
+  return param.kind === "function" && param.name === "now" && param.args.length === 0;
 }
 
 /**
@@ -42,12 +53,12 @@ function numberOf(param: Expression): number | null {
  * from 1 (a fraction rounded down) whose product with the size is at most TOP_K_MAX_SIZE (codes
  * 70 for a text or a NULL, 69 out of range); then the word 'counts', which adds each value's count
  * to the result (code 36 for another text, 170 for a number). Null where these hold, or for a
- * parameter that is no literal (a constant computed otherwise is left to the engine).
+ * parameter that is no literal nor `now()` (a constant computed otherwise is left to the engine).
  */
 function topKProblem(index: number, param: Expression, params: readonly Expression[]): string | null {
   if (index > 2) return "is one too many: topK takes at most three (the size, the load factor and 'counts')";
-  if (param.kind !== "literal") return null;
-  if (index === 2) return param.value === "counts" ? null : "must be the word 'counts' (the count of each value in the result), or left out";
+  if (param.kind !== "literal" && !isNow(param)) return null;
+  if (index === 2) return param.kind === "literal" && param.value === "counts" ? null : "must be the word 'counts' (the count of each value in the result), or left out";
   const factor = numberOf(param);
   const size = numberOf(params[0]!);
   const most = size !== null && size >= 1 ? Math.floor(TOP_K_MAX_SIZE / Math.floor(size)) : TOP_K_MAX_SIZE;
@@ -64,7 +75,7 @@ export function parameterProblem(name: string, index: number, param: Expression,
   if (param.kind === "lambda" || constant === false) return "must be a constant: the engine reads it once, not per row";
   const base = baseName(name);
   if (index > 0 && (base === "topK" || base === "topKWeighted")) return topKProblem(index, param, params);
-  if (param.kind !== "literal") return null;
+  if (param.kind !== "literal" && !isNow(param)) return null;
   const number = numberOf(param);
   if (LEVEL_FUNCTION.test(name)) {
     return number !== null && number >= 0 && number <= 1 ? null : "must be a level between 0 and 1, such as 0.95";

@@ -23,6 +23,7 @@ import { walkExpression, type Expression, type LogicalQuery } from "../query/ast
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { aggregateColumns } from "./aggregate-columns.js";
 import { mappedFunctions } from "./entity-validation.js";
+import { expressionTyping } from "./argument-types.js";
 
 /**
  * The same expression wherever it is written: positions and aliases set aside. Written out by
@@ -221,7 +222,16 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
     return held;
   };
-  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts);
+  // A Variant (`ifNull(ip_address, 0.5)`, of a String and a Float64), asked only of a comparison given a NULL.
+  // The typing pass judged the query already; a refusal of the operand alone leaves the fold as it was.
+  const isVariant = (node: Expression): boolean => {
+    try {
+      return expressionTyping(node, entity, query.granularity).variant === "mixed";
+    } catch {
+      return false;
+    }
+  };
+  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts, isVariant);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -378,6 +388,7 @@ function constantFolding(
   holdsAggregate: (node: Expression) => boolean,
   elementTests: ReadonlySet<Expression>,
   mappedSubscripts: WeakSet<Expression>,
+  isVariant: (node: Expression) => boolean,
 ): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   const joinedColumns = arrayJoinColumns(entity);
@@ -456,6 +467,9 @@ function constantFolding(
     // code 215; seed 17). Nor is one of an arrayJoin folded (`tags_value <= transaction_hash` on
     // discover, whose transaction_hash is NULL, is `arrayJoin(tags.value) <= NULL`: code 215; seed 19).
     if (COMPARISON_FUNCTIONS.has(node.name) && (node.args.some(holdsAggregate) || node.args.some(holdsArrayJoin))) return "column";
+    // Nor one of a Variant (`NULL = ifNull(ip_address, 1.5e-7 / 0)` on discover_transactions, whose
+    // num_processing_errors is NULL: code 215; seed 20).
+    if (COMPARISON_FUNCTIONS.has(node.name) && args.includes("null") && node.args.some((arg, i) => args[i] !== "null" && isVariant(arg))) return "column";
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // AND, OR and `if` with an aggregate among their operands are computed after the
     // aggregation, operand by operand: no constant operand decides first, and each operand's

@@ -531,6 +531,7 @@ function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean
   let float = false;
   let nullable = false;
   let bool = false;
+  let allBool = true;
   for (const t of values) {
     if (t === null) {
       nullable = true;
@@ -539,6 +540,7 @@ function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean
     if (ipv4AsUInt32 && t.variant === IPV4_VARIANT) {
       integers.push(UINT32_SHAPE);
       nullable = true;
+      allBool = false;
       continue;
     }
     const shape = numberShapeOf(t);
@@ -547,7 +549,10 @@ function numbersCommonTyped(values: readonly (Typed | null)[], constant: boolean
     else integers.push(shape);
     if (t.nullable) nullable = true;
     if (t.cls === "bool") bool = true;
+    else allBool = false;
   }
+  // Booleans alone (a NULL beside): a Bool (`greatest(FALSE, NULL)` is a Nullable(Bool); seed 20).
+  if (bool && allBool) return typed("bool", constant, nullableAs ?? nullable);
   return commonNumberTyped(integers, float, bool, nullableAs ?? nullable, constant);
 }
 
@@ -1360,10 +1365,14 @@ class ArgumentTyping {
    * one is or a NULL is among them (`greatest(android_api_level, FALSE, organization_id)` is a
    * Nullable(UInt64), `greatest(deleted, retention_days, span_op_breakdowns[k])` a
    * Nullable(Float64)). Not where the result is one byte beside a Bool, which may make it a Bool
-   * (numbersWithBool).
+   * (numbersWithBool). Booleans alone are a Bool through the least supertype (three of them, a
+   * NULL or a Nullable among them), and a UInt8 where two plain ones are compared as numbers.
    */
   private numbersCommonType(nodes: readonly Expression[], args: readonly Typed[], constant: boolean | null): Typed | null {
-    return numbersCommonTyped(args.map((t, i) => (this.isNothing(nodes[i]!) ? null : t)), constant, false);
+    const values = args.map((t, i) => (this.isNothing(nodes[i]!) ? null : t));
+    const byNumbers = values.length === 2 && values.every((t) => t !== null && !t.nullable);
+    const common = numbersCommonTyped(values, constant, false);
+    return byNumbers && common?.cls === "bool" ? integerTyped(UINT8_SHAPE, constant, false) : common;
   }
 
   visit(node: Expression): Typed {
@@ -1618,6 +1627,7 @@ class ArgumentTyping {
     const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
     if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, name === "arrayElement" ? nodes[1] : undefined, constant);
     if (name === "if" || name === "multiIf") {
+      refuseIPv4AmongBranches(name, nodes, args, this.nothing, this.constantValue);
       const branches = branchesType(nodes, args, constant, this.nothing, this.constantValue);
       if (branches !== null) return branches;
     }
@@ -3973,6 +3983,42 @@ function throwIPv4ConvertedTo(name: string, ip: Expression, other: Expression, o
     `${describe(ip)}${at(ip.position)} is an IPv4, and ${nameOf(name)} ${verb} ${among}${describe(other)}${at(other.position)}, ${among === "" ? what : `each ${what}`}: ClickHouse cannot convert an IPv4 to ${what}; compare it with an unsigned integer or an address written as text ('1.2.3.4')`,
     other.position ?? ip.position,
   );
+}
+
+/**
+ * `if(c, ip_address_v4, 0.5)`: an `if` or `multiIf` returning an IPv4 beside a float or a signed
+ * integer returns their common type (a Float64, an Int64), and ClickHouse cannot convert the IPv4
+ * to it (code 48) on a row that takes that branch, where a constant condition picks it (`if(2,
+ * ip_address_v4, 0.5)`; seed 20) or a condition read per row may. A branch no row takes (`if(0, ip,
+ * 0.5)`) is never converted. An engine test holds it (integer-types.test.ts).
+ */
+function refuseIPv4AmongBranches(name: string, args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean, valueOf: ValueOf): void {
+  if (args.length < 3 || args.length % 2 === 0) return;
+  let ipAt = -1;
+  let otherAt = -1;
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length) || nullAt(args[i]!)) continue;
+    if (types[i]!.variant === IPV4_VARIANT && ipAt < 0) ipAt = i;
+    else if (isFloatOrSigned(types[i]!) && otherAt < 0) otherAt = i;
+  }
+  if (ipAt < 0 || otherAt < 0 || !mayBeTaken(args, ipAt, nullAt, valueOf)) return;
+  const [ip, other] = [args[ipAt]!, args[otherAt]!];
+  const what = types[otherAt]!.cls === "float64" ? "a float" : `an ${integerTypeName(integerShapeOf(types[otherAt]!)!)}`;
+  throw invalidQuery(
+    `${describe(ip)}${at(ip.position)} is an IPv4, and ${name} may return it beside ${describe(other)}${at(other.position)}, ${what}: its branches take their common type, and ClickHouse cannot convert an IPv4 to ${what}; convert the address (IPv4NumToString(…), toUInt32(…)) or the other branch`,
+    ip.position ?? other.position,
+  );
+}
+
+/** Whether a row may take branch `at` of an `if` or `multiIf`: no constant condition before it picks another, and its own is no constant false or NULL. */
+function mayBeTaken(args: readonly Expression[], at: number, nullAt: (node: Expression) => boolean, valueOf: ValueOf): boolean {
+  const constantTruth = (condition: Expression): boolean | null => {
+    if (nullAt(condition)) return false;
+    const value = valueOf(condition);
+    return typeof value === "number" || typeof value === "boolean" ? value !== 0 && value !== false : null;
+  };
+  for (let i = 0; i < at - 1; i += 2) if (constantTruth(args[i]!) === true) return false;
+  return at === args.length - 1 || constantTruth(args[at - 1]!) !== false;
 }
 
 /** See the call site: arithmetic with a NULL and a value read per row, looked for in a column of states. */

@@ -27,6 +27,7 @@ import { judgedFailingOpen } from "./typing-pass-guard.js";
 import { printSnql } from "../snql/print-snql.js";
 import { collectAliases } from "./alias-resolution.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
+import { refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
 import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
@@ -91,6 +92,7 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
   const typed = checkLiteralTypes(query, () => entity);
   checkClauses(typed, aliases);
   judgedFailingOpen(() => checkArgumentTypes(typed, () => entity, aliases), () => printSnql(typed));
+  if (storage !== undefined) refuseTextsTheTimeIndexCannotRead(typed, entity, storage, aliases);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
   requireColumns(typed, entity, undefined, query.from.position);
   return { query: typed, entity, aliases, timeRange };

@@ -107,6 +107,21 @@ export function unreadableAsComparedDateTime(text: string): boolean {
   return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text);
 }
 
+/**
+ * Whether a text reads as a DateTime where ClickHouse converts it strictly: to compare it with a
+ * column its table is partitioned or sorted by, in WHERE, to use the index (`'31' = timestamp`,
+ * code 41; `'2024-01-01 00:00:00Z' = timestamp`, code 53; seed 19). It reads exactly
+ * `YYYY-MM-DD hh:mm:ss` (a `T` may stand for the space; any sign between the fields), a date alone
+ * `YYYY-MM-DD`, or a Unix time of 5 digits or more, and nothing after them. The comparison's own
+ * best-effort reading still applies besides (readsAsComparedDateTime).
+ */
+export function readsAsIndexedDateTime(text: string): boolean {
+  const digits = /^\d*/.exec(text)![0].length;
+  if (text.length >= 19 && digits !== text.length) return text.length === 19 && !/\d/.test(text[4]!) && (text[10] === " " || text[10] === "T");
+  if (digits === 4 && text.length > 4) return text.length === 10;
+  return digits > 4 && digits === text.length;
+}
+
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;
@@ -209,7 +224,11 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     // '0.5', which no integer reads as: seed 13), with an exponent as ClickHouse writes one, no
     // `+` in it (`toString(1.5e-7)` is '1.5e-7', `toString(1e21)` '1e21': seed 17).
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value)))) return String(only.value).replace("e+", "e");
-    return only === null ? null : constantText(only, columns);
+    // `toString(0 IS NULL)` is '0' (seed 20).
+    if (only?.kind === "function" && (only.name === "isNull" || only.name === "isNotNull") && only.args.length === 1 && only.args[0]!.kind === "literal") {
+      return (only.args[0]!.value === null) === (only.name === "isNull") ? "1" : "0";
+    }
+    return only === null ? null : (textOfNow(only) ?? constantText(only, columns));
   }
   // ifNull and coalesce return their first argument that is not NULL, and a text is never NULL
   // (`ifNull('x', c)` is 'x', `coalesce(site, 'production')` is 'production' where the entity
@@ -224,9 +243,20 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
   for (const arg of node.args) {
     // concat writes an integer or a Boolean as its text (`concat('x', 1)` is 'x1'); a float's is left alone.
     const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
-    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : constantText(arg, columns);
+    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : (textOfNow(arg) ?? constantText(arg, columns));
     if (text === null || !ASCII.test(text)) return null;
     texts.push(text);
   }
   return fold(texts);
+}
+
+/**
+ * The text of `now()` where a call writes it as one (`toString(now())`, `concat('x', now())`;
+ * seed 20): ClickHouse folds it to the time the query starts, written `YYYY-MM-DD hh:mm:ss`. The
+ * rules read a text's form, the same at any moment, so the time the front end reads stands for
+ * it. `now()` alone is a DateTime, no text: null for it elsewhere.
+ */
+function textOfNow(node: Expression): string | null {
+  if (node.kind !== "function" || node.name !== "now" || node.args.length !== 0) return null;
+  return new Date().toISOString().slice(0, 19).replace("T", " ");
 }

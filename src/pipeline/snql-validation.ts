@@ -33,6 +33,7 @@ import {
 import { collectAliases, resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { judgedFailingOpen } from "./typing-pass-guard.js";
+import { refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
 import { printSnql } from "../snql/print-snql.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
@@ -94,6 +95,7 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
       }
       const entity = storageAsEntity(storage);
       const validated = validateAgainstEntity(query, entity, "storage");
+      refuseTextsTheTimeIndexCannotRead(validated.query, entity, storage, validated.aliases);
       // The storage's columns are an entity's without mappers: the same aggregation rule holds.
       checkAggregationKeys(validated.query, entity, validated.aliases);
       return { kind: "storage", query: validated.query, entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };

@@ -2,7 +2,7 @@
  * What ClickHouse computes before it looks for columns outside BY and aggregates (code 215), as
  * the aggregation rule folds it (src/pipeline/aggregation-keys.ts, constantFolding): held to the
  * engine on a table of its own, beside test/pipeline/aggregation-keys.test.ts, whose fixture
- * server owns that process's engine. Seeds 16, 17 and 19 found the rules below.
+ * server owns that process's engine. Seeds 16, 17, 19 and 20 found the rules below.
  */
 import { describe, expect, it } from "vitest";
 import { openScratchEngine } from "../support/scratch-engine.js";
@@ -13,7 +13,7 @@ describe("what the engine folds before it looks for columns outside BY and aggre
   it("reads the columns the check refuses (code 215) and folds the ones it takes", async () => {
     const engine = openScratchEngine("aggregation-folding");
     try {
-      await engine.store.client.command({ query: "CREATE TABLE t (k String, d UInt32, tags Nested(key String, value String)) ENGINE = MergeTree ORDER BY k" });
+      await engine.store.client.command({ query: "CREATE TABLE t (k String, d UInt32, n Nullable(String), tags Nested(key String, value String)) ENGINE = MergeTree ORDER BY k" });
       const missingKey = "if(has(tags.key, 'x'), arrayElement(tags.value, indexOf(tags.key, 'x')), NULL)";
       for (const having of ["1 = 2 AND arrayJoin(tags.key) = 'a'", "1 = 1 OR arrayJoin(tags.key) = 'a'", "toString(d) != '' OR NULL LIKE 'x'", `isNull(${missingKey}) AND k != ''`]) {
         expect(await engine.code(`SELECT max(d) FROM t GROUP BY k HAVING ${having}`), having).toBe(215);
@@ -28,6 +28,11 @@ describe("what the engine folds before it looks for columns outside BY and aggre
       expect(await engine.code("SELECT max(d) = NULL, toString(d) = NULL, max(k) FROM t")).toBeNull();
       // A comparison with NULL of an arrayJoin is read too (seed 19).
       expect(await engine.code("SELECT count(), arrayJoin(tags.value) <= NULL FROM t")).toBe(215);
+      // And one of a Variant (`ifNull(n, 0.5)`, of a String and a Float64; seed 20), where one of
+      // a value of one type is folded.
+      expect(await engine.code("SELECT count(), NULL = ifNull(n, 1.5e-7 / 0) FROM t")).toBe(215);
+      expect(await engine.code("SELECT count(), NULL = if(d > 1, k, 0.5) FROM t")).toBe(215);
+      expect(await engine.code("SELECT count(), NULL = ifNull(n, 'x'), if(d > 1, k, 'y') < NULL FROM t")).toBeNull();
     } finally {
       await engine.close();
     }

@@ -668,6 +668,21 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT server_sample_rate * tuple(organization_id, organization_id, server_sample_rate) * item_id AS p WHERE ${R}`, "multiply (*) at line 1, column 107 works on a tuple element by element, and refuses element 1: multiply(…) at line 1, column 45 is a float and column item_id at line 1, column 109 is a UInt128", 1, 109],
   // seed 19: a Nullable(String) beside a UUID in two tuples compared: compared as the pair alone is (386 on a row holding a value)
   [`MATCH (discover_transactions) SELECT spans.exclusive_time WHERE ${TX} AND project_id = 2 AND (tuple(group_id, dist, release) != tuple(user_hash, replay_id, 100))`, "notEquals (!=) at line 1, column 217 works on a tuple element by element, and refuses element 2: column dist at line 1, column 202 is a string (Nullable) and column replay_id at line 1, column 237 is a UUID (Nullable)", 1, 237],
+  // seed 20: a comparison with NULL (num_processing_errors on discover_transactions) of a Variant is not folded (215)
+  [`MATCH (discover_transactions) SELECT num_processing_errors = ifNull(ip_address, 1.5e-7 / 0) AS e, count() AS c WHERE ${TX} AND project_id = 2`, "column ip_address at line 1, column 69 is neither a BY key nor inside an aggregate", 1, 69],
+  // seed 19: a text compared with the time column in WHERE is read strictly by the partition index ('31' is a day of the month to the comparison alone; code 41)
+  [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '31' != timestamp`, "'31' at line 1, column 162 is compared in WHERE with column timestamp at line 1, column 170, which the table's time index covers", 1, 162],
+  // seed 20: now() written as a text is 'YYYY-MM-DD hh:mm:ss', which no number reads (53)
+  [`MATCH (replays) SELECT tags[environment] AS p95 WHERE ${R} AND project_id IN tuple(1, 2, 3) AND (toString(now()) > 2)`, "toString(…) at line 1, column 190 (the text '", 1, 190],
+  [`MATCH (transactions) SELECT geo_country_code AS p WHERE ${TX} AND project_id = 3 AND (concat('x', now()) = span_op_breakdowns[ops.db])`, "concat(…) at line 1, column 178 (the text 'x", 1, 178],
+  // seed 20: greatest of a Boolean and a NULL is a Bool, and a string column is read as Booleans to look for it (467)
+  [`MATCH (discover_transactions) SELECT version, count() AS a BY version WHERE project_id = 3 AND ${TX} ORDER BY min(greatest(FALSE, num_processing_errors) IN transaction_source) ASC LIMIT 1`, "greatest(…) at line 1, column 206 is a boolean, and in (IN) looks for it in column transaction_source", 1, 206],
+  // seed 20: an if whose constant condition picks an IPv4 beside a float: converted to a Float64 (48)
+  [`MATCH (transactions) SELECT if(2, ip_address_v4, 0.5) AS n WHERE ${TX} AND project_id = 2`, "column ip_address_v4 at line 1, column 35 is an IPv4, and if may return it beside 0.5 at line 1, column 50, a float", 1, 35],
+  // seed 20: topK's size now(), a DateTime read as its seconds, is past the most topK keeps (69)
+  [`MATCH (discover_transactions) SELECT topK(now())(tuple(10)) AS t, contexts[os.name] AS o BY contexts[os.name] WHERE ${TX} AND project_id IN tuple(1, 2, 3)`, "parameter 1 of topK(…) at line 1, column 43, now(…), must be a number from 1 to 16777215", 1, 43],
+  // seed 20: toString(0 IS NULL) is '0', which a DateTime bucket does not read (41)
+  [`MATCH (generic_org_metrics_counters) SELECT org_id AS c WHERE ${R} AND (bucketed_time = toString(0 IS NULL))`, "toString(…) (the text '0') is not a datetime, and column bucketed_time holds datetimes", 1, 181],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
@@ -695,8 +710,8 @@ const ACCEPTED: readonly string[] = [
   `MATCH (events) SELECT arrayExists((\`x\`) -> equals(\`x\`, 'a'), tags.key) AS a WHERE ${R} AND project_id = 1`,
   // states of one function and type added; a state repeated a constant number of times
   `MATCH (metrics_distributions) SELECT sum + sum AS t, 2 * count AS c WHERE ${METRICS}`,
-  // a text on the left: digits a DateTime comparison reads, any text IN a number or UUID column (the column is the set)
-  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '2024-01-01T01:00:00' <= timestamp AND '1700000000' > timestamp AND '31' != timestamp AND '1' = project_id`,
+  // a text on the left: a datetime or a Unix time the time index reads, any text IN a number or UUID column (the column is the set)
+  `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND '2024-01-01T01:00:00' <= timestamp AND '1700000000' > timestamp AND '1' = project_id`,
   `MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND 'x' IN (project_id) AND 'x' NOT IN (event_id)`,
   // an array of a UInt8 first beside a Bool is an Array(UInt8), compared with one as the engine does
   `MATCH (generic_metrics_counters) SELECT value WHERE ${METRICS} AND array(2, FALSE) = array(1)`,

@@ -1,0 +1,96 @@
+/**
+ * Texts compared with the time column in WHERE. Every storage is partitioned by its time column
+ * (`toMonday(timestamp)`), so ClickHouse keeps the column's least and greatest value per part,
+ * and to skip parts it converts a text compared with the column to a DateTime strictly, before
+ * reading a row (readsAsIndexedDateTime): `'31' = timestamp` is code 41 in WHERE, where the
+ * comparison alone, in SELECT, reads '31' as a day of the month and answers. So does a text
+ * compared with a function the index sees through (`toString(1) = bucketed_time`, which is
+ * `toStartOfHour(timestamp)` at GRANULARITY 3600; seed 19). The engine refuses it on a table
+ * holding rows, which every storage in use does; refused here whatever the rows.
+ * test/pipeline/indexed-time-texts.test.ts holds the rule to the embedded engine.
+ */
+import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
+import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
+import type { Expression, LogicalQuery } from "../query/ast.js";
+import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
+import { constantText, readsAsIndexedDateTime } from "./literal-texts.js";
+
+/** Comparisons the index reads a constant beside the column in, either side. */
+const COMPARISONS: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"]);
+
+/** Functions of a DateTime the index sees through (monotonic), whose result is a DateTime: the text is read as one beside them too. */
+const SEEN_THROUGH: ReadonlySet<string> = new Set([
+  "toDateTime",
+  "toStartOfMinute",
+  "toStartOfFiveMinutes",
+  "toStartOfTenMinutes",
+  "toStartOfFifteenMinutes",
+  "toStartOfHour",
+  "toStartOfDay",
+  "toStartOfInterval",
+]);
+
+/**
+ * Refuses a text the index cannot read compared with the entity's time column in WHERE (through
+ * AND, OR and NOT, where the index looks). Only where the storage is a table partitioned or sorted
+ * by the column, a DateTime (a DateTime64 reads fractions, and a view has no index of its own).
+ */
+export function refuseTextsTheTimeIndexCannotRead(query: LogicalQuery, entity: EntityDefinition, storage: StorageDefinition, aliases: ReadonlyMap<string, Expression>): void {
+  if (query.where === null) return;
+  const column = entity.requiredTimeColumn;
+  if (column === null || aliases.has(column) || !indexesDateTime(storage, storedName(entity, column))) return;
+  // A time bucket (`bucketed_time`) is a function of the column the index sees through, but a Date at a day's granularity.
+  const buckets = query.granularity === DATE_BUCKET_GRANULARITY ? [] : Object.entries(entity.timeBucketColumns).filter(([name, of]) => of === column && !aliases.has(name)).map(([name]) => name);
+  const indexed = (node: Expression): boolean => {
+    if (node.kind === "column") return node.entityAlias === undefined && (node.name === column || buckets.includes(node.name));
+    if (node.kind !== "function" || node.args.length === 0) return false;
+    if (SEEN_THROUGH.has(node.name)) return indexed(node.args[0]!);
+    // `timestamp - 3600`: a number added or taken away.
+    return (node.name === "plus" || node.name === "minus") && node.args.length === 2 && indexed(node.args[0]!) && node.args[1]!.kind === "literal" && typeof node.args[1]!.value === "number";
+  };
+  const judge = (node: Expression): void => {
+    if (node.kind !== "function") return;
+    if (node.name === "and" || node.name === "or" || node.name === "not") {
+      for (const arg of node.args) judge(arg);
+      return;
+    }
+    if (node.args.length !== 2) return;
+    const [left, right] = node.args as [Expression, Expression];
+    if (COMPARISONS.has(node.name)) {
+      if (indexed(left)) refuseUnreadable(right, left);
+      else if (indexed(right)) refuseUnreadable(left, right);
+    } else if ((node.name === "in" || node.name === "notIn") && indexed(left)) {
+      const listed = right.kind === "function" && (right.name === "tuple" || right.name === "array") ? right.args : [right];
+      for (const value of listed) refuseUnreadable(value, left);
+    }
+  };
+  judge(query.where);
+}
+
+function refuseUnreadable(value: Expression, compared: Expression): void {
+  const text = constantText(value);
+  if (text === null || readsAsIndexedDateTime(text)) return;
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const what = value.kind === "literal" ? `'${shown}'` : `${value.kind === "function" ? `${value.name}(…)` : "the value"} (the text '${shown}')`;
+  const column = compared.kind === "column" ? `column ${compared.name}` : compared.kind === "function" ? `${compared.name}(…)` : "the time column";
+  throw invalidQuery(
+    `${what}${at(value.position)} is compared in WHERE with ${column}${at(compared.position)}, which the table's time index covers: ClickHouse reads the text strictly as a datetime there, to skip parts by that index, and cannot read this one; write it as 'YYYY-MM-DD hh:mm:ss', 'YYYY-MM-DD' or a Unix time of 5 digits or more, or use toDateTime('…')`,
+    value.position ?? compared.position,
+  );
+}
+
+/** The storage column an entity column reads: itself, or the one it is renamed to; null where the entity computes it. */
+function storedName(entity: EntityDefinition, column: string): string | null {
+  const mapper = entity.columnMappers[column];
+  return mapper === undefined ? column : mapper.kind === "column" ? mapper.column : null;
+}
+
+/** Whether a storage table keeps an index of a DateTime column: it is partitioned by the column, or sorted by it bare. */
+function indexesDateTime(storage: StorageDefinition, column: string | null): boolean {
+  if (column === null || storage.view !== undefined) return false;
+  const type = storage.columns.find((c) => c.name === column)?.type;
+  if (type === undefined || !/^DateTime(?:\(|$)/.test(type)) return false;
+  const word = new RegExp(`(?:^|[^\\w.])${column}(?![\\w.])`);
+  const bare = (key: string | null) => key !== null && key.replace(/^\(|\)$/g, "").split(",").some((part) => part.trim() === column);
+  return (storage.partitionBy !== null && word.test(storage.partitionBy)) || bare(storage.orderBy) || bare(storage.primaryKey);
+}
