@@ -82,6 +82,24 @@ function numberTypeDisagreements(expression: Expression, typing: ReturnType<type
   return wrong;
 }
 
+/**
+ * Where the pass's type of a call of numbers differs from the engine's: a Variant (mixed) exactly
+ * where the engine makes one, of as many alternatives; else the number type (numberTypeDisagreements).
+ * The kind says which was compared ("other" where the pass names no number type).
+ */
+async function variantOrNumberDisagreements(expression: Expression): Promise<{ wrong: string[]; kind: "variant" | "number" | "other" }> {
+  const typing = expressionTyping(expression, ENTITY);
+  const engineSays = await engineTypeName(sqlOf(expression));
+  const engineVariant = /^Variant\((.*)\)$/.exec(engineSays)?.[1];
+  if ((typing.variant === "mixed") !== (engineVariant !== undefined)) return { wrong: [`${sqlOf(expression)}: the pass ${typing.variant ?? typing.cls}, the engine ${engineSays}`], kind: "other" };
+  if (engineVariant !== undefined) {
+    const wrong = typing.alternatives!.length !== engineVariant.split(", ").length ? [`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`] : [];
+    return { wrong, kind: "variant" };
+  }
+  if (numberTypeOf(typing) === null) return { wrong: [], kind: "other" };
+  return { wrong: numberTypeDisagreements(expression, typing, engineSays), kind: "number" };
+}
+
 describe("exact integer types", () => {
   it("gives an integer literal the type the engine gives it", async () => {
     for (const value of LITERALS) {
@@ -215,17 +233,10 @@ describe("exact integer types", () => {
         for (const expression of [call("if", [column("c_Bool"), first, second]), call("multiIf", [column("c_Bool"), first, column("c_UInt8"), literal(null), second])]) {
           // An IPv4 beside a float or a signed integer is refused (the IPv4 test below holds it to the engine).
           if (passRefusal(expression, ENTITY) !== null) continue;
-          const typing = expressionTyping(expression, ENTITY);
-          const engineSays = await engineTypeName(sqlOf(expression));
-          const engineVariant = /^Variant\((.*)\)$/.exec(engineSays)?.[1];
-          if ((typing.variant === "mixed") !== (engineVariant !== undefined)) wrong.push(`${sqlOf(expression)}: the pass ${typing.variant ?? typing.cls}, the engine ${engineSays}`);
-          else if (engineVariant !== undefined) {
-            variants += 1;
-            if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
-          } else if (numberTypeOf(typing) !== null) {
-            typed += 1;
-            wrong.push(...numberTypeDisagreements(expression, typing, engineSays));
-          }
+          const outcome = await variantOrNumberDisagreements(expression);
+          wrong.push(...outcome.wrong);
+          if (outcome.kind === "variant") variants += 1;
+          if (outcome.kind === "number") typed += 1;
         }
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
@@ -241,17 +252,10 @@ describe("exact integer types", () => {
     for (const first of nullable)
       for (const second of numbers)
         for (const expression of [call("ifNull", [first, second]), call("coalesce", [first, second]), call("coalesce", [first, column("n_UInt16"), second]), call("coalesce", [first, literal(null), second])]) {
-          const typing = expressionTyping(expression, ENTITY);
-          const engineSays = await engineTypeName(sqlOf(expression));
-          const engineVariant = /^Variant\((.*)\)$/.exec(engineSays)?.[1];
-          if ((typing.variant === "mixed") !== (engineVariant !== undefined)) wrong.push(`${sqlOf(expression)}: the pass ${typing.variant ?? typing.cls}, the engine ${engineSays}`);
-          else if (engineVariant !== undefined) {
-            variants += 1;
-            if (typing.alternatives!.length !== engineVariant.split(", ").length) wrong.push(`${sqlOf(expression)}: the pass ${typing.alternatives!.length} alternatives, the engine ${engineSays}`);
-          } else if (numberTypeOf(typing) !== null) {
-            typed += 1;
-            wrong.push(...numberTypeDisagreements(expression, typing, engineSays));
-          }
+          const outcome = await variantOrNumberDisagreements(expression);
+          wrong.push(...outcome.wrong);
+          if (outcome.kind === "variant") variants += 1;
+          if (outcome.kind === "number") typed += 1;
         }
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
