@@ -595,7 +595,8 @@ function numberAlternatives(values: readonly Typed[]): Typed[] {
   const alternatives: Typed[] = [];
   for (const value of values) {
     if (alternatives.some((known) => sameNumberType(known, value))) continue;
-    const integer = integerShapeOf(value);
+    // A Bool keeps its class (a Variant(Bool, Float64, Int64) holds a Bool, not a UInt8).
+    const integer = value.cls === "bool" ? null : integerShapeOf(value);
     // Plain: a Variant holds a NULL beside its alternatives; a column where the Variant is one, else either.
     const constant = value.constant === false ? false : null;
     alternatives.push(integer !== null ? integerTyped(integer, constant) : typed(value.cls, constant));
