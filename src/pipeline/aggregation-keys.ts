@@ -222,16 +222,17 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
     }
     return held;
   };
-  // A Variant (`ifNull(ip_address, 0.5)`, of a String and a Float64), asked only of a comparison given a NULL.
-  // The typing pass judged the query already; a refusal of the operand alone leaves the fold as it was.
-  const isVariant = (node: Expression): boolean => {
+  // The typing pass's type of an operand, asked only of a comparison given a NULL (is it a
+  // Variant, `ifNull(ip_address, 0.5)`?) and of `isNull` of a call (is it Nullable?). It judged the
+  // query already; a refusal of the operand alone leaves the fold as it was.
+  const typeOf = (node: Expression): ReturnType<typeof expressionTyping> | null => {
     try {
-      return expressionTyping(node, entity, query.granularity).variant === "mixed";
+      return expressionTyping(node, entity, query.granularity);
     } catch {
-      return false;
+      return null;
     }
   };
-  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts, isVariant);
+  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts, typeOf);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -388,7 +389,7 @@ function constantFolding(
   holdsAggregate: (node: Expression) => boolean,
   elementTests: ReadonlySet<Expression>,
   mappedSubscripts: WeakSet<Expression>,
-  isVariant: (node: Expression) => boolean,
+  typeOf: (node: Expression) => ReturnType<typeof expressionTyping> | null,
 ): (node: Expression) => Folded {
   const { columns: nullableColumns, subscripts: nullableSubscripts } = nullability(entity);
   const joinedColumns = arrayJoinColumns(entity);
@@ -455,6 +456,9 @@ function constantFolding(
         if (nullable === undefined) return "unknown";
         return nullable ? "column" : node.name === "isNull" ? "false" : "true";
       }
+      // Of a call the pass knows Nullable, per row (`isNotNull(concat(environment, v) > t)` on
+      // profiles, whose environment is Nullable: code 215; seed 21).
+      if (only.kind === "function" && typeOf(only)?.nullable === true) return "column";
       if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
       // A column declared Nullable is read; one whose type is not declared here (a Nested
       // column's parts on some entities) may be either.
@@ -469,7 +473,7 @@ function constantFolding(
     if (COMPARISON_FUNCTIONS.has(node.name) && (node.args.some(holdsAggregate) || node.args.some(holdsArrayJoin))) return "column";
     // Nor one of a Variant (`NULL = ifNull(ip_address, 1.5e-7 / 0)` on discover_transactions, whose
     // num_processing_errors is NULL: code 215; seed 20).
-    if (COMPARISON_FUNCTIONS.has(node.name) && args.includes("null") && node.args.some((arg, i) => args[i] !== "null" && isVariant(arg))) return "column";
+    if (COMPARISON_FUNCTIONS.has(node.name) && args.includes("null") && node.args.some((arg, i) => args[i] !== "null" && typeOf(arg)?.variant === "mixed")) return "column";
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
     // AND, OR and `if` with an aggregate among their operands are computed after the
     // aggregation, operand by operand: no constant operand decides first, and each operand's
@@ -478,6 +482,13 @@ function constantFolding(
     // So are they with an arrayJoin among their operands (`1 = 2 AND tags_key = 'a'`, tags_key
     // being arrayJoin(tags.key): code 215; seed 16): the engine does not fold what multiplies rows.
     if ((node.name === "and" || node.name === "or" || node.name === "if") && node.args.some(holdsArrayJoin)) return "column";
+    // Of constants whose truth is known, AND and OR are NULL where a NULL stays undecided
+    // (`NULL <= x AND isNull(NULL)` is NULL), which decides no AND or OR around it (`… AND offset
+    // IN (300, 1000)` reads offset: code 215; seed 21).
+    if ((node.name === "and" || node.name === "or") && args.includes("null") && args.every((arg) => arg === "true" || arg === "false" || arg === "null")) {
+      const decides = node.name === "and" ? "false" : "true";
+      return args.includes(decides) ? decides : "null";
+    }
     // A constant whose truth is not known here may be the false (or true) that decides.
     const undecided = args.includes("unknown") || args.includes("value");
     if (node.name === "and") return args.includes("false") ? "false" : undecided || constant ? "unknown" : "column";

@@ -184,16 +184,19 @@ export const TEXT_CONVERSIONS: ReadonlyMap<string, StringReading> = new Map([
 ]);
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** The CONSTANT_TEXT_FUNCTIONS computed here over ASCII texts only. */
+const ASCII_ONLY: ReadonlySet<string> = new Set(["lowerUTF8", "upperUTF8", "greatest", "least"]);
 
 /**
  * Functions of strings that ClickHouse computes while it plans the query when every argument is a
- * constant text, or null where the pass does not say. Over ASCII texts only: `lower` and `upper`
- * change ASCII letters alone, and `greatest` and `least` compare bytes, as JavaScript compares
- * ASCII strings.
+ * constant text, or null where the pass does not say. `lower` and `upper` change ASCII letters
+ * alone, as they do here (`lower('P😀')` is 'p😀'; seed 21). The others over ASCII texts only
+ * (ASCII_ONLY): the UTF-8 case mappings are ClickHouse's own, and `greatest` and `least` compare
+ * bytes, as JavaScript compares ASCII strings.
  */
 const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]) => string | null>> = {
-  lower: (texts) => (texts.length === 1 ? texts[0]!.toLowerCase() : null),
-  upper: (texts) => (texts.length === 1 ? texts[0]!.toUpperCase() : null),
+  lower: (texts) => (texts.length === 1 ? texts[0]!.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : null),
+  upper: (texts) => (texts.length === 1 ? texts[0]!.replace(/[a-z]+/g, (letters) => letters.toUpperCase()) : null),
   lowerUTF8: (texts) => (texts.length === 1 ? texts[0]!.toLowerCase() : null),
   upperUTF8: (texts) => (texts.length === 1 ? texts[0]!.toUpperCase() : null),
   concat: (texts) => (texts.length === 0 ? null : texts.join("")),
@@ -212,7 +215,7 @@ export interface ColumnTexts {
  * (`toString(10)`, `upper('production')`, `greatest('a', 'b')`): ClickHouse folds such calls to
  * a constant and then converts it as it would the literal; so is a column its entity maps to a
  * text, where `columns` says which (`type` is 'transaction' on transactions). Null for anything else, and for a
- * text that is not ASCII under one of CONSTANT_TEXT_FUNCTIONS (left alone rather than guessed).
+ * text that is not ASCII under one of the ASCII_ONLY functions (left alone rather than guessed).
  */
 export function constantText(node: Expression, columns?: ColumnTexts): string | null {
   if (node.kind === "literal") return typeof node.value === "string" ? node.value : null;
@@ -244,7 +247,7 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     // concat writes an integer or a Boolean as its text (`concat('x', 1)` is 'x1'); a float's is left alone.
     const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
     const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : (textOfNow(arg) ?? constantText(arg, columns));
-    if (text === null || !ASCII.test(text)) return null;
+    if (text === null || (ASCII_ONLY.has(node.name) && !ASCII.test(text))) return null;
     texts.push(text);
   }
   return fold(texts);

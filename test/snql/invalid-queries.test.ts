@@ -683,6 +683,12 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT topK(now())(tuple(10)) AS t, contexts[os.name] AS o BY contexts[os.name] WHERE ${TX} AND project_id IN tuple(1, 2, 3)`, "parameter 1 of topK(…) at line 1, column 43, now(…), must be a number from 1 to 16777215", 1, 43],
   // seed 20: toString(0 IS NULL) is '0', which a DateTime bucket does not read (41)
   [`MATCH (generic_org_metrics_counters) SELECT org_id AS c WHERE ${R} AND (bucketed_time = toString(0 IS NULL))`, "toString(…) (the text '0') is not a datetime, and column bucketed_time holds datetimes", 1, 181],
+  // seed 21: an AND of constants that is NULL decides nothing: offset, beside it in HAVING, is read (215)
+  [`MATCH (discover_transactions) SELECT any(spans.group) AS g WHERE project_id = 2 AND ${TX} HAVING version <= contexts[trace.op] AND (logger) IS NULL AND offset IN tuple(300, 1000)`, "column offset at line 1, column 244", 1, 244],
+  // seed 21: IS NOT NULL of a Nullable comparison is computed per row (environment is Nullable on profiles: 215)
+  [`MATCH (profiles) SELECT argMax(now(), time) AS a, isNotNull(concat(environment, version_name) > transaction_name) AS n WHERE project_id = 1 AND organization_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "column environment at line 1, column 68", 1, 68],
+  // seed 21: lower changes ASCII letters alone, and 'p😀' is no number (53)
+  [`MATCH (metrics_sets) SELECT -100 AS e WHERE (lower('P😀') = not(1)) AND project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "lower(…) at line 1, column 46 (the text 'p😀') is not an unsigned integer", 1, 46],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
