@@ -100,6 +100,20 @@ async function variantOrNumberDisagreements(expression: Expression): Promise<{ w
   return { wrong: numberTypeDisagreements(expression, typing, engineSays), kind: "number" };
 }
 
+/** variantOrNumberDisagreements over many calls: every disagreement, and how many Variants and number types were compared. */
+async function variantOrNumberTally(expressions: readonly Expression[]): Promise<{ wrong: string[]; variants: number; typed: number }> {
+  const wrong: string[] = [];
+  let variants = 0;
+  let typed = 0;
+  for (const expression of expressions) {
+    const outcome = await variantOrNumberDisagreements(expression);
+    wrong.push(...outcome.wrong);
+    if (outcome.kind === "variant") variants += 1;
+    if (outcome.kind === "number") typed += 1;
+  }
+  return { wrong, variants, typed };
+}
+
 describe("exact integer types", () => {
   it("gives an integer literal the type the engine gives it", async () => {
     for (const value of LITERALS) {
@@ -224,39 +238,27 @@ describe("exact integer types", () => {
   }, 300_000);
 
   it("makes an if of numbers without a common type (a 64-bit integer and a float, a UInt64 and a signed integer) a Variant of each exactly where the engine does, and gives the rest (an IPv4 among them) the engine's common type", async () => {
-    const wrong: string[] = [];
-    let variants = 0;
-    let typed = 0;
     const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...["UInt64", "Int64", "Float64", "IPv4"].map((type) => column(`n_${type}`)), literal(-1), literal(0.5)];
+    const expressions: Expression[] = [];
     for (const first of numbers)
       for (const second of numbers)
         for (const expression of [call("if", [column("c_Bool"), first, second]), call("multiIf", [column("c_Bool"), first, column("c_UInt8"), literal(null), second])]) {
           // An IPv4 beside a float or a signed integer is refused (the IPv4 test below holds it to the engine).
-          if (passRefusal(expression, ENTITY) !== null) continue;
-          const outcome = await variantOrNumberDisagreements(expression);
-          wrong.push(...outcome.wrong);
-          if (outcome.kind === "variant") variants += 1;
-          if (outcome.kind === "number") typed += 1;
+          if (passRefusal(expression, ENTITY) === null) expressions.push(expression);
         }
+    const { wrong, variants, typed } = await variantOrNumberTally(expressions);
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
     expect(typed).toBeGreaterThan(200);
   }, 300_000);
 
   it("makes an ifNull or a coalesce of numbers without a common type a Variant of each exactly where the engine does, and gives the rest (a Bool among them) the engine's common type, Nullable where the last is (found by the fuzz: coalesce(abs(segment_id), FALSE), seed 19)", async () => {
-    const wrong: string[] = [];
-    let variants = 0;
-    let typed = 0;
     const numbers = [...NUMBERS.map((type) => column(`c_${type}`)), ...NUMBERS.filter((type) => type !== "Bool").map((type) => column(`n_${type}`)), literal(-1), literal(300), literal(0.5), literal(null)];
     const nullable = NUMBERS.filter((type) => type !== "Bool").map((type) => column(`n_${type}`));
-    for (const first of nullable)
-      for (const second of numbers)
-        for (const expression of [call("ifNull", [first, second]), call("coalesce", [first, second]), call("coalesce", [first, column("n_UInt16"), second]), call("coalesce", [first, literal(null), second])]) {
-          const outcome = await variantOrNumberDisagreements(expression);
-          wrong.push(...outcome.wrong);
-          if (outcome.kind === "variant") variants += 1;
-          if (outcome.kind === "number") typed += 1;
-        }
+    const expressions = nullable.flatMap((first) =>
+      numbers.flatMap((second) => [call("ifNull", [first, second]), call("coalesce", [first, second]), call("coalesce", [first, column("n_UInt16"), second]), call("coalesce", [first, literal(null), second])]),
+    );
+    const { wrong, variants, typed } = await variantOrNumberTally(expressions);
     expect(wrong.slice(0, 40), `${wrong.length}`).toEqual([]);
     expect(variants).toBeGreaterThan(50);
     expect(typed).toBeGreaterThan(300);
