@@ -122,6 +122,19 @@ export function readsAsIndexedDateTime(text: string): boolean {
   return digits > 4 && digits === text.length;
 }
 
+/**
+ * Whether `toDate` reads a text: a date, its year first (`2024-01-01`, `2024/1/1`, eight digits
+ * `20240101`), alone or before a time after a space or a `T`. Digits alone of another length
+ * (`toDate('9')`, code 38; seed 22), a text that starts otherwise (`24-01-01`, `Jan 1 2024`) or
+ * one with more after the date (`2024-01-01Z`, code 6) fail.
+ */
+export function readsAsConvertedDate(text: string): boolean {
+  const date = /^(?:\d{8}|\d{4}\D\d{1,2}\D\d{1,2})/.exec(text);
+  if (date === null) return false;
+  const rest = text.slice(date[0].length);
+  return rest === "" || /^[ T]./.test(rest);
+}
+
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;
@@ -179,7 +192,7 @@ export const STRING_READ_AS: ReadonlyMap<string, StringReading> = new Map([
  * with a DateTime does, so its rule errs on the side of letting a text through.
  */
 export const TEXT_CONVERSIONS: ReadonlyMap<string, StringReading> = new Map([
-  ["toDate", { reads: readsAsComparedDateTime, what: "a date" }],
+  ["toDate", { reads: (text) => readsAsComparedDateTime(text) && readsAsConvertedDate(text), what: "a date" }],
   ["toDateTime", { reads: readsAsComparedDateTime, what: "a datetime" }],
 ]);
 

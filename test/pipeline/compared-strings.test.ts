@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import type { Expression } from "../../src/query/ast.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { passRefusal } from "../support/typing-pass.js";
@@ -369,9 +369,11 @@ describe("strings compared with a value of a class", () => {
     expect(computed).toBe(floats.length);
   });
 
+  /** Texts a date or a time is written as, and near misses (`toDate('9')`, seed 22). */
+  const DATE_TEXTS = ["9", "12", "2024", "99999", "20240101", "123456789", "1700000000", "2024-01-01", "2024-1-1", "2024/01/01", "2024.01.01", "2024-01-0", "2024-13-01", "2024-01", "24-01-01", " 2024-01-01", "2024-01-01 ", "2024-01-01Z", "2024-01-01 00:00:00", "2024-01-01T10:00:00", "Jan 1 2024"];
   for (const [name, rule] of TEXT_CONVERSIONS) {
     it(`${name} of a constant text: every text the pass refuses fails in ClickHouse`, async () => {
-      const refused = STRINGS.filter((text) => !rule.reads(text));
+      const refused = [...STRINGS, ...DATE_TEXTS].filter((text) => !rule.reads(text));
       expect(refused.length).toBeGreaterThan(0);
       for (const text of refused) {
         for (const call of [`${name}(${quote(text)})`, `${name}(${quote(text)}, 'UTC')`]) {
@@ -381,6 +383,15 @@ describe("strings compared with a value of a class", () => {
       }
     });
   }
+
+  it("toDate reads exactly the texts readsAsConvertedDate takes, among dates, times and their near misses (found by the fuzz: toDate('9'), seed 22)", async () => {
+    const wrong: string[] = [];
+    for (const text of DATE_TEXTS) {
+      const taken = await accepted(`SELECT toDate(${quote(text)})`);
+      if (readsAsConvertedDate(text) !== taken) wrong.push(`'${text}': the rule ${readsAsConvertedDate(text) ? "reads it" : "does not"}, the engine ${taken ? "answers" : "refuses it"}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it("an aggregate state on the left of IN takes no value: the engine refuses every literal in the set, and the clock's calls", async () => {
     // Texts computed from literals too (`value IN upper('production')`, found by the fuzz), alone as well as listed.

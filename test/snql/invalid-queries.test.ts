@@ -689,6 +689,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (profiles) SELECT argMax(now(), time) AS a, isNotNull(concat(environment, version_name) > transaction_name) AS n WHERE project_id = 1 AND organization_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "column environment at line 1, column 68", 1, 68],
   // seed 21: lower changes ASCII letters alone, and 'p😀' is no number (53)
   [`MATCH (metrics_sets) SELECT -100 AS e WHERE (lower('P😀') = not(1)) AND project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "lower(…) at line 1, column 46 (the text 'p😀') is not an unsigned integer", 1, 46],
+  // seed 22: toDate reads a date written year first, or eight digits; '9' is none (38)
+  [`MATCH (transactions) SELECT array(toDate('9'), 'x') AS a WHERE project_id = 1 AND ${TX}`, "'9' at line 1, column 42 is not a date: toDate cannot read it as one", 1, 42],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
