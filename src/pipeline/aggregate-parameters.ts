@@ -7,6 +7,7 @@
  * each rule to the embedded engine.
  */
 import type { Expression } from "../query/ast.js";
+import { isNowCall } from "./literal-texts.js";
 
 /** Functions whose every parameter is a level between 0 and 1 (`quantiles(0.5, 0.9)`), with their -If and -Merge forms. */
 const LEVEL_FUNCTION = /^(quantile|median)/;
@@ -38,14 +39,9 @@ const TOP_K_MAX_SIZE = 16_777_215;
  * more values than topK can: code 69; seed 20).
  */
 function numberOf(param: Expression): number | null {
-  if (isNow(param)) return Math.floor(Date.now() / 1000);
+  if (isNowCall(param)) return Math.floor(Date.now() / 1000);
   if (param.kind !== "literal") return null;
   return typeof param.value === "number" ? param.value : typeof param.value === "boolean" ? Number(param.value) : null;
-}
-
-/** `now()`, a constant the engine computes once, before it builds the aggregate. */
-function isNow(param: Expression): boolean {
-  return param.kind === "function" && param.name === "now" && param.args.length === 0;
 }
 
 /**
@@ -57,7 +53,7 @@ function isNow(param: Expression): boolean {
  */
 function topKProblem(index: number, param: Expression, params: readonly Expression[]): string | null {
   if (index > 2) return "is one too many: topK takes at most three (the size, the load factor and 'counts')";
-  if (param.kind !== "literal" && !isNow(param)) return null;
+  if (param.kind !== "literal" && !isNowCall(param)) return null;
   if (index === 2) return param.kind === "literal" && param.value === "counts" ? null : "must be the word 'counts' (the count of each value in the result), or left out";
   const factor = numberOf(param);
   const size = numberOf(params[0]!);
@@ -75,7 +71,7 @@ export function parameterProblem(name: string, index: number, param: Expression,
   if (param.kind === "lambda" || constant === false) return "must be a constant: the engine reads it once, not per row";
   const base = baseName(name);
   if (index > 0 && (base === "topK" || base === "topKWeighted")) return topKProblem(index, param, params);
-  if (param.kind !== "literal" && !isNow(param)) return null;
+  if (param.kind !== "literal" && !isNowCall(param)) return null;
   const number = numberOf(param);
   if (LEVEL_FUNCTION.test(name)) {
     return number !== null && number >= 0 && number <= 1 ? null : "must be a level between 0 and 1, such as 0.95";

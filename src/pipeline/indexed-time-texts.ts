@@ -13,6 +13,7 @@ import type { EntityDefinition, StorageDefinition } from "../datasets/definition
 import { atPosition as at, invalidQuery } from "../errors/query-service-error.js";
 import type { Expression, LogicalQuery } from "../query/ast.js";
 import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
+import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { constantText, readsAsIndexedDateTime } from "./literal-texts.js";
 
 /** Comparisons the index reads a constant beside the column in, either side. */
@@ -38,11 +39,12 @@ const SEEN_THROUGH: ReadonlySet<string> = new Set([
 export function refuseTextsTheTimeIndexCannotRead(query: LogicalQuery, entity: EntityDefinition, storage: StorageDefinition, aliases: ReadonlyMap<string, Expression>): void {
   if (query.where === null) return;
   const column = entity.requiredTimeColumn;
-  if (column === null || aliases.has(column) || !indexesDateTime(storage, storedName(entity, column))) return;
+  const stored = column === null ? null : storedName(entity, column);
+  if (column === null || stored === null || aliases.has(column) || !indexedDateTimes(storage).has(stored)) return;
   // A time bucket (`bucketed_time`) is a function of the column the index sees through, but a Date at a day's granularity.
-  const buckets = query.granularity === DATE_BUCKET_GRANULARITY ? [] : Object.entries(entity.timeBucketColumns).filter(([name, of]) => of === column && !aliases.has(name)).map(([name]) => name);
+  const buckets = query.granularity === DATE_BUCKET_GRANULARITY ? NO_BUCKETS : timeBucketsOf(entity);
   const indexed = (node: Expression): boolean => {
-    if (node.kind === "column") return node.entityAlias === undefined && (node.name === column || buckets.includes(node.name));
+    if (node.kind === "column") return node.entityAlias === undefined && (node.name === column || (buckets.has(node.name) && !aliases.has(node.name)));
     if (node.kind !== "function" || node.args.length === 0) return false;
     if (SEEN_THROUGH.has(node.name)) return indexed(node.args[0]!);
     // `timestamp - 3600`: a number added or taken away.
@@ -85,12 +87,25 @@ function storedName(entity: EntityDefinition, column: string): string | null {
   return mapper === undefined ? column : mapper.kind === "column" ? mapper.column : null;
 }
 
-/** Whether a storage table keeps an index of a DateTime column: it is partitioned by the column, or sorted by it bare. */
-function indexesDateTime(storage: StorageDefinition, column: string | null): boolean {
-  if (column === null || storage.view !== undefined) return false;
-  const type = storage.columns.find((c) => c.name === column)?.type;
-  if (type === undefined || !/^DateTime(?:\(|$)/.test(type)) return false;
-  const word = new RegExp(`(?:^|[^\\w.])${column}(?![\\w.])`);
-  const bare = (key: string | null) => key !== null && key.replace(/^\(|\)$/g, "").split(",").some((part) => part.trim() === column);
-  return (storage.partitionBy !== null && word.test(storage.partitionBy)) || bare(storage.orderBy) || bare(storage.primaryKey);
-}
+/**
+ * The DateTime columns a storage table keeps an index of: those it is partitioned by, or sorted
+ * by bare. None for a view. Read from its keys once per definition.
+ */
+const indexedDateTimes = memoizePerDefinition((storage: StorageDefinition): ReadonlySet<string> => {
+  const indexed = new Set<string>();
+  if (storage.view !== undefined) return indexed;
+  const bare = (key: string | null, column: string) => key !== null && key.replace(/^\(|\)$/g, "").split(",").some((part) => part.trim() === column);
+  for (const { name, type } of storage.columns) {
+    if (!/^DateTime(?:\(|$)/.test(type)) continue;
+    const word = new RegExp(`(?:^|[^\\w.])${name}(?![\\w.])`);
+    if ((storage.partitionBy !== null && word.test(storage.partitionBy)) || bare(storage.orderBy, name) || bare(storage.primaryKey, name)) indexed.add(name);
+  }
+  return indexed;
+});
+
+const NO_BUCKETS: ReadonlySet<string> = new Set();
+
+/** The entity's time buckets of its required time column (`bucketed_time` of `timestamp`), once per definition. */
+const timeBucketsOf = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> => new Set(Object.entries(entity.timeBucketColumns).flatMap(([name, of]) => (of === entity.requiredTimeColumn ? [name] : []))),
+);

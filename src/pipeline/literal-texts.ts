@@ -273,6 +273,10 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
  * it. `now()` alone is a DateTime, no text: null for it elsewhere.
  */
 function textOfNow(node: Expression): string | null {
-  if (node.kind !== "function" || node.name !== "now" || node.args.length !== 0) return null;
-  return new Date().toISOString().slice(0, 19).replace("T", " ");
+  return isNowCall(node) ? new Date().toISOString().slice(0, 19).replace("T", " ") : null;
+}
+
+/** `now()` with no time zone: a constant the engine computes once per query. */
+export function isNowCall(node: Expression): boolean {
+  return node.kind === "function" && node.name === "now" && node.args.length === 0;
 }
