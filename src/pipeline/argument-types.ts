@@ -1693,10 +1693,29 @@ class ArgumentTyping {
     return untyped && answersCondition() ? condition(name, args, constant) : result;
   }
 
+  /**
+   * Whether the engine's analyzer holds an aggregate's parameter a constant (null: unknown). It
+   * folds calls of constants and an `if` whose condition is one (`quantiles(if(1, 0.5, s))`,
+   * `plus(0.1, if(1, 0.2, s))`), not a `multiIf`; a call reading a column is none even where its
+   * value is one (`quantiles(coalesce(1000, geo_region))`, code 36).
+   */
+  private parameterConstness(param: Expression, depth = 0): boolean | null {
+    const constant = this.visit(param).constant;
+    if (constant !== false) return this.readsColumnUnfolded(param, 0) ? false : constant;
+    // Typed per row: a column read, or an `if` the analyzer folds to a constant branch.
+    if (param.kind !== "function" || depth > MAX_CONTAINER_DEPTH || functionFacts(param.name).aggregate || param.name === "multiIf") return false;
+    if (param.name === "if" && param.args.length === 3 && !this.readsColumnUnfolded(param.args[0]!, 0)) {
+      const picked = pickedBranch(param.args, this.nothing, this.constantValue);
+      return picked >= 0 ? this.parameterConstness(param.args[picked]!, depth + 1) : null;
+    }
+    const each = param.args.map((arg) => this.parameterConstness(arg, depth + 1));
+    return each.includes(false) ? false : each.includes(null) ? null : true;
+  }
+
   /** A curried call (`quantiles(0.5)(x)`): its parameters checked, its arguments typed and judged. */
   private visitCurried(node: Extract<Expression, { kind: "curried" }>): Typed {
     node.params.forEach((param, i) => {
-      const problem = parameterProblem(node.name, i, param, this.visit(param).constant, node.params);
+      const problem = parameterProblem(node.name, i, param, this.parameterConstness(param), node.params);
       if (problem !== null) {
         const position = param.position ?? node.position;
         throw invalidQuery(`parameter ${i + 1} of ${node.name}(…)${at(position)}, ${param.kind === "lambda" ? "a lambda" : describe(param)}, ${problem}`, position);

@@ -691,6 +691,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_sets) SELECT -100 AS e WHERE (lower('P😀') = not(1)) AND project_id IN tuple(1, 2, 3) AND org_id = 1 AND ${R}`, "lower(…) at line 1, column 46 (the text 'p😀') is not an unsigned integer", 1, 46],
   // seed 22: toDate reads a date written year first, or eight digits; '9' is none (38)
   [`MATCH (transactions) SELECT array(toDate('9'), 'x') AS a WHERE project_id = 1 AND ${TX}`, "'9' at line 1, column 42 is not a date: toDate cannot read it as one", 1, 42],
+  // seed 22: a parameter computed beside a column is no constant to the analyzer, whatever its value (36)
+  [`MATCH (search_issues) SELECT quantiles(coalesce(1000, geo_region))(0.5) AS p95 WHERE project_id = 3 AND ${R}`, "parameter 1 of quantiles(…) at line 1, column 40, coalesce(…), must be a constant", 1, 40],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
