@@ -2568,6 +2568,12 @@ function isTupleCall(node: Expression): node is Extract<Expression, { kind: "fun
   return node.kind === "function" && node.name === "tuple";
 }
 
+/** Whether a value is an array or a map (of any elements), which a Nullable cannot hold. */
+function isArrayOrMap(t: Typed): boolean {
+  if (t.cls === "arrayString" || t.cls === "arrayNumber" || t.arrayOf !== undefined) return true;
+  return t.variant >= 0 && (ARRAY_VARIANT_AT[t.variant]! || VARIANTS[t.variant]!.startsWith("map"));
+}
+
 function isArrayCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
   return node.kind === "function" && node.name === "array";
 }
@@ -2597,6 +2603,11 @@ function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt: readon
   // an Array(Variant(DateTime, String, UInt8)); alone too): an array of a Variant, whatever the
   // rest (ORDER BY refuses it, code 44; seed 16).
   if (args.some((arg) => arg.variant === MIXED_VARIANT)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  // Arrays or maps beside a NULL (`array(NULL, tags.key)`; `array(logger, tags.key)` on discover,
+  // whose logger the storage computes as NULL): no Nullable holds a container, so the engine
+  // makes an Array(Variant(...)) of them, even of arrays with a common type (`array([1], NULL,
+  // [2.5])`), and GROUP BY refuses it (code 44; seed 22). Tuples beside a NULL are Nullable tuples.
+  if (withNull && args.every(isArrayOrMap)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Elements of two families (`array(level, 10)`, `array(now(), 'a')`; an array or an aggregate
   // state beside a scalar, `array(use_case_id, max)` on metrics), Nullable or not: an array of a
   // Variant of them. So is a container of any kind (an array, a tuple, a map) beside a scalar:

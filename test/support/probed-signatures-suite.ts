@@ -1228,6 +1228,26 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       await expectEngineRefusesWhatPassRefuses(callsWith(arrays, 2, partners), 400, (message) => message.includes("an array of Nullable numbers"));
     }, 900_000);
 
+    probeIt("a call given arrays or maps beside a NULL (array(NULL, tags.key), an Array(Variant(Array(String)))) is refused by the engine where the pass refuses it", async () => {
+      // No Nullable holds a container, so the engine makes a Variant of them (seed 22's GROUP BY
+      // array(logger, tags.key) on discover, whose logger is NULL). The forms take turns per call.
+      const NULL: Expression = { kind: "literal", value: null };
+      const [mapStrings, mapInts] = MAP_TUPLE_COLUMNS.map((sample) => column(sample.column));
+      const forms = [
+        call("array", [NULL, column(CLASS_SAMPLES.arrayString.column)]),
+        call("array", [column(CLASS_SAMPLES.arrayNumber.column), NULL]),
+        call("array", [NULL, column(CLASS_SAMPLES.arrayNumber.column), column(CLASS_SAMPLES.arrayString.column)]),
+        call("array", [NULL, mapStrings!]),
+        call("array", [mapInts!, NULL, mapInts!]),
+      ];
+      for (const form of forms) {
+        expect(passTypingOf(form)?.variant, sqlOf(form)).toBe("mixedArray");
+        expect(await engineTypeOf(form), sqlOf(form)).toMatch(/^Array\(Variant\(/);
+      }
+      const partners = [null, ...(["string", "uint8", "datetime", "float64", "arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls].column)];
+      await expectEngineRefusesWhatPassRefuses(callsWith([forms], 2, partners), 100);
+    }, 300_000);
+
     probeIt("an Array(UInt32) (array(granularity), groupUniqArray of one) is one of an Array(UInt8) and an Array(Int64), refused by the engine where the pass refuses it, by its elements too ('a' IN array(u))", async () => {
       const uint32 = column(CLASS_SAMPLES.uint32.column);
       const arrays = [call("array", [uint32]), call("array", [uint32, literal(5)])];
