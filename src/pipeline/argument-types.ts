@@ -4656,11 +4656,15 @@ export function checkExpressionArgumentTypes(expression: Expression, entity: Ent
   new ArgumentTyping(() => entity, new Map()).visit(expression);
 }
 
-/** What the pass knows of one expression over one entity: tests hold it to the engine's DESCRIBE. */
+/**
+ * What the pass knows of one expression over one entity (with the query's aliases, where it
+ * reads any): tests hold it to the engine's DESCRIBE.
+ */
 export function expressionTyping(
   expression: Expression,
   entity: EntityDefinition,
   granularity: number | null = null,
+  aliases: ReadonlyMap<string, Expression> = new Map(),
 ): {
   cls: ArgumentClass | null;
   nullable: boolean;
@@ -4673,7 +4677,7 @@ export function expressionTyping(
   /** Of an array of integers, its elements' exact type where the pass knows it (`UInt64`), or null. */
   elementInteger: string | null;
 } {
-  const typing = new ArgumentTyping(() => entity, new Map(), NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
+  const typing = new ArgumentTyping(() => entity, aliases, NO_NAMES, granularity === DATE_BUCKET_GRANULARITY);
   const t = typing.visit(expression);
   const alternatives = t.alternatives?.map((alternative) => ({ cls: alternative.cls, nullable: alternative.nullable, variant: alternative.variant >= 0 ? VARIANTS[alternative.variant]! : null })) ?? null;
   return { cls: t.cls, nullable: t.nullable, constant: t.constant, mayBeNothing: typing.mayBeNothing(expression), variant: t.variant >= 0 ? VARIANTS[t.variant]! : null, alternatives, integer: integerOf(t), elementInteger: t.elementInteger === undefined ? null : integerTypeName(t.elementInteger) };

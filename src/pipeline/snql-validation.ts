@@ -37,6 +37,7 @@ import { refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
 import { printSnql } from "../snql/print-snql.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
+import { subqueryOutputsEntity } from "./subquery-outputs.js";
 
 export type ValidatedSnql =
   | {
@@ -209,6 +210,9 @@ function validateSubquery(query: LogicalQuery, source: SubquerySource, definitio
     // GRANULARITY buckets an entity's time column; the outer level has none.
     throw invalidQuery("GRANULARITY applies to the query that reads the entity: move it into the subquery");
   }
+  // The outer level's calls judged on the inner outputs' types, where the pass knows them.
+  const outputsEntity = subqueryOutputsEntity(inner);
+  if (outputsEntity !== null) judgedFailingOpen(() => checkArgumentTypes(query, () => outputsEntity, aliases), () => printSnql(query));
   return { kind: "subquery", query, inner, aliases: new Set(aliases.keys()) };
 }
 
