@@ -198,14 +198,19 @@ export const TEXT_CONVERSIONS: ReadonlyMap<string, StringReading> = new Map([
 
 const ASCII = /^[\x00-\x7f]*$/;
 /** The CONSTANT_TEXT_FUNCTIONS computed here over ASCII texts only. */
-const ASCII_ONLY: ReadonlySet<string> = new Set(["lowerUTF8", "upperUTF8", "greatest", "least"]);
+const ASCII_ONLY: ReadonlySet<string> = new Set(["lowerUTF8", "upperUTF8"]);
+
+/** Two texts in ClickHouse's order of Strings, their UTF-8 bytes' (JavaScript's `<` compares UTF-16 units: '😀' < 'ｚ' there, not in the engine). */
+function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
 
 /**
  * Functions of strings that ClickHouse computes while it plans the query when every argument is a
  * constant text, or null where the pass does not say. `lower` and `upper` change ASCII letters
- * alone, as they do here (`lower('P😀')` is 'p😀'; seed 21). The others over ASCII texts only
- * (ASCII_ONLY): the UTF-8 case mappings are ClickHouse's own, and `greatest` and `least` compare
- * bytes, as JavaScript compares ASCII strings.
+ * alone, as they do here (`lower('P😀')` is 'p😀'; seed 21). The UTF-8 case mappings over ASCII
+ * texts only (ASCII_ONLY): they are ClickHouse's own. `greatest` and `least` compare UTF-8 bytes
+ * over any texts (`greatest('😀', 'ｚ')` is '😀'; seed 22 held a 'ü').
  */
 const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]) => string | null>> = {
   lower: (texts) => (texts.length === 1 ? texts[0]!.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : null),
@@ -213,8 +218,8 @@ const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]
   lowerUTF8: (texts) => (texts.length === 1 ? texts[0]!.toLowerCase() : null),
   upperUTF8: (texts) => (texts.length === 1 ? texts[0]!.toUpperCase() : null),
   concat: (texts) => (texts.length === 0 ? null : texts.join("")),
-  greatest: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (b > a ? b : a))),
-  least: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (b < a ? b : a))),
+  greatest: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (compareBytes(b, a) > 0 ? b : a))),
+  least: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (compareBytes(b, a) < 0 ? b : a))),
 };
 
 /** What constant texts read of an entity's columns: the text it maps a column to (else null), and whether a value is always NULL there. */
