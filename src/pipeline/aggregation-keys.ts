@@ -14,7 +14,7 @@
  * the last word on what it lets through.
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
-import { comparedByElements } from "./snql-array-conditions.js";
+import { comparedByElements, elementComparison } from "./snql-array-conditions.js";
 import { nestedColumnParts } from "./nested-columns.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -367,19 +367,24 @@ const expressionColumns = memoizePerDefinition((entity: EntityDefinition): Reado
 });
 
 /**
- * The `isNull(x)` and `isNotNull(x)` written in HAVING whose x is an array column: the condition
- * rewrite tests its elements there (`arrayExists(x -> isNull(x), tags.raw_value)`,
- * snql-array-conditions.ts), which reads the column, where `isNull` of the column itself would be
- * a constant 0. A column the query ARRAY JOINs is one element and stays as it is.
+ * The `isNull(x)` and `isNotNull(x)` written in HAVING whose x is an array column, and what the
+ * condition rewrite makes of each (snql-array-conditions.ts): a test of its elements
+ * (`arrayExists(x -> isNull(x), tags.raw_value)`), which reads the column, where `isNull` of the
+ * column itself would be a constant 0; or, of a column the entity lacks (a bare NULL in its SQL,
+ * `spans.op` on discover_events), the constant answer of a test over no elements (`false` for
+ * isNull, which then decides no OR: seed 22). A column the query ARRAY JOINs is one element and
+ * stays as it is.
  */
-function elementNullTests(query: LogicalQuery, entity: EntityDefinition): ReadonlySet<Expression> {
-  const tests = new Set<Expression>();
+function elementNullTests(query: LogicalQuery, entity: EntityDefinition): ReadonlyMap<Expression, Folded> {
+  const tests = new Map<Expression, Folded>();
   if (query.having === null) return tests;
-  const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [node.name] : [])));
+  const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   for (const node of walkExpression(query.having)) {
     if (node.kind !== "function" || (node.name !== "isNull" && node.name !== "isNotNull") || node.args.length !== 1) continue;
     const only = node.args[0]!;
-    if (only.kind === "column" && only.entityAlias === undefined && !arrayJoined.has(only.name) && comparedByElements(entity, only.name)) tests.add(node);
+    if (only.kind !== "column" || only.entityAlias !== undefined || !comparedByElements(entity, only.name)) continue;
+    const rewritten = elementComparison(node, () => entity, arrayJoined);
+    if (rewritten !== null) tests.set(node, rewritten.form === "constant" ? (rewritten.every ? "true" : "false") : "column");
   }
   return tests;
 }
@@ -387,7 +392,7 @@ function elementNullTests(query: LogicalQuery, entity: EntityDefinition): Readon
 function constantFolding(
   entity: EntityDefinition,
   holdsAggregate: (node: Expression) => boolean,
-  elementTests: ReadonlySet<Expression>,
+  elementTests: ReadonlyMap<Expression, Folded>,
   mappedSubscripts: WeakSet<Expression>,
   typeOf: (node: Expression) => ReturnType<typeof expressionTyping> | null,
 ): (node: Expression) => Folded {
@@ -438,6 +443,8 @@ function constantFolding(
     // which decides no AND or OR (`title != '' OR NULL LIKE 'x'` reads title: code 215; seed 16).
     if (constant && args.includes("null") && NULL_PROPAGATING.has(node.name)) return "null";
     if ((node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1) {
+      const elementTest = elementTests.get(node);
+      if (elementTest !== undefined) return elementTest;
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
       const only = node.args[0]!;
@@ -445,7 +452,7 @@ function constantFolding(
       // the columns beside the aggregate are read (`isNull(count() * x)`: code 215, whatever x's type).
       // So is `isNull` of an expression that holds an arrayJoin (`coalesce(tags_key, m) IS NULL`,
       // code 215; seed 17): the engine folds nothing that multiplies rows.
-      if (holdsAggregate(only) || elementTests.has(node) || holdsArrayJoin(only)) return "column";
+      if (holdsAggregate(only) || holdsArrayJoin(only)) return "column";
       // A subscript's value is Nullable where its subscriptable says so (`measurements[k]`), and
       // a plain String or number elsewhere (`tags[k]` reads '' for a missing key).
       if (only.kind === "subscript" && only.entityAlias === undefined) {

@@ -697,6 +697,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT argMin(now(), abs(sample_weight)) AS time BY array(logger, tags.key) WHERE project_id = 3 AND ${R} ORDER BY time DESC LIMIT 1`, "array(…) at line 1, column 70 is an array of mixed types", 1, 70],
   // seed 22: greatest of texts compares their UTF-8 bytes, past ASCII too; 'Y ' is no number (72)
   [`MATCH (discover_transactions) SELECT count() AS c WHERE project_id = 3 AND ${TX} AND (greatest('\\,\\ü', '\\Y ') IN span_op_breakdowns[ops.db])`, "(the text 'Y ') is not a number", 1, 178],
+  // seed 22: spans.op IS NULL on discover_events, which lacks spans, is the rewrite's false, which decides no OR: tags[runtime] is read outside BY (215)
+  [`MATCH (discover_events) SELECT contexts[runtime.name] AS users, max(transaction_op) AS m BY contexts[runtime.name] WHERE project_id = 1 AND ${R} HAVING spans.op IS NULL OR tags[runtime] IN tuple('%a%') LIMIT 10`, "column tags[runtime] at line 1, column 265 is neither a BY key nor inside an aggregate", 1, 265],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
