@@ -4414,7 +4414,15 @@ function judgeMappedCondition(name: string, facts: FunctionFacts, args: readonly
   const rules = facts.counts[args.length];
   const last = args.length - 1;
   const t = types[last];
-  if (rules === undefined || last < 1 || t === undefined || t.cls === null) return;
+  if (last < 1 || t === undefined) return;
+  // A value of no class (an array, a tuple, a map, a Date, an IP, a Variant) is no UInt8, the
+  // one type an -If condition takes (`uniqIf(value, array(10, 1, 'x'))`, code 43; seed 22).
+  if (t.cls === null && t.variant >= 0) {
+    const arg = args[last]!;
+    const argPosition = arg.position ?? position;
+    throw invalidQuery(`${describe(arg)}${at(argPosition)} is ${typeName(t)}, and ${nameOf(name)} does not take it as its condition, argument ${last + 1} of ${args.length}: a condition is a UInt8 (a comparison or a boolean)`, argPosition);
+  }
+  if (rules === undefined || t.cls === null) return;
   const sets = (t.nullable ? rules.nullable : rules.robust)[formIndex(types)];
   if (sets) refuseAt(name, args, types, last, sets[last]!, position);
 }

@@ -11,6 +11,7 @@ import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { ifCombinatorRefusesCount } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
+import { snqlRefusal } from "../support/snql-refusal.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 let engine: ScratchEngine;
@@ -73,5 +74,20 @@ describe("an -If aggregate's argument counts", () => {
       expect(passRefusal({ kind: "function", name, args: args.map(column) }, entity), `${name}(${args.join(", ")})`).toBeNull();
       expect(await engine.code(`SELECT ${name}(${args.join(", ")}) FROM one_row`), `${name}(${args.join(", ")})`).toBeNull();
     }
+  });
+
+  it("of an aggregate an entity maps onto its states (uniqIf -> uniqCombined64MergeIf), a condition that is no UInt8 is refused where the engine refuses it (found by the fuzz: uniqIf(value, array(10, 1, 'x')), seed 22)", async () => {
+    await engine.store.client.command({ query: "CREATE TABLE states (project_id UInt64, s AggregateFunction(uniqCombined64, UInt64)) ENGINE = Memory" });
+    await engine.store.client.command({ query: "INSERT INTO states SELECT 1, uniqCombined64State(toUInt64(1))" });
+    const METRICS = "org_id = 1 AND project_id = 1 AND metric_id = 1 AND timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
+    // Written alike in SnQL and the engine's SQL; project_id is a column of both.
+    const conditions = ["array(10, 1)", "array(10, 1, 'x')", "tuple(1)", "if(project_id = 1, 'a', 1)", "array(project_id)", "toDate(now())", "tuple(project_id, 1)", "project_id = 1", "1", "NULL", "if(project_id = 1, 1, 0)", "project_id IN tuple(1, 2)"];
+    const wrong: string[] = [];
+    for (const condition of conditions) {
+      const pass = snqlRefusal(`MATCH (metrics_sets) SELECT uniqIf(value, ${condition}) AS u WHERE ${METRICS}`);
+      const code = await engine.code(`SELECT uniqCombined64MergeIf(s, ${condition}) FROM states`);
+      if ((pass === null) !== (code === null)) wrong.push(`${condition}: the pass ${pass === null ? "takes it" : `refuses it (${pass.message.slice(0, 80)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
