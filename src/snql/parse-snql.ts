@@ -94,11 +94,21 @@ function checkDepth(node: Expression, depth: number): void {
 
 /** Applies Snuba's checks and defaults; only the outermost query gets the default LIMIT. */
 function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
+  // The grammar reads any number there; Snuba's takes integers, and the engine fails on a
+  // fraction or a number past a UInt64 (code 440, a 500 in the seed 23 fuzz).
   for (const limit of [parsed.limit, parsed.limitBy?.limit]) {
     if (limit && limit.value > MAX_LIMIT) throw invalidQuery(`queries cannot have a limit higher than ${MAX_LIMIT}`, limit.position);
     if (limit && limit.value < 0) throw invalidQuery("LIMIT must not be negative", limit.position);
+    if (limit && !Number.isInteger(limit.value)) throw invalidQuery(`LIMIT must be a whole number, got ${limit.value}`, limit.position);
   }
   if (parsed.offset !== null && parsed.offset.value < 0) throw invalidQuery("OFFSET must not be negative", parsed.offset.position);
+  // Past 2^53 a number is no longer exact.
+  if (parsed.offset !== null && !Number.isSafeInteger(parsed.offset.value)) {
+    throw invalidQuery(`OFFSET must be a whole number of at most ${Number.MAX_SAFE_INTEGER}, got ${parsed.offset.value}`, parsed.offset.position);
+  }
+  if (parsed.granularity && !Number.isSafeInteger(parsed.granularity.value)) {
+    throw invalidQuery(`GRANULARITY must be a whole number of seconds, got ${parsed.granularity.value}`, parsed.granularity.position);
+  }
   if (parsed.granularity && parsed.granularity.value <= 0) {
     throw invalidQuery("GRANULARITY must be a positive number of seconds", parsed.granularity.position);
   }

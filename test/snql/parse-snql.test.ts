@@ -36,6 +36,22 @@ describe("parseSnql", () => {
     expect(error.position).toEqual({ line: 1, column: 31 });
   });
 
+  it("refuses an OFFSET that is no whole number or past 2^53 - 1, and a LIMIT or GRANULARITY that is no whole number, which the engine fails on (code 440, a 500 in the seed 23 fuzz)", () => {
+    for (const [offset, column] of [["28282828282828282828282828", 31], ["1.5", 31], ["9007199254740992", 31]] as const) {
+      const error = parseError(`MATCH (events) SELECT count() OFFSET ${offset}`);
+      expect(error.type, offset).toBe("invalid_query");
+      expect(error.message, offset).toMatch(/^OFFSET must be a whole number of at most 9007199254740991, got /);
+      expect(error.position, offset).toEqual({ line: 1, column });
+    }
+    expect(parseSnql(`MATCH (events) SELECT count() WHERE ${RANGE} OFFSET 9007199254740991`).offset).toBe(9007199254740991);
+    // and a LIMIT, a LIMIT BY or a GRANULARITY that is no whole number
+    for (const [clause, words] of [["LIMIT 1.5", "LIMIT must be a whole number, got 1.5"], ["LIMIT 0.5 BY title", "LIMIT must be a whole number, got 0.5"], ["GRANULARITY 1.5", "GRANULARITY must be a whole number of seconds, got 1.5"]] as const) {
+      const error = parseError(`MATCH (events) SELECT count() ${clause}`);
+      expect(error.message, clause).toBe(words);
+      expect(error.position, clause).toEqual({ line: 1, column: 31 });
+    }
+  });
+
   it("turns toDateTime string literals into instants, honouring UTC offsets", () => {
     const query = parseSnql(
       "MATCH (events) SELECT count() WHERE timestamp >= toDateTime('2024-01-01T02:00:00+02:00') AND timestamp < toDateTime('2024-01-01 01:00:00')",
