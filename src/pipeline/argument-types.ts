@@ -110,6 +110,7 @@ function classTyped(cls: ArgumentClass, typeName: string, constant: boolean | nu
     const elementInteger = element === undefined ? null : integerShapeOfTypeName(element);
     return elementInteger !== null ? { ...typed(cls, constant, nullable), elementInteger } : typed(cls, constant, nullable);
   }
+  if (cls === "aggregateState") return { ...typed(cls, constant, nullable), state: typeName.replace(/\s+/g, "") };
   const integer = cls === "int64" ? integerShapeOfTypeName(typeName) : null;
   return integer !== null ? integerTyped(integer, constant, nullable) : typed(cls, constant, nullable);
 }
@@ -204,6 +205,8 @@ interface Typed {
   readonly elementType?: Typed;
   /** Of the integer class, its exact type where the pass knows it (integer-types.ts): greatest and least turn on it. */
   readonly integer?: IntegerShape;
+  /** Of an aggregate state column, its declared type (`AggregateFunction(sum,Float64)`, spaces removed): two states of different types have no common type. */
+  readonly state?: string;
   /** Of an array of integers, its elements' exact type where the pass knows it (`tags.key` on metrics, an Array(UInt64)): two such arrays are compared in their elements' common type (refuseArraysOfIntegersWithoutCommonType). */
   readonly elementInteger?: IntegerShape;
 }
@@ -407,6 +410,18 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
  * A branch of unknown type says nothing. `ifNull` and `coalesce` are coalesceType's.
  */
+/** How many aggregate state types an `if`'s or `multiIf`'s branches hold, where every branch is a state of a known type (else 0). */
+function branchStates(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean): number {
+  const seen = new Set<string>();
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length) || nullAt(args[i]!)) continue;
+    const state = types[i]!.state;
+    if (state === undefined) return 0;
+    seen.add(state);
+  }
+  return seen.size;
+}
+
 function branchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean, valueOf: ValueOf): Typed | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
   // A constant condition, or one the storage computes as NULL (which picks the else branch for
@@ -421,6 +436,12 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
+  }
+  // Aggregate states of two types (`if(100, sum, avg)` on metrics_distributions): a Variant of
+  // them, even where a constant condition picks one (GROUP BY refuses it, code 44; seed 23).
+  const states = branchStates(args, types, nullAt);
+  if (states > 1) {
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [typed("aggregateState", constant === false ? false : null)], ...(pickedOnce ? { pickedOnce } : {}) };
   }
   // Numbers of known types and IPv4s with a common type: that type, where no constant condition
   // picks a branch (below, a NULL branch so picked holds no value).

@@ -8,6 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
 
 let engine: ScratchEngine;
 const COLUMNS = "s1 AggregateFunction(sum, Float64), s2 AggregateFunction(sum, Float64), c AggregateFunction(count, Float64), su AggregateFunction(sum, UInt64), q AggregateFunction(quantiles(0.5, 0.9), Float64), g UInt32";
@@ -60,5 +63,35 @@ describe("aggregate states inside a tuple or an array", () => {
         expect(await engine.accepted(sql), sql).toBe(true);
       }
     }
+  });
+});
+
+describe("an if or a multiIf of aggregate states", () => {
+  // The columns above as an entity's, for the typing pass.
+  const entity = columnsEntity(
+    "states",
+    COLUMNS.split(/, (?=\w+ [A-Z])/).map((column) => {
+      const [name, ...type] = column.split(" ");
+      return { name: name!, type: type.join(" ") };
+    }),
+  );
+
+  it("is a Variant where its branches are states of two types, whatever picks them, as the engine types it, and no GROUP BY key then (found by the fuzz: BY if(100, sum, avg) on metrics_distributions, code 44, seed 23)", async () => {
+    const wrong: string[] = [];
+    let variants = 0;
+    for (const text of ["if(g > 1, s1, s2)", "if(g > 1, s1, c)", "if(1, s1, su)", "if(0, q, s1)", "multiIf(g > 1, s1, g > 2, q, s2)", "multiIf(g > 1, s1, g > 2, s2, s1)", "if(g > 1, c, c)"]) {
+      const pass = expressionTyping(parseSnql(`MATCH (x) SELECT ${text} AS v`).selected[0]!.expression, entity);
+      const engineType = String(((await (await engine.store.client.query({ query: `SELECT toTypeName(${text}) AS t FROM one_row`, format: "JSONEachRow" })).json()) as { t: string }[])[0]!.t);
+      const variant = engineType.startsWith("Variant(");
+      if (variant) variants++;
+      // (A state of one type the pass types as a state, or leaves untyped: multiIf of three.)
+      if (variant !== (pass.variant === "mixed") || (!variant && pass.cls !== "aggregateState" && pass.cls !== null)) wrong.push(`${text}: the engine ${engineType}, the pass ${pass.variant ?? pass.cls}`);
+      // GROUP BY refuses the Variant and takes a state.
+      for (const table of ["empty_values", "one_row"]) {
+        if ((await engine.accepted(`SELECT count() FROM ${table} GROUP BY ${text}`)) === variant) wrong.push(`${text}: GROUP BY on ${table} ${variant ? "takes" : "refuses"} it`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(variants).toBe(4);
   });
 });
