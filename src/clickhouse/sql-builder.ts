@@ -85,7 +85,10 @@ export function selectItem(
     const entity = entityOf(node.entityAlias);
     if (entity && uuidColumns(entity).has(node.name)) printed = `replaceAll(toString(${printed}), '-', '')`;
   }
-  return `${printed} AS ${resultAlias(item.name)}`;
+  const alias = resultAlias(item.name);
+  // A bare reference to an alias another clause defines (`SELECT c ... ORDER BY count() AS c`) is
+  // that alias already: `_snuba_c AS _snuba_c` would name it twice (code 179; seed 23).
+  return printed === alias ? alias : `${printed} AS ${alias}`;
 }
 
 /**

@@ -122,6 +122,14 @@ describe("SnQL clauses on the embedded engine", () => {
     expect(repeated.meta.map((m: { name: string }) => m.name)).toEqual(["project_id", "c"]);
   });
 
+  it("SELECT names an alias ORDER BY or HAVING defines: one output column, named once in the SQL (seed 23: code 179 before)", async () => {
+    const ordered = await rows(`MATCH (events) SELECT c WHERE ${RANGE} AND project_id = 1 ORDER BY count() AS c ASC`);
+    expect(ordered.data).toEqual([{ c: 3 }]);
+    expect(ordered.meta.map((m: { name: string }) => m.name)).toEqual(["c"]);
+    const having = await rows(`MATCH (events) SELECT n, project_id BY project_id WHERE ${RANGE} AND project_id = 1 HAVING (count() AS n) > 1`);
+    expect(having.data).toEqual([{ n: 3, project_id: 1 }]);
+  });
+
   it("conditions on array columns hold for any element (positive) or every element (negative)", async () => {
     const any = await rows(`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND tags.key = 'browser'`);
     expect(any.data).toEqual([{ c: 3 }]);
