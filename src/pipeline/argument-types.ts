@@ -1698,6 +1698,12 @@ class ArgumentTyping {
       // refused only where every one is (`bucketed_time - arrayMap(…)`, code 43; seed 15).
       if (body.cls !== null && body.variant < 0 && elementClass(body.cls) === null && body.cls !== "aggregateState") return MAPPED_ARRAYS[constnessIndex(constant)]!;
     }
+    // `arrayFilter((v) -> …, a)` is a of fewer elements, `arraySort((v) -> …, a)` a reordered:
+    // the type of their first array, whatever the lambda returns (`now() < arrayFilter(…, tags.key
+    // / 100)` compares a DateTime with an Array(Float64), code 43; seed 23).
+    if (ARRAY_KEEPING_LAMBDA_FUNCTIONS.has(name) && nodes.length >= 2 && lambda?.kind === "lambda" && isArrayTyped(args[1]!)) {
+      return args[1]!.constant === constant ? args[1]! : { ...args[1]!, constant };
+    }
     if (TUPLE_ARITHMETIC.has(name) && args.length === 2) {
       const kept = keptArithmeticType(name, args, constant);
       if (kept !== null) return kept;
@@ -2578,6 +2584,9 @@ function elementCall(name: string, left: Expression, right: Expression, position
 function elementBy(name: string, k: number, position: TextPosition | undefined): string {
   return `${nameOf(name)}${at(position)} works on a tuple element by element, and refuses element ${k + 1}:`;
 }
+
+/** The functions of a lambda and arrays that return their first array, filtered, reordered or filled: of its type. */
+const ARRAY_KEEPING_LAMBDA_FUNCTIONS: ReadonlySet<string> = new Set(["arrayFilter", "arrayReverseFilter", "arraySort", "arrayReverseSort", "arrayFill", "arrayReverseFill"]);
 
 /** The arithmetic ClickHouse does element by element on a tuple (tests hold the rule to the engine). */
 export const TUPLE_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "divide", "intDiv", "intDivOrZero", "modulo"]);

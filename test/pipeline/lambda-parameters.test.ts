@@ -104,6 +104,29 @@ describe("a lambda's parameter", () => {
     expect(refused).toBeGreaterThan(engineRefused * 0.9);
   });
 
+  it("given to arrayFilter, arraySort or arrayFill, makes a call that is its first array's type: judged as the array is, and refused where the engine refuses it (found by the fuzz: now() < arrayFilter(…, tags.key / 100), seed 23)", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    const partners = plainSamples.filter((sample) => !sample.type.startsWith("AggregateFunction(")).map((sample) => column(sample.column));
+    for (const { array } of ARRAYS)
+      for (const name of ["arrayFilter", "arrayReverseSort", "arrayFill"]) {
+        const kept = call(name, [lambdaOf(call("isNotNull", [parameter])), column(array)]);
+        for (const partner of partners)
+          for (const op of ["equals", "less", "has"]) {
+            const expression = call(op, [kept, partner]);
+            const refusal = passRefusal(expression, entity);
+            const asArray = passRefusal(call(op, [column(array), partner]), entity);
+            if ((refusal === null) !== (asArray === null)) wrong.push(`${sqlOf(expression)}: the pass ${refusal ?? "takes it"}; of ${array} itself ${asArray ?? "takes it"}`);
+            if (refusal === null) continue;
+            refused += 1;
+            const code = await engine.code(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`);
+            if (code === null || !TYPE_OR_COUNT_ERRORS.has(code)) wrong.push(`${sqlOf(expression)}: the pass refuses it (${refusal.slice(0, 100)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
+          }
+      }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
+  }, 300_000);
+
   it("returning a value of a type without a class (a Date, a tuple, a Variant) is refused where the function takes only conditions from its lambda, as the engine refuses it", async () => {
     const conditionsOnly = ["arrayAll", "arrayCount", "arrayExists", "arrayFilter", "arrayFirst", "arrayFirstIndex", "arrayLast"];
     const datetime = column(CLASS_SAMPLES.datetime.column);

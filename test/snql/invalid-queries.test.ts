@@ -703,6 +703,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_sets) SELECT uniqIf(value, array(10, 1, 'x')) AS \`weird alias\` BY now() WHERE org_id = 1 AND project_id = 1 AND ${R}`, "array(…) at line 1, column 51 is an array of mixed types (an Array(Variant(...))), and uniqIf does not take it as its condition", 1, 51],
   // seed 23: an if of two aggregate states of different types is a Variant, whatever picks the branch: no GROUP BY key (44)
   [`MATCH (metrics_distributions) SELECT tags.value AS level, timestamp, count() BY tags.value, timestamp, if(100, sum, avg) AS n, percentiles WHERE ${R} AND org_id = 1 AND project_id = 2`, "if(…) at line 1, column 104 is a value of mixed types", 1, 104],
+  // seed 23: arrayFilter returns its array, an Array(Float64) here, which a DateTime is not compared with (43)
+  [`MATCH (generic_metrics_distributions) SELECT count() AS total WHERE (now() < arrayFilter((\`v\`) -> isNull(\`v\`), tags.key / (100))) AND project_id = 3 AND org_id = 1 AND ${R}`, "now(…) at line 1, column 70 is a datetime and arrayFilter(…) at line 1, column 78 is an Array(Float64)", 1, 78],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
