@@ -3,13 +3,13 @@
  * (`MATCH { MATCH (groupedmessage) SELECT offset } SELECT count() WHERE offset LIKE '%a%'` reads
  * a UInt64 with like, code 43; seed 22). Each output is a column of the type the pass knows for
  * it on the inner query's entity: a stored column's declared type (a UUID column's, which the
- * SQL selects as its text, a String), else the type its typing names exactly. An output it cannot name is a column of no known type, judged as an unknown
- * column is.
+ * SQL selects as its text, a String), else the type its typing names exactly. An output it cannot
+ * name is a column of no known type, judged as an unknown column is. A subquery inside a subquery
+ * is typed level by level.
  *
  * The outer level is left unjudged (null) where an output may be a constant or a NULL of no type
  * (`SELECT 1 AS x`, `plus(x, NULL) AS y`), which the engine may fold into the outer query where a
- * column is no constant to the pass, or where the inner query is a join, a subquery or ARRAY
- * JOINs.
+ * column is no constant to the pass, or where the inner query is a join or ARRAY JOINs.
  */
 import type { ColumnDefinition, EntityDefinition } from "../datasets/definition-types.js";
 import { columnsEntity } from "../datasets/columns-entity.js";
@@ -17,17 +17,34 @@ import { outputItems, uuidColumns } from "../clickhouse/sql-builder.js";
 import { collectAliases } from "./alias-resolution.js";
 import { expressionTyping } from "./argument-types.js";
 import type { ValidatedSnql } from "./snql-validation.js";
+import type { LogicalQuery } from "../query/ast.js";
 
 /** The outputs of the inner query as an entity's columns, or null where the outer level is left unjudged. */
 export function subqueryOutputsEntity(inner: ValidatedSnql): EntityDefinition | null {
-  if (inner.kind !== "entity" && inner.kind !== "storage") return null;
-  if (inner.query.arrayJoin !== undefined && inner.query.arrayJoin.length > 0) return null;
-  const aliases = collectAliases(inner.query);
-  const declared = new Map(inner.entity.columns.map((column) => [column.name, column.type]));
-  const uuids = uuidColumns(inner.entity);
+  switch (inner.kind) {
+    case "entity":
+    case "storage":
+      return outputsEntity(inner.query, inner.entity, uuidColumns(inner.entity));
+    case "subquery": {
+      // A subquery's own outer level reads its inner outputs, and selects a UUID as it is.
+      const below = subqueryOutputsEntity(inner.inner);
+      return below === null ? null : outputsEntity(inner.query, below, NO_UUIDS);
+    }
+    default:
+      return null;
+  }
+}
+
+const NO_UUIDS: ReadonlySet<string> = new Set();
+
+/** The outputs of one query level over its source (an entity, or the outputs below it) as columns. */
+function outputsEntity(query: LogicalQuery, source: EntityDefinition, uuids: ReadonlySet<string>): EntityDefinition | null {
+  if (query.arrayJoin !== undefined && query.arrayJoin.length > 0) return null;
+  const aliases = collectAliases(query);
+  const declared = new Map(source.columns.map((column) => [column.name, column.type]));
   const columns: ColumnDefinition[] = [];
-  for (const item of outputItems(inner.query, new Set(aliases.keys()))) {
-    const typing = expressionTyping(item.expression, inner.entity, inner.query.granularity, aliases);
+  for (const item of outputItems(query, new Set(aliases.keys()))) {
+    const typing = expressionTyping(item.expression, source, query.granularity, aliases);
     if (typing.constant !== false || typing.mayBeNothing) return null;
     const expression = item.expression;
     const stored = expression.kind === "column" && expression.entityAlias === undefined && !aliases.has(expression.name) ? expression.name : undefined;
