@@ -1285,6 +1285,17 @@ class ArgumentTyping {
     return this.lastFacts;
   }
 
+  /** The expression an alias names, through aliases of aliases; any other node as it is. */
+  private definitionOf(node: Expression): Expression {
+    let resolved = node;
+    for (let depth = 0; depth < 8 && resolved.kind === "column" && resolved.entityAlias === undefined && !resolved.insideOwnAlias; depth++) {
+      const definition = this.aliases.get(resolved.name);
+      if (definition === undefined) break;
+      resolved = definition;
+    }
+    return resolved;
+  }
+
   /** An aggregate state a tuple or an array holds at any depth (`tuple('x', sum_weighted)`), through aliases; else null. */
   stateInside(node: Expression, depth = 0): Expression | null {
     const resolved = node.kind === "column" && node.entityAlias === undefined && !node.insideOwnAlias ? (this.aliases.get(node.name) ?? node) : node;
@@ -1474,9 +1485,12 @@ class ArgumentTyping {
     // rest as `=` compares (`'staging' IN coalesce(0.5, user_email)`, code 72; seed 18).
     // And an `if` of a literal condition is folded to its branch (`'staging' IN if(1, 0.5, s)` is
     // `'staging' IN 0.5`, taken), although its type is a Variant of its branches read per row.
-    const rightCall = membership && nodes[1]!.kind === "function";
-    const unfoldedSet = rightCall && args[1]!.constant !== false && this.readsColumnUnfolded(nodes[1]!, 0);
-    const foldedIf = rightCall && args[1]!.constant === false && isLiteralIf(nodes[1]!) && !this.readsColumnUnfolded(nodes[1]!, 0);
+    // An alias there is its definition (`0 NOT IN l` with `tags[transaction] AS l` compares as
+    // `=`, code 386; seed 22): the engine's analyzer reads the alias as what it names.
+    const right = membership ? this.definitionOf(nodes[1]!) : nodes[1]!;
+    const rightCall = membership && right.kind === "function";
+    const unfoldedSet = rightCall && args[1]!.constant !== false && this.readsColumnUnfolded(right, 0);
+    const foldedIf = rightCall && args[1]!.constant === false && isLiteralIf(right) && !this.readsColumnUnfolded(right, 0);
     const constantSet = membership && (args[1]!.constant === true || foldedIf) && !unfoldedSet;
     if (membership) refuseUnconvertibleSetValues(name, nodes, args, constantSet);
     if (membership) this.refuseArrayInList(name, nodes, args);
@@ -1555,8 +1569,8 @@ class ArgumentTyping {
       membership &&
       !constantSet &&
       (unfoldedSet
-        ? computedScalar(nodes[1]!, args[1]!)
-        : args[1]!.constant === false && (computedScalar(nodes[1]!, args[1]!) || scalarPerRow(nodes[1]!, args[1]!) || this.isComputedColumn(nodes[1]!, args[1]!) || args[1]!.variant === MIXED_VARIANT));
+        ? computedScalar(right, args[1]!)
+        : args[1]!.constant === false && (computedScalar(right, args[1]!) || scalarPerRow(right, args[1]!) || this.isComputedColumn(right, args[1]!) || args[1]!.variant === MIXED_VARIANT));
     if (computedSet) {
       const equals = functionFacts("equals");
       if (mixedAt >= 0) this.judgeAlternatives(name, equals, nodes, args, mixedAt, position);

@@ -258,6 +258,7 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     const first = node.args.find((arg) => !((arg.kind === "literal" && arg.value === null) || columns?.isNull(arg) === true));
     return first === undefined ? null : constantText(first, columns);
   }
+  if (node.name === "substring") return substringOf(node.args, columns);
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
   if (fold === undefined) return null;
   const texts: string[] = [];
@@ -269,6 +270,22 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     texts.push(text);
   }
   return fold(texts);
+}
+
+/**
+ * `substring(s, offset[, length])` of an ASCII text and whole numbers (or Booleans) written out:
+ * its bytes from the 1-based offset, at most `length` of them. An offset past the end, an offset
+ * 0 or a length 0 make '' (`substring('production', 1000, FALSE)`, which no integer reads: code
+ * 32; seed 22). Negative numbers, fractions and texts past ASCII (bytes, not characters) are left
+ * alone (null).
+ */
+function substringOf(args: readonly Expression[], columns?: ColumnTexts): string | null {
+  if (args.length < 2 || args.length > 3) return null;
+  const text = constantText(args[0]!, columns);
+  const [offset, length] = args.slice(1).map((arg) => (arg.kind === "literal" && typeof arg.value === "boolean" ? Number(arg.value) : arg.kind === "literal" && typeof arg.value === "number" && Number.isSafeInteger(arg.value) && arg.value >= 0 ? arg.value : null));
+  if (text === null || !ASCII.test(text) || offset === null || offset === undefined || length === null) return null;
+  if (offset === 0) return "";
+  return length === undefined ? text.slice(offset - 1) : text.slice(offset - 1, offset - 1 + length);
 }
 
 /**

@@ -306,6 +306,25 @@ describe("strings compared with a value of a class", () => {
       }
   });
 
+  it("substring of a text and whole numbers is the engine's text, and a number compared with its '' is refused (found by the fuzz: tags.key != substring('production', 1000, FALSE), code 32, seed 22)", async () => {
+    const calls: [string, string | number | boolean, (string | number | boolean)?][] = [
+      ["production", 1000, false], ["production", 2, 3], ["production", 1], ["production", 0, 2], ["production", 4], ["abc", 2, 0], ["abc", true, 2], ["abc", 3, 100], ["", 1, 1],
+    ];
+    const lit = (value: string | number | boolean) => ({ kind: "literal", value }) as const;
+    for (const [text, offset, length] of calls) {
+      const args = [lit(text), lit(offset), ...(length === undefined ? [] : [lit(length)])];
+      const sql = `substring(${quote(text)}, ${offset}${length === undefined ? "" : `, ${length}`})`;
+      const rows = (await (await engine.store.client.query({ query: `SELECT ${sql} AS t`, format: "JSONEachRow" })).json()) as { t: string }[];
+      expect(constantText({ kind: "function", name: "substring", args } as unknown as Parameters<typeof constantText>[0]), sql).toBe(rows[0]!.t);
+    }
+    // Left alone: a negative offset, a fraction, a text past ASCII (substring counts bytes).
+    for (const args of [[lit("abc"), lit(-1)], [lit("abc"), lit(1.5)], [lit("ü😀"), lit(2)]]) {
+      expect(constantText({ kind: "function", name: "substring", args } as unknown as Parameters<typeof constantText>[0])).toBeNull();
+    }
+    const column = columns.find((c) => c.key === "uint8")!;
+    expect(await accepted(`SELECT count() FROM one_row WHERE ${column.name} != substring('production', 1000, FALSE)`)).toBe(false);
+  });
+
   it("an unsigned integer of the int64 class (a UInt16, a UInt64) reads a text as a UInt8 does: every string that reading refuses fails in ClickHouse (found by the fuzz: toString(-1000) = user_hash)", async () => {
     const unsignedReading = STRING_READ_AS.get("uint8")!;
     const unsigned = columns.filter((c) => c.key === "int64" && c.type.startsWith("UInt"));

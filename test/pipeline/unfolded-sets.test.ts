@@ -10,6 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
+import { checkArgumentTypes } from "../../src/pipeline/argument-types.js";
+import { collectAliases } from "../../src/pipeline/alias-resolution.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passRefusal } from "../support/typing-pass.js";
 
@@ -53,5 +55,27 @@ describe("a constant computed from a column on the right of IN", () => {
     expect(wrong).toEqual([]);
     expect(verdicts.refused).toBeGreaterThan(4);
     expect(verdicts.taken).toBeGreaterThan(10);
+  });
+
+  it("named by an alias, is what the alias names: a call compared as = compares, a bare column a set of one (found by the fuzz: 0 NOT IN level, with tags[transaction] AS level, code 386, seed 22)", async () => {
+    const wrong: string[] = [];
+    const verdicts = { refused: 0, taken: 0 };
+    for (const left of ["0", ...lefts])
+      for (const definition of [`lower(${s})`, s, `coalesce(0.5, ${s})`, `if(1, 0.5, ${s})`, `concat(${s}, 'x')`]) {
+        const snql = parseSnql(`MATCH (x) SELECT ${definition} AS a, a AS b WHERE notIn(${left}, b)`);
+        let refusal: string | null = null;
+        try {
+          checkArgumentTypes(snql, () => entity, collectAliases(snql));
+        } catch (error) {
+          refusal = (error as Error).message;
+        }
+        const sql = `SELECT ${definition} AS a, a AS b FROM ${PROBE_ROW_TABLE} WHERE notIn(${left}, b)`;
+        const code = await engine.code(sql);
+        verdicts[refusal === null ? "taken" : "refused"]++;
+        if ((refusal === null) !== (code === null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 100)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(verdicts.refused).toBeGreaterThanOrEqual(4);
+    expect(verdicts.taken).toBeGreaterThan(4);
   });
 });

@@ -705,6 +705,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (metrics_distributions) SELECT tags.value AS level, timestamp, count() BY tags.value, timestamp, if(100, sum, avg) AS n, percentiles WHERE ${R} AND org_id = 1 AND project_id = 2`, "if(…) at line 1, column 104 is a value of mixed types", 1, 104],
   // seed 23: arrayFilter returns its array, an Array(Float64) here, which a DateTime is not compared with (43)
   [`MATCH (generic_metrics_distributions) SELECT count() AS total WHERE (now() < arrayFilter((\`v\`) -> isNull(\`v\`), tags.key / (100))) AND project_id = 3 AND org_id = 1 AND ${R}`, "now(…) at line 1, column 70 is a datetime and arrayFilter(…) at line 1, column 78 is an Array(Float64)", 1, 78],
+  // seed 22: an alias on the right of IN is what it names, a subscript here, compared as = compares (386)
+  [`MATCH (discover_events) SELECT tags[transaction] AS level WHERE ${R} AND project_id = 2 AND (0 NOT IN level) LIMIT 10`, "0 at line 1, column 186 is a small integer (UInt8) and column level at line 1, column 195 is a string", 1, 195],
+  // seed 22: substring of a text is a text, '' here, which no integer reads (32)
+  [`MATCH (generic_metrics_sets) SELECT metric_id AS total BY metric_id WHERE ${R} AND org_id = 1 AND project_id = 1 AND (tags.key != substring('production', 1000, FALSE))`, "substring(…) at line 1, column 223 (the text '') is not an integer", 1, 223],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
