@@ -410,6 +410,18 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
  * A branch of unknown type says nothing. `ifNull` and `coalesce` are coalesceType's.
  */
+/** Whether an `if`'s or `multiIf`'s branches are all arrays of strings, some of Nullable ones ("nullable"), none ("plain"), or not all such arrays (null). */
+function branchArraysOfStrings(args: readonly Expression[], types: readonly Typed[]): "nullable" | "plain" | null {
+  let nullable = false;
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length)) continue;
+    const t = types[i]!;
+    if (t.variant === NULLABLE_STRINGS_VARIANT) nullable = true;
+    else if (t.cls !== "arrayString" || t.variant >= 0) return null;
+  }
+  return nullable ? "nullable" : "plain";
+}
+
 /** How many aggregate state types an `if`'s or `multiIf`'s branches hold, where every branch is a state of a known type (else 0). */
 function branchStates(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean): number {
   const seen = new Set<string>();
@@ -500,6 +512,9 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
     const numbers = nullable || nulls > 0 ? NULLABLE_NUMBER_CLASSES : NUMBER_CLASSES;
     return { cls: null, index: -1, constant, nullable: false, variant: -1, alternatives: alternativeConstant === null ? numbers : numbers.map((t) => ({ ...t, constant: alternativeConstant })) };
   }
+  // Arrays of strings, some of Nullable ones (`if(0, exception_frames.filename, contexts.key)`):
+  // an Array(Nullable(String)), compared with an array of numbers by no one (code 43; seed 24).
+  if (nulls === 0 && byFamily.size === 1 && branchArraysOfStrings(args, types) === "nullable") return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   if (conditions || only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
   // A constant condition picks its branch once for all rows. Where the pass knows the branch
   // picked holds values (`if(10, 'transaction', NULL)`), every row holds one: the Nullable,

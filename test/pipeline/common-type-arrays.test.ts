@@ -8,7 +8,8 @@
  * refuseNullBesideContainer); this holds it to the embedded engine, each way round.
  */
 import { describe, expect, it } from "vitest";
-import { CLASS_SAMPLES, PROBE_ROW_TABLE, nullableSample } from "../../src/pipeline/argument-classes.js";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passRefusal } from "../support/typing-pass.js";
@@ -16,7 +17,9 @@ import { passRefusal } from "../support/typing-pass.js";
 const scalars = (["string", "uint8", "int64", "float64", "datetime", "uuid", "bool"] as const).map((cls) => CLASS_SAMPLES[cls]);
 const arrays = (["arrayString", "arrayNumber"] as const).map((cls) => CLASS_SAMPLES[cls]);
 const nullable = nullableSample("string")!;
-const samples = [...scalars, ...arrays, nullable];
+/** Arrays of Nullable strings and of Nullable UInt32s (exception_frames.filename, .colno). */
+const [nullableStrings, nullableUInt32s] = (["nullableStrings", "nullableUInt32"] as const).map((variant) => variantSamples(variant)[0]!);
+const samples = [...scalars, ...arrays, nullable, nullableStrings!, nullableUInt32s!];
 const entity = probeColumnsEntity(samples);
 const engine = useProbeTablesEngine("common-type-arrays", samples);
 
@@ -43,5 +46,24 @@ describe("greatest and least of an array whose elements the pass cannot name", (
           }
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThanOrEqual(unnamed.length * (scalars.length + 2) * 2 * 2);
+  });
+});
+
+describe("an if or a multiIf of arrays of strings, some of Nullable ones", () => {
+  it("is an Array(Nullable(String)) in the pass and in the engine, and compared with an array of numbers it is refused as the engine refuses it (found by the fuzz: if(0, exception_frames.filename, contexts.key) = exception_frames.colno, code 43, seed 24)", async () => {
+    const { column: plain } = arrays[0]!;
+    const wrong: string[] = [];
+    for (const sql of [`if(${u}, ${nullableStrings!.column}, ${plain})`, `if(0, ${nullableStrings!.column}, ${plain})`, `multiIf(${u}, ${plain}, ${u} > 1, ${nullableStrings!.column}, ${plain})`]) {
+      const expression = parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression;
+      const typeName = String((await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" }).then((result) => result.json<{ t: string }>()))[0]!.t);
+      if (typeName !== "Array(Nullable(String))" || expressionTyping(expression, entity).variant !== "nullableStrings") wrong.push(`${sql}: the engine ${typeName}, the pass ${JSON.stringify(expressionTyping(expression, entity))}`);
+      for (const other of [nullableUInt32s!.column, arrays[1]!.column, plain]) {
+        const compared = `equals(${sql}, ${other})`;
+        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${compared} AS zz`).selected[0]!.expression, entity);
+        const code = await engine.code(`SELECT ${compared} FROM ${PROBE_ROW_TABLE}`);
+        if ((refusal === null) !== (code === null)) wrong.push(`${compared}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -709,6 +709,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT tags[transaction] AS level WHERE ${R} AND project_id = 2 AND (0 NOT IN level) LIMIT 10`, "0 at line 1, column 186 is a small integer (UInt8) and column level at line 1, column 195 is a string", 1, 195],
   // seed 22: substring of a text is a text, '' here, which no integer reads (32)
   [`MATCH (generic_metrics_sets) SELECT metric_id AS total BY metric_id WHERE ${R} AND org_id = 1 AND project_id = 1 AND (tags.key != substring('production', 1000, FALSE))`, "substring(…) at line 1, column 223 (the text '') is not an integer", 1, 223],
+  // seed 24: an if of an Array(Nullable(String)) and an Array(String) is an Array(Nullable(String)), compared with an Array(Nullable(UInt32)) (43)
+  [`MATCH (discover_events) SELECT avg(2) AS users WHERE if(0, exception_frames.filename, contexts.key) = exception_frames.colno AND project_id = 2 AND ${R}`, "if(…) at line 1, column 54 is an Array(Nullable(String)) and column exception_frames.colno", 1, 103],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
