@@ -259,17 +259,38 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     return first === undefined ? null : constantText(first, columns);
   }
   if (node.name === "substring") return substringOf(node.args, columns);
+  if (node.name === "if" || node.name === "multiIf") return pickedText(node.args, columns);
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];
   if (fold === undefined) return null;
   const texts: string[] = [];
   for (const arg of node.args) {
-    // concat writes an integer or a Boolean as its text (`concat('x', 1)` is 'x1'); a float's is left alone.
+    // concat writes a number or a Boolean as its text, as toString does (`concat('x', 1)` is 'x1',
+    // `concat(TRUE, 1e23)` 'true1e23', which no DateTime reads: code 41; seed 24).
     const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
-    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isSafeInteger(literal)) ? String(literal) : (textOfNow(arg) ?? constantText(arg, columns));
+    const text = typeof literal === "boolean" || (typeof literal === "number" && Number.isFinite(literal)) ? String(literal).replace("e+", "e") : (textOfNow(arg) ?? constantText(arg, columns));
     if (text === null || (ASCII_ONLY.has(node.name) && !ASCII.test(text))) return null;
     texts.push(text);
   }
   return fold(texts);
+}
+
+/**
+ * An `if` or `multiIf` of constant texts whose conditions are UInt8s, Booleans or NULLs written
+ * out: the text of the branch they pick, the first whose condition is neither 0 nor NULL, else
+ * the last (`if(10, 'error', 'production')` is 'error', which no float reads: code 72; seed 24).
+ */
+function pickedText(args: readonly Expression[], columns?: ColumnTexts): string | null {
+  if (args.length < 3 || args.length % 2 === 0) return null;
+  const texts = args.filter((_, i) => i % 2 === 1 || i === args.length - 1).map((branch) => constantText(branch, columns));
+  if (texts.includes(null)) return null;
+  for (let i = 0; i < args.length - 1; i += 2) {
+    const condition = args[i]!;
+    // A condition is a UInt8 (or a Bool, or NULL): another number is refused by the engine (code 43).
+    if (condition.kind !== "literal" || typeof condition.value === "string") return null;
+    if (typeof condition.value === "number" && !(Number.isInteger(condition.value) && condition.value >= 0 && condition.value <= 255)) return null;
+    if (condition.value !== null && condition.value !== 0 && condition.value !== false) return texts[i / 2]!;
+  }
+  return texts[texts.length - 1]!;
 }
 
 /**

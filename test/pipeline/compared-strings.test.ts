@@ -10,6 +10,7 @@
  * state on the left of IN takes no value at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSnql } from "../../src/snql/parse-snql.js";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import type { Expression } from "../../src/query/ast.js";
@@ -236,9 +237,9 @@ describe("strings compared with a value of a class", () => {
     expect(constantText(call, { text: () => null, isNull: () => false })).toBeNull();
   });
 
-  it("concat of texts and integers or Booleans is the text the pass computes, which the engine refuses where the pass refuses the literal (found by the fuzz: concat('x', 1) <= 1)", async () => {
+  it("concat of texts and numbers or Booleans is the text the pass computes, which the engine refuses where the pass refuses the literal (found by the fuzz: concat('x', 1) <= 1; concat(TRUE, 1e23) = now(), seed 24)", async () => {
     const literal = (value: string | number | boolean): Expression => ({ kind: "literal", value });
-    const cases: (string | number | boolean)[][] = [["x", 1], ["x", -5], [1, 2], ["x", true], [false, "1"], ["2024-01-0", 1], ["", 0, "7"]];
+    const cases: (string | number | boolean)[][] = [["x", 1], ["x", -5], [1, 2], ["x", true], [false, "1"], ["2024-01-0", 1], ["", 0, "7"], ["x", 0.5], [true, 1e23], ["", 1e-7], ["", 1e21], ["", 1e20], ["a", 123.456], [1.5, 2]];
     const column = columns.find((c) => c.key === "uint8")!;
     let refused = 0;
     for (const values of cases) {
@@ -323,6 +324,17 @@ describe("strings compared with a value of a class", () => {
     }
     const column = columns.find((c) => c.key === "uint8")!;
     expect(await accepted(`SELECT count() FROM one_row WHERE ${column.name} != substring('production', 1000, FALSE)`)).toBe(false);
+  });
+
+  it("an if or a multiIf of constant texts with conditions written out is the text of the branch they pick, as the engine's (found by the fuzz: 0.5 != if(10, 'error', 'production'), code 72, seed 24)", async () => {
+    for (const sql of ["if(10, 'error', 'production')", "if(0, 'error', 'production')", "if(NULL, 'error', '2.5')", "if(TRUE, 'a', 'b')", "multiIf(0, 'a', NULL, 'b', 5, 'c', 'd')", "multiIf(0, 'a', FALSE, 'b', 'd')", "if(1, upper('x'), toString(5))"]) {
+      const rows = (await (await engine.store.client.query({ query: `SELECT ${sql} AS t`, format: "JSONEachRow" })).json()) as { t: string }[];
+      expect(constantText(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression), sql).toBe(rows[0]!.t);
+    }
+    // A condition read per row or no UInt8 (the engine refuses it), or a branch of no constant text, leaves it alone.
+    for (const sql of ["if(x = 1, 'a', 'b')", "if(1, 'a', x)", "if(-1, 'a', 'b')"]) expect(constantText(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression), sql).toBeNull();
+    const column = columns.find((c) => c.key === "float64")!;
+    expect(await accepted(`SELECT count() FROM one_row WHERE ${column.name} != if(10, 'error', 'production')`)).toBe(false);
   });
 
   it("an unsigned integer of the int64 class (a UInt16, a UInt64) reads a text as a UInt8 does: every string that reading refuses fails in ClickHouse (found by the fuzz: toString(-1000) = user_hash)", async () => {

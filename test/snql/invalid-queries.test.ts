@@ -711,6 +711,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_sets) SELECT metric_id AS total BY metric_id WHERE ${R} AND org_id = 1 AND project_id = 1 AND (tags.key != substring('production', 1000, FALSE))`, "substring(…) at line 1, column 223 (the text '') is not an integer", 1, 223],
   // seed 24: an if of an Array(Nullable(String)) and an Array(String) is an Array(Nullable(String)), compared with an Array(Nullable(UInt32)) (43)
   [`MATCH (discover_events) SELECT avg(2) AS users WHERE if(0, exception_frames.filename, contexts.key) = exception_frames.colno AND project_id = 2 AND ${R}`, "if(…) at line 1, column 54 is an Array(Nullable(String)) and column exception_frames.colno", 1, 103],
+  // seed 24: an if of constant texts picked by a constant condition is its branch's text, 'error' here, which no float reads (72)
+  [`MATCH (discover_transactions) SELECT span_op_breakdowns[ops.http] WHERE (0.5 != if(10, 'error', 'production')) AND project_id = 2 AND ${TX}`, "if(…) at line 1, column 81 (the text 'error') is not a number", 1, 81],
+  // seed 24: concat writes a float as toString does: 'true1e23' is no DateTime (41)
+  [`MATCH (events) SELECT environment AS c WHERE ${R} AND project_id IN tuple(1, 2, 3) AND (concat(TRUE, 99999999999999999999999) = now()) LIMIT 100`, "(the text 'true1e23') is not a datetime", 1, 181],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
