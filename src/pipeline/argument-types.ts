@@ -1677,6 +1677,8 @@ class ArgumentTyping {
     if (ipArithmetic !== null) return ipArithmetic;
     const elementAt = facts.signature ? facts.elementOfAt[args.length]! : -1;
     if (elementAt >= 0 && args[elementAt]!.elements !== undefined) return mixedElementType(args[elementAt]!, name === "arrayElement" ? nodes[1] : undefined, constant);
+    // An element of a Nested column read whole is a tuple (`arrayElement(tags, org_id) <= 3`, code 43; seed 24).
+    if (elementAt >= 0 && args[elementAt]!.variant === NESTED_VARIANT) return variantTyped(TUPLE_VARIANT, constant);
     if (name === "if" || name === "multiIf") {
       refuseIPv4AmongBranches(name, nodes, args, this.nothing, this.constantValue);
       const branches = branchesType(nodes, args, constant, this.nothing, this.constantValue);
@@ -2954,6 +2956,9 @@ function widensToFloat64(t: Typed): boolean {
 const ARRAY_VARIANT_ELEMENT: readonly (Typed | null)[] = VARIANTS.map((variant) => {
   const element = /^Array\((.*)\)$/.exec(ARRAY_VARIANT_SAMPLES[variant]?.type ?? "")?.[1];
   if (element === undefined) return null;
+  // A Nested column read whole holds tuples (`arrayElement(tags, org_id) <= 3` compares a
+  // Tuple(key UInt64, value UInt64) with a number, code 43; seed 24).
+  if (element.startsWith("Tuple(")) return variantTyped(TUPLE_VARIANT, false);
   const nullable = nullableClassOfTypeName(element);
   if (nullable !== null) return typed(nullable, false, true);
   const cls = classOfTypeName(element);
@@ -4252,6 +4257,17 @@ function judgeComparedString(name: string, args: readonly Expression[], types: r
       throw invalidQuery(
         `${describe(value)}${at(value.position)}${folded} is not ${rule.what}, and ${nameOf(name)} compares it with ${describe(compared)}${at(compared.position)}, ${what}${other.nullable ? " (Nullable)" : ""}: ClickHouse cannot read it as one`,
         value.position,
+      );
+    }
+    // A set computed from constants (`count NOT IN isNotNull(0)`, `value IN plus(1, 1)`; not a
+    // NULL, of no type) is converted to the state's type as a literal is, and no value converts
+    // (code 53; seed 24); a text is judged above, by its reading.
+    const typedSet = types[side]!;
+    if (inSet && rule === STATE_SET && !listed && arg.kind === "function" && typedSet.constant === true && (typedSet.cls !== null || typedSet.variant >= 0)) {
+      const compared = args[1 - side]!;
+      throw invalidQuery(
+        `${describe(arg)}${at(arg.position)} is ${typeName(typedSet)}, not ${rule.what}, and ${nameOf(name)} looks for ${describe(compared)}${at(compared.position)}, ${CLASS_NAMES.aggregateState}, in it: ClickHouse cannot convert a value to an aggregate state`,
+        arg.position,
       );
     }
   }

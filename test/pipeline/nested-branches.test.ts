@@ -51,3 +51,28 @@ describe("a Nested column read whole beside a scalar among an if's branches", ()
     expect(await engine.code(`SELECT ${seed15} FROM ${PROBE_ROW_TABLE}`)).toBe(386);
   });
 });
+
+describe("an element of a Nested column read whole", () => {
+  it("is a tuple, in the pass and in the engine, and a call of it is refused by the pass only where the engine refuses it (found by the fuzz: arrayElement(tags, org_id) <= 3, code 43, seed 24)", async () => {
+    const wrong: string[] = [];
+    const elements = [`arrayElement(${nested.column}, 1)`, `arrayElement(${nested.column}, ${condition})`];
+    for (const sql of elements) {
+      const typeName = String((await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" }).then((result) => result.json<{ t: string }>()))[0]!.t);
+      if (!typeName.startsWith("Tuple(") || expressionTyping(expressionOf(sql), entity).variant !== "tuple") wrong.push(`${sql}: the engine types it ${typeName}, the pass ${expressionTyping(expressionOf(sql), entity).variant}`);
+    }
+    let refused = 0;
+    for (const value of elements)
+      for (const other of [...scalars.map((scalar) => scalar.column), "3", "'a'"])
+        for (const name of ["lessOrEquals", "equals", "plus", "concat", "like"]) {
+          const sql = `${name}(${value}, ${other})`;
+          const refusal = passRefusal(expressionOf(sql), entity);
+          if (refusal === null) continue;
+          refused++;
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          if (code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
+        }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(20);
+    expect(passRefusal(expressionOf(`lessOrEquals(arrayElement(${nested.column}, ${condition}), 3)`), entity)).not.toBeNull();
+  });
+});

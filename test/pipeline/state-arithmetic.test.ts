@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { passRefusal } from "../support/typing-pass.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 
 let engine: ScratchEngine;
@@ -66,16 +67,16 @@ describe("aggregate states inside a tuple or an array", () => {
   });
 });
 
-describe("an if or a multiIf of aggregate states", () => {
-  // The columns above as an entity's, for the typing pass.
-  const entity = columnsEntity(
-    "states",
-    COLUMNS.split(/, (?=\w+ [A-Z])/).map((column) => {
-      const [name, ...type] = column.split(" ");
-      return { name: name!, type: type.join(" ") };
-    }),
-  );
+/** The columns above as an entity's, for the typing pass. */
+const entity = columnsEntity(
+  "states",
+  COLUMNS.split(/, (?=\w+ [A-Z])/).map((column) => {
+    const [name, ...type] = column.split(" ");
+    return { name: name!, type: type.join(" ") };
+  }),
+);
 
+describe("an if or a multiIf of aggregate states", () => {
   it("is a Variant where its branches are states of two types, whatever picks them, as the engine types it, and no GROUP BY key then (found by the fuzz: BY if(100, sum, avg) on metrics_distributions, code 44, seed 23)", async () => {
     const wrong: string[] = [];
     let variants = 0;
@@ -93,5 +94,20 @@ describe("an if or a multiIf of aggregate states", () => {
     }
     expect(wrong).toEqual([]);
     expect(variants).toBe(4);
+  });
+});
+
+describe("a state looked for in a set", () => {
+  it("computed from constants is refused as the engine refuses it, as a set written out is; a NULL of no type is taken (found by the fuzz: count NOT IN isNotNull(0) on generic_metrics_gauges, code 53, seed 24)", async () => {
+    const wrong: string[] = [];
+    for (const set of ["isNotNull(0)", "plus(1, 1)", "toString(1)", "now()", "tuple(1)", "plus(1, NULL)", "NULL"]) {
+      const sql = `in(s1, ${set})`;
+      const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+      for (const table of ["empty_values", "one_row"]) {
+        const accepted = await engine.accepted(`SELECT ${sql} FROM ${table}`);
+        if (accepted !== (refusal === null)) wrong.push(`${sql} on ${table}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${accepted ? "answers" : "refuses it"}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -715,6 +715,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT span_op_breakdowns[ops.http] WHERE (0.5 != if(10, 'error', 'production')) AND project_id = 2 AND ${TX}`, "if(…) at line 1, column 81 (the text 'error') is not a number", 1, 81],
   // seed 24: concat writes a float as toString does: 'true1e23' is no DateTime (41)
   [`MATCH (events) SELECT environment AS c WHERE ${R} AND project_id IN tuple(1, 2, 3) AND (concat(TRUE, 99999999999999999999999) = now()) LIMIT 100`, "(the text 'true1e23') is not a datetime", 1, 181],
+  // seed 24: a state looked for in a set computed from constants, which converts to no state (53)
+  [`MATCH (generic_metrics_gauges) SELECT org_id AS c WHERE (count NOT IN isNotNull(0)) AND project_id = 1 AND org_id = 1 AND ${R}`, "isNotNull(…) at line 1, column 71 is a small integer (UInt8), not an aggregate state", 1, 71],
+  // seed 24: an element of a Nested column read whole is a tuple, compared with a number (43)
+  [`MATCH (org_metrics_counters) SELECT 0.95 - granularity AS g WHERE ${R} AND (arrayElement(tags, org_id) <= 3)`, "arrayElement(…) at line 1, column 169 is a tuple and 3", 1, 199],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
