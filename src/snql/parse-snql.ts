@@ -106,7 +106,8 @@ function toLogicalQuery(parsed: ParsedSnql, outermost: boolean): LogicalQuery {
   if (parsed.offset !== null && !Number.isSafeInteger(parsed.offset.value)) {
     throw invalidQuery(`OFFSET must be a whole number of at most ${Number.MAX_SAFE_INTEGER}, got ${parsed.offset.value}`, parsed.offset.position);
   }
-  if (parsed.granularity && !Number.isSafeInteger(parsed.granularity.value)) {
+  // (A huge one is taken, as Snuba takes it: it picks the storage's granularity it is a multiple of.)
+  if (parsed.granularity && !Number.isInteger(parsed.granularity.value)) {
     throw invalidQuery(`GRANULARITY must be a whole number of seconds, got ${parsed.granularity.value}`, parsed.granularity.position);
   }
   if (parsed.granularity && parsed.granularity.value <= 0) {

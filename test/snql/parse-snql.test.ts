@@ -44,6 +44,8 @@ describe("parseSnql", () => {
       expect(error.position, offset).toEqual({ line: 1, column });
     }
     expect(parseSnql(`MATCH (events) SELECT count() WHERE ${RANGE} OFFSET 9007199254740991`).offset).toBe(9007199254740991);
+    // a huge GRANULARITY is a whole number still, taken as Snuba takes it (seed 24's 8640000000000000000000)
+    expect(parseSnql(`MATCH (events) SELECT count() WHERE ${RANGE} GRANULARITY 8640000000000000000000`).granularity).toBe(8.64e21);
     // and a LIMIT, a LIMIT BY or a GRANULARITY that is no whole number
     for (const [clause, words] of [["LIMIT 1.5", "LIMIT must be a whole number, got 1.5"], ["LIMIT 0.5 BY title", "LIMIT must be a whole number, got 0.5"], ["GRANULARITY 1.5", "GRANULARITY must be a whole number of seconds, got 1.5"]] as const) {
       const error = parseError(`MATCH (events) SELECT count() ${clause}`);
