@@ -1120,7 +1120,7 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
         anyFailure: true,
       };
       await expectEngineRefusesWhatPassRefuses(callsWith([...ifs, ...coalesces], 3), 1000, (message) => message.includes("Variant"), bothAlternatives);
-    }, 600_000);
+    }, 900_000);
 
     probeIt("a call given an if of a NULL branch beside an array (a Variant of the one) is refused by the engine where the pass refuses it, on rows holding the NULL and the value", async () => {
       const condition = CLASS_SAMPLES.uint8.column;
