@@ -22,6 +22,25 @@ const engine = useProbeTablesEngine("nested-branches", samples);
 const expressionOf = (sql: string) => parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression;
 const condition = CLASS_SAMPLES.uint8.column;
 
+/**
+ * Each call `name(value, other)` the pass refuses, run by the engine: one it answers is put in
+ * `wrong`. Returns how many the pass refused.
+ */
+async function refusedWhereTheEngineRefuses(values: readonly string[], others: readonly string[], names: readonly string[], wrong: string[]): Promise<number> {
+  let refused = 0;
+  for (const value of values)
+    for (const other of others)
+      for (const name of names) {
+        const sql = `${name}(${value}, ${other})`;
+        const refusal = passRefusal(expressionOf(sql), entity);
+        if (refusal === null) continue;
+        refused++;
+        const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+        if (code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
+      }
+  return refused;
+}
+
 describe("a Nested column read whole beside a scalar among an if's branches", () => {
   it("makes the engine's Variant of the two, and a call of it is refused by the pass only where the engine refuses it", async () => {
     const ifs = scalars.flatMap((scalar) => [`if(${condition}, ${nested.column}, ${scalar.column})`, `multiIf(100, ${scalar.column}, ${nested.column})`, `greatest(NULL, multiIf(0, ${nested.column}, ${scalar.column}))`]);
@@ -32,17 +51,7 @@ describe("a Nested column read whole beside a scalar among an if's branches", ()
       if (!typeName.startsWith("Variant(") || pass.variant !== "mixed") wrong.push(`${sql}: the engine types it ${typeName.replace(/\s+/g, " ")}, the pass ${pass.variant ?? "as nothing it knows"}`);
     }
     expect(wrong).toEqual([]);
-    let refused = 0;
-    for (const value of ifs)
-      for (const other of scalars)
-        for (const name of ["greaterOrEquals", "equals", "plus"]) {
-          const sql = `${name}(${value}, ${other.column})`;
-          const refusal = passRefusal(expressionOf(sql), entity);
-          if (refusal === null) continue;
-          refused++;
-          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
-          if (code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
-        }
+    const refused = await refusedWhereTheEngineRefuses(ifs, scalars.map((scalar) => scalar.column), ["greaterOrEquals", "equals", "plus"], wrong);
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(20);
     // Seed 15's shape: the constant condition picks the text for every row, compared with a UUID.
@@ -60,17 +69,7 @@ describe("an element of a Nested column read whole", () => {
       const typeName = String((await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" }).then((result) => result.json<{ t: string }>()))[0]!.t);
       if (!typeName.startsWith("Tuple(") || expressionTyping(expressionOf(sql), entity).variant !== "tuple") wrong.push(`${sql}: the engine types it ${typeName}, the pass ${expressionTyping(expressionOf(sql), entity).variant}`);
     }
-    let refused = 0;
-    for (const value of elements)
-      for (const other of [...scalars.map((scalar) => scalar.column), "3", "'a'"])
-        for (const name of ["lessOrEquals", "equals", "plus", "concat", "like"]) {
-          const sql = `${name}(${value}, ${other})`;
-          const refusal = passRefusal(expressionOf(sql), entity);
-          if (refusal === null) continue;
-          refused++;
-          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
-          if (code === null) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 120)}), the engine answers`);
-        }
+    const refused = await refusedWhereTheEngineRefuses(elements, [...scalars.map((scalar) => scalar.column), "3", "'a'"], ["lessOrEquals", "equals", "plus", "concat", "like"], wrong);
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(20);
     expect(passRefusal(expressionOf(`lessOrEquals(arrayElement(${nested.column}, ${condition}), 3)`), entity)).not.toBeNull();
