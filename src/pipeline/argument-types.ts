@@ -410,16 +410,16 @@ function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) =>
  *   is a Nullable(String)); so are `multiIf`'s branches of one class (Nullable if any is).
  * A branch of unknown type says nothing. `ifNull` and `coalesce` are coalesceType's.
  */
-/** Whether an `if`'s or `multiIf`'s branches are all arrays of strings, some of Nullable ones ("nullable"), none ("plain"), or not all such arrays (null). */
-function branchArraysOfStrings(args: readonly Expression[], types: readonly Typed[]): "nullable" | "plain" | null {
+/** Whether an `if`'s or `multiIf`'s branches are all arrays of strings, some of Nullable ones. */
+function branchesNullableStringArrays(args: readonly Expression[], types: readonly Typed[]): boolean {
   let nullable = false;
   for (let i = 1; i < args.length; i++) {
     if (!isBranch(i, args.length)) continue;
     const t = types[i]!;
     if (t.variant === NULLABLE_STRINGS_VARIANT) nullable = true;
-    else if (t.cls !== "arrayString" || t.variant >= 0) return null;
+    else if (t.cls !== "arrayString" || t.variant >= 0) return false;
   }
-  return nullable ? "nullable" : "plain";
+  return nullable;
 }
 
 /** How many aggregate state types an `if`'s or `multiIf`'s branches hold, where every branch is a state of a known type (else 0). */
@@ -514,7 +514,7 @@ function branchesType(args: readonly Expression[], types: readonly Typed[], cons
   }
   // Arrays of strings, some of Nullable ones (`if(0, exception_frames.filename, contexts.key)`):
   // an Array(Nullable(String)), compared with an array of numbers by no one (code 43; seed 24).
-  if (nulls === 0 && byFamily.size === 1 && branchArraysOfStrings(args, types) === "nullable") return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
+  if (nulls === 0 && byFamily.size === 1 && branchesNullableStringArrays(args, types)) return variantTyped(NULLABLE_STRINGS_VARIANT, constant);
   if (conditions || only === undefined || only.cls === null || !NULLABLE_CLASSES.includes(only.cls) || (nulls === 0 && args.length === 3)) return null;
   // A constant condition picks its branch once for all rows. Where the pass knows the branch
   // picked holds values (`if(10, 'transaction', NULL)`), every row holds one: the Nullable,
@@ -1313,7 +1313,7 @@ class ArgumentTyping {
 
   /** An aggregate state a tuple or an array holds at any depth (`tuple('x', sum_weighted)`), through aliases; else null. */
   stateInside(node: Expression, depth = 0): Expression | null {
-    const resolved = node.kind === "column" && node.entityAlias === undefined && !node.insideOwnAlias ? (this.aliases.get(node.name) ?? node) : node;
+    const resolved = this.definitionOf(node);
     if (depth > MAX_CONTAINER_DEPTH || resolved.kind !== "function" || (resolved.name !== "tuple" && resolved.name !== "array")) return null;
     for (const arg of resolved.args) {
       if (this.visit(arg).cls === "aggregateState") return arg;
