@@ -14,7 +14,7 @@
  * the last word on what it lets through.
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
-import { comparedByElements, elementComparison } from "./snql-array-conditions.js";
+import { comparedByElements, comparesElements, elementComparison } from "./snql-array-conditions.js";
 import { nestedColumnParts } from "./nested-columns.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -232,7 +232,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       return null;
     }
   };
-  const fold = constantFolding(entity, holdsAggregate, elementNullTests(query, entity), mappedSubscripts, typeOf);
+  const fold = constantFolding(entity, holdsAggregate, elementTests(query, entity), mappedSubscripts, typeOf);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -367,22 +367,23 @@ const expressionColumns = memoizePerDefinition((entity: EntityDefinition): Reado
 });
 
 /**
- * The `isNull(x)` and `isNotNull(x)` written in HAVING whose x is an array column, and what the
- * condition rewrite makes of each (snql-array-conditions.ts): a test of its elements
- * (`arrayExists(x -> isNull(x), tags.raw_value)`), which reads the column, where `isNull` of the
- * column itself would be a constant 0; or, of a column the entity lacks (a bare NULL in its SQL,
- * `spans.op` on discover_events), the constant answer of a test over no elements (`false` for
- * isNull, which then decides no OR: seed 22). A column the query ARRAY JOINs is one element and
- * stays as it is.
+ * The comparisons written in HAVING whose left is an array column, and what the condition
+ * rewrite makes of each (snql-array-conditions.ts): a test of its elements
+ * (`arrayExists(x -> isNull(x), tags.raw_value)`, `arrayExists(x -> ifNull(x >= NULL, 0),
+ * contexts.value)`), which reads the column, where `isNull` of the column itself would be a
+ * constant 0 and a comparison given a NULL a NULL (seed 25); or, of a column the entity lacks (a
+ * bare NULL in its SQL, `spans.op` on discover_events), the constant answer of a test over no
+ * elements (`false` for isNull, which then decides no OR: seed 22). A column the query ARRAY
+ * JOINs is one element and stays as it is.
  */
-function elementNullTests(query: LogicalQuery, entity: EntityDefinition): ReadonlyMap<Expression, Folded> {
+function elementTests(query: LogicalQuery, entity: EntityDefinition): ReadonlyMap<Expression, Folded> {
   const tests = new Map<Expression, Folded>();
   if (query.having === null) return tests;
   const arrayJoined = new Set((query.arrayJoin ?? []).flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   for (const node of walkExpression(query.having)) {
-    if (node.kind !== "function" || (node.name !== "isNull" && node.name !== "isNotNull") || node.args.length !== 1) continue;
-    const only = node.args[0]!;
-    if (only.kind !== "column" || only.entityAlias !== undefined || !comparedByElements(entity, only.name)) continue;
+    if (node.kind !== "function" || !comparesElements(node.name)) continue;
+    const left = node.args[0];
+    if (left?.kind !== "column" || left.entityAlias !== undefined || !comparedByElements(entity, left.name)) continue;
     const rewritten = elementComparison(node, () => entity, arrayJoined);
     if (rewritten !== null) tests.set(node, rewritten.form === "constant" ? (rewritten.every ? "true" : "false") : "column");
   }
@@ -437,14 +438,14 @@ function constantFolding(
       default:
         return "column";
     }
+    const elementTest = elementTests.get(node);
+    if (elementTest !== undefined) return elementTest;
     const args = node.args.map(fold);
     const constant = args.length > 0 && args.every((arg) => arg !== "column");
     // A call that answers NULL for a NULL, of constants only: NULL (`NULL LIKE 'x'`, `NULL + 1`),
     // which decides no AND or OR (`title != '' OR NULL LIKE 'x'` reads title: code 215; seed 16).
     if (constant && args.includes("null") && NULL_PROPAGATING.has(node.name)) return "null";
     if ((node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1) {
-      const elementTest = elementTests.get(node);
-      if (elementTest !== undefined) return elementTest;
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
       const only = node.args[0]!;

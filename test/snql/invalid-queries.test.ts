@@ -719,6 +719,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_gauges) SELECT org_id AS c WHERE (count NOT IN isNotNull(0)) AND project_id = 1 AND org_id = 1 AND ${R}`, "isNotNull(…) at line 1, column 71 is a small integer (UInt8), not an aggregate state", 1, 71],
   // seed 24: an element of a Nested column read whole is a tuple, compared with a number (43)
   [`MATCH (org_metrics_counters) SELECT 0.95 - granularity AS g WHERE ${R} AND (arrayElement(tags, org_id) <= 3)`, "arrayElement(…) at line 1, column 169 is a tuple and 3", 1, 199],
+  // seed 25: a comparison of contexts.value's elements given a NULL (measurements.value, which discover_events lacks) is the rewrite's arrayExists, which reads the column outside BY (215)
+  [`MATCH (discover_events) SELECT exception_frames.module, count() AS c BY exception_frames.module, http_referer WHERE project_id = 3 AND ${R} HAVING contexts.value >= measurements.value`, "column contexts.value at line 1, column 240 is neither a BY key nor inside an aggregate", 1, 240],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
