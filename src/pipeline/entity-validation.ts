@@ -22,7 +22,8 @@ import {
 import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
-import { checkArgumentTypes, stringSubscriptables } from "./argument-types.js";
+import { checkArgumentTypes } from "./argument-types.js";
+import { stringSubscriptables } from "./typing/entity-facts.js";
 import { judgedFailingOpen } from "./typing-pass-guard.js";
 import { printSnql } from "../snql/print-snql.js";
 import { collectAliases } from "./alias-resolution.js";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
-import { ifCombinatorRefusesCount } from "../../src/pipeline/argument-types.js";
+import { ifCombinatorRefusesCount } from "../../src/pipeline/typing/function-facts.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "../support/typing-pass.js";
 import { snqlRefusal } from "../support/snql-refusal.js";

@@ -42,7 +42,11 @@ import {
   probeTableStatements,
 } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { checkExpressionArgumentTypes, commonTypeBesideNullOf, commonTypeRefusal, expressionTyping, foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE, nothingOfNullArgument, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/argument-types.js";
+import { checkExpressionArgumentTypes, expressionTyping } from "../../src/pipeline/argument-types.js";
+import { commonTypeBesideNullOf, commonTypeRefusal } from "../../src/pipeline/typing/common-types.js";
+import { foldedResultClassOf, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE, nothingOfNullArgument } from "../../src/pipeline/typing/result-types.js";
+import { SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE } from "../../src/pipeline/typing/function-facts.js";
+import { TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC } from "../../src/pipeline/typing/arithmetic-types.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { AGGREGATE_FUNCTIONS } from "../../src/clickhouse/function-allow-list.js";
