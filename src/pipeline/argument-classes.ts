@@ -39,7 +39,7 @@ export const CLASS_SAMPLES: Readonly<Record<ArgumentClass, { readonly constant: 
   arrayNumber: { constant: "[-5000000000]", column: "c_array_number", type: "Array(Int64)" },
   uuid: { constant: "toUUID('00000000-0000-0000-0000-000000000001')", column: "c_uuid", type: "UUID" },
   // One kind of state stands for all: functions other than -Merge treat every state alike, and
-  // -Merge calls (which take only their own kind) are not judged on it (argument-types.ts).
+  // -Merge calls (which take only their own kind) are not judged on it (typing/judge.ts).
   aggregateState: { constant: "initializeAggregation('sumState', 1.5)", column: "c_aggregate_state", type: "AggregateFunction(sum, Float64)" },
   // UInt32 apart from the other integers: some functions take it alone among them (IPv4NumToString).
   uint32: { constant: "toUInt32(70000)", column: "c_uint32", type: "UInt32" },

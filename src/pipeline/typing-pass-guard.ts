@@ -1,9 +1,9 @@
 /**
- * The typing pass (argument-types.ts) refuses what ClickHouse would refuse. It is a few thousand
- * lines of rules, and a rule that throws something other than a refusal must not turn a query
- * into a 500: such an exception is counted (GET /metrics, `quarry_typing_pass_failures`), its
- * first occurrences are written to stderr, and the query goes on unjudged, for ClickHouse to
- * judge as it did before the pass existed.
+ * The typing pass (argument-types.ts and typing/) refuses what ClickHouse would refuse. It is a
+ * few thousand lines of rules, and a rule that throws something other than a refusal must not
+ * turn a query into a 500: such an exception is counted (GET /metrics,
+ * `quarry_typing_pass_failures`), its first occurrences are written to stderr, and the query goes
+ * on unjudged, for ClickHouse to judge as it did before the pass existed.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
 
