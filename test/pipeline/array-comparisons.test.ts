@@ -1,6 +1,6 @@
 /**
  * The typing pass refuses `array(...) = x` (and `<`, `!=`, ...) where x has a scalar class,
- * unless x is a constant text written as an array (argument-types.ts, refuseArrayBesideScalar).
+ * unless x is a constant text written as an array (typing/comparisons.ts, refuseArrayBesideScalar).
  * This holds the rule to the embedded engine: for every scalar class, as a column, a Nullable
  * column and a constant, beside arrays of every kind of element (none, NULL, mixed, a column),
  * on either side and on an empty table as on one with a row, ClickHouse refuses the comparison

@@ -80,8 +80,8 @@ describe("stages in marks_ms", () => {
 
 describe("ClickHouse errors end to end", () => {
   it("maps ILLEGAL_TYPE_OF_ARGUMENT (43) to a 400 columnstore error with sql, stats and timing", async () => {
-    // sum of a Date taken from an array: the typing pass knows toDate(x) is a Date but not an
-    // array literal of them (argument-types.ts, arrayOf), so ClickHouse is the one to refuse it.
+    // sum of a Date taken from an array: the typing pass knows toDate(x) is a Date but not an array
+    // literal of them (typing/array-types.ts, arrayOf), so ClickHouse is the one to refuse it.
     const answer = await post({ query: `MATCH (events) SELECT sum(arrayElement(array(toDate(timestamp)), 1)) AS s WHERE ${RANGE} AND project_id = 1`, tenant_ids: { organization_id: 1, referrer: "test.errors" } });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ type: "columnstore", code: 43 });

@@ -4,7 +4,7 @@
  * array(transaction_source))` on discover_events (an Array(Nullable(Nothing)) there) is code 386
  * (seed 16). The typing pass refuses an array whose elements it cannot name (an array of NULLs,
  * of Nullable numbers or DateTimes, arrayMap's) beside a scalar or a NULL, and leaves it beside
- * another array (argument-types.ts, refuseArrayOfUnknownElementsBesideScalar and
+ * another array (typing/common-types.ts, refuseArrayOfUnknownElementsBesideScalar and
  * refuseNullBesideContainer); this holds it to the embedded engine, each way round.
  */
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * A tuple computed per row on the right of IN by a function other than `tuple(…)` (`NULL IN
  * greatest(tuple(offset, primary_hash, 1.5e-7))`, seed 13) is neither a list ClickHouse reads per
  * row nor a set it takes: code 1, "supported only if second argument is constant or table
- * expression", whatever the rows. The typing pass refuses it (argument-types.ts,
+ * expression", whatever the rows. The typing pass refuses it (typing/membership.ts,
  * refuseComputedTupleSet). This holds the rule to the embedded engine, for a value of every class
  * on the left, against the same tuples written as `tuple(…)` and computed from constants.
  */

@@ -1,6 +1,6 @@
 /**
  * An aggregate with the -If combinator refuses each argument count its aggregate refuses with one
- * argument fewer (argument-types.ts, ifCombinatorRefusesCount): `sumIf(x, c, 100)` is the
+ * argument fewer (typing/function-facts.ts, ifCombinatorRefusesCount): `sumIf(x, c, 100)` is the
  * engine's code 42 ("Aggregate function sum requires single argument"; `medianIf(c)`, code 35). The probe leaves those
  * counts unknown; this holds the rule to the embedded engine for every allowed -If aggregate, and
  * checks the pass's message names the counts it takes.

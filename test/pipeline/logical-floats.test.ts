@@ -2,7 +2,7 @@
  * A float other than 0 or 1 among the operands of AND or xor, or of an OR of constants alone,
  * fails ClickHouse's conversion to a condition while it plans the query (`avg(8.70503 IS NULL OR
  * 54839.27)` on generic_metrics_sets, code 70; seed 16). Beside a column, OR reads the float as a
- * condition and answers. The typing pass refuses the first (argument-types.ts,
+ * condition and answers. The typing pass refuses the first (typing/conditions.ts,
  * refuseFloatAmongConditions); this holds it to the embedded engine both ways.
  */
 import { describe, expect, it } from "vitest";

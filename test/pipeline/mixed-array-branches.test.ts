@@ -1,13 +1,13 @@
 /**
  * An array of a Variant (`array(use_case_id, 2)`, an Array(Variant(String, UInt8))) has a common
  * type with no other value: an `if` of one and anything else, an array of one type included, is a
- * Variant (argument-types.ts, BRANCH_VARIANT_FAMILIES), which ORDER BY refuses (code 44; seed 13:
- * `ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id))`). This holds the type
- * to the embedded engine's, branch by branch. Two such arrays compared are refused where their
- * elements' families differ (seed 14: an Array(Variant(String, UInt8)) = an Array(Variant(String,
- * UInt8, UUID)), code 43): the engine compares arrays of a Variant only with the same Variant.
- * An array holding an `if`'s Variant (`array(now(), coalesce(email, 0))`) is an array of a Variant
- * too (seed 16).
+ * Variant (typing/branch-types.ts, BRANCH_VARIANT_FAMILIES), which ORDER BY refuses (code 44;
+ * seed 13: `ORDER BY if(0, length(use_case_id), array(use_case_id, 2, use_case_id))`). This holds
+ * the type to the embedded engine's, branch by branch. Two such arrays compared are refused where
+ * their elements' families differ (seed 14: an Array(Variant(String, UInt8)) = an
+ * Array(Variant(String, UInt8, UUID)), code 43): the engine compares arrays of a Variant only
+ * with the same Variant. An array holding an `if`'s Variant (`array(now(), coalesce(email, 0))`)
+ * is an array of a Variant too (seed 16).
  */
 import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";

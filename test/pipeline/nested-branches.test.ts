@@ -4,7 +4,7 @@
  * two (`multiIf(100, 'sentry', tags)` is a Variant(Array(Tuple(...)), String)), judged per
  * alternative, or on the branch a constant condition picks (seed 15's `greatest(NULL, NULL,
  * multiIf(100, 'sentry', tags)) >= event_id` on discover, code 386). The typing pass types it so
- * (argument-types.ts, BRANCH_VARIANT_FAMILIES); this holds it to the embedded engine.
+ * (typing/branch-types.ts, BRANCH_VARIANT_FAMILIES); this holds it to the embedded engine.
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";

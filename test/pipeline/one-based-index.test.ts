@@ -1,7 +1,7 @@
 /**
  * The typing pass refuses an index of 0 (or FALSE) given to arrayElement, substring and
- * substringUTF8 over an array or a String read per row (argument-types.ts, refuseZeroIndex). This
- * holds it to the embedded engine: refused on an empty table as on one with a row; over a
+ * substringUTF8 over an array or a String read per row (typing/comparisons.ts, refuseZeroIndex).
+ * This holds it to the embedded engine: refused on an empty table as on one with a row; over a
  * constant array or string, which the pass lets through, taken.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -5,7 +5,7 @@
  * (`if(exception_frames.function, exception_stacks.mechanism_type, span_op_breakdowns.key) IN
  * now()`, seed 15, code 53), in a column and in a list read per row (code 43). A Variant with a
  * scalar among its alternatives is looked for leniently and left alone. The typing pass refuses
- * the first (argument-types.ts, isVariantOfArrays); this holds it to the embedded engine.
+ * the first (typing/membership.ts, isVariantOfArrays); this holds it to the embedded engine.
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
