@@ -102,9 +102,34 @@ export function trailingSeparatorAsComparedDateTime(text: string): boolean {
   return trimmed.endsWith(".") && !/\d{1,2}:\d{2}(?::\d{2})?\.$/.test(trimmed);
 }
 
+/** The days of each month (0 read as January), February's 29: the year is the current one, leap or not. */
+const DAYS_IN_MONTH = [31, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether a comparison with a DateTime fails on a number with a fraction (`'0.95' < timestamp`:
+ * code 41; a Unix time with one, `'1700000000.5'`: code 53), which the best-effort reading takes
+ * as a day and a month (`'31.12'`; a month past 12 makes it a month and a day, `'1.13'`), or after
+ * four digits as a year and a month (`'2024.1'`): a fraction of more than two digits, a whole
+ * part of three digits or more than four, a month past 12, a day past its month's last (February's
+ * 29th taken, whatever the year), and `0.0` fail.
+ */
+export function unreadableDottedNumberAsComparedDateTime(text: string): boolean {
+  const number = /^(\d+)\.(\d+)$/.exec(text);
+  if (number === null) return false;
+  const [, whole, fraction] = number as unknown as [string, string, string];
+  if (fraction.length > 2) return true;
+  const second = Number(fraction);
+  if (whole.length === 4) return second > 12;
+  if (whole.length > 2) return true;
+  const first = Number(whole);
+  if (first === 0 && second === 0) return true;
+  const [month, day] = second > 12 ? [first, second] : [second, first];
+  return month > 12 || day > DAYS_IN_MONTH[month]!;
+}
+
 /** Whether a comparison with a DateTime fails on a text the words-and-digits rule (readsAsComparedDateTime) lets through. */
 export function unreadableAsComparedDateTime(text: string): boolean {
-  return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text);
+  return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text) || unreadableDottedNumberAsComparedDateTime(text);
 }
 
 /**

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime, unreadableDottedNumberAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import type { Expression } from "../../src/query/ast.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { passRefusal } from "../support/typing-pass.js";
@@ -173,6 +173,22 @@ describe("strings compared with a value of a class", () => {
     for (const column of columns.filter((c) => c.key === "datetime")) {
       for (const text of [...unreadable, ...readable]) {
         for (const condition of [`${quote(text)} = ${column.name}`, `${column.name} < ${quote(text)}`, `${quote(text)} IN greatest(${column.name})`]) {
+          if ((await accepted(`SELECT count() FROM one_row WHERE ${condition}`)) !== readable.includes(text)) wrongly.push(condition);
+        }
+      }
+    }
+    expect(wrongly).toEqual([]);
+  });
+
+  it("a number with a fraction is read as a day and a month, or a year and a month, and fails compared with a DateTime where it is neither (found by the fuzz: '1700000000.5' < e.timestamp)", async () => {
+    const unreadable = ["0.0", "00.00", "0.95", "0.32", "1.32", "9.31", "31.9", "13.13", "32.1", "99.0", "100.5", "12345.0", "1700000000.5", "1.123", "2024.13", "2024.000", "30.2"];
+    const readable = ["0.1", "0.13", "0.31", "1.0", "1.13", "5.31", "9.30", "12.31", "13.0", "31.0", "31.12", "10.10", "1000.12", "2024.0", "2024.1", "28.2"];
+    for (const text of unreadable) expect(unreadableDottedNumberAsComparedDateTime(text), text).toBe(true);
+    for (const text of readable) expect(unreadableAsComparedDateTime(text), text).toBe(false);
+    const wrongly: string[] = [];
+    for (const column of columns.filter((c) => c.key === "datetime")) {
+      for (const text of [...unreadable, ...readable]) {
+        for (const condition of [`${quote(text)} = ${column.name}`, `${column.name} < ${quote(text)}`]) {
           if ((await accepted(`SELECT count() FROM one_row WHERE ${condition}`)) !== readable.includes(text)) wrongly.push(condition);
         }
       }
