@@ -37,14 +37,67 @@ const SEEN_THROUGH: ReadonlySet<string> = new Set([
  * by the column, a DateTime (a DateTime64 reads fractions, and a view has no index of its own).
  */
 export function refuseTextsTheTimeIndexCannotRead(query: LogicalQuery, entity: EntityDefinition, storage: StorageDefinition, aliases: ReadonlyMap<string, Expression>): void {
+  if (query.where !== null) judgeWhere(query.where, undefined, query.granularity, entity, storage, aliases);
+}
+
+/**
+ * The same in a join, side by side: the engine pushes each conjunct of WHERE that reads one side
+ * alone down to that side's table, whose index then reads it (`toStartOfHour(e.timestamp) =
+ * toString(1)` is code 41 there too). A conjunct that reads both sides is not pushed down, and
+ * no index reads it (`g.project_id = 2 OR '1' < e.timestamp` is answered).
+ */
+export function refuseJoinedTextsTheTimeIndexCannotRead(
+  query: LogicalQuery,
+  entities: ReadonlyMap<string, EntityDefinition>,
+  storages: ReadonlyMap<string, StorageDefinition>,
+): void {
   if (query.where === null) return;
+  const conjuncts = conjunctsOf(query.where);
+  for (const [entityAlias, entity] of entities) {
+    const storage = storages.get(entityAlias);
+    if (storage === undefined) continue;
+    for (const conjunct of conjuncts) if (readsOnly(conjunct, entityAlias)) judgeWhere(conjunct, entityAlias, query.granularity, entity, storage, NO_ALIASES);
+  }
+}
+
+/** A join's columns are qualified (`e.timestamp`): no SELECT alias stands for one. */
+const NO_ALIASES: ReadonlyMap<string, Expression> = new Map();
+
+function conjunctsOf(node: Expression): Expression[] {
+  return node.kind === "function" && node.name === "and" ? node.args.flatMap(conjunctsOf) : [node];
+}
+
+/** Whether every column the expression reads is one of this join side's (a SELECT alias is none). */
+function readsOnly(node: Expression, entityAlias: string): boolean {
+  switch (node.kind) {
+    case "column":
+    case "subscript":
+      return node.entityAlias === entityAlias;
+    case "function":
+      return node.args.every((arg) => readsOnly(arg, entityAlias));
+    case "literal":
+    case "datetime":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function judgeWhere(
+  where: Expression,
+  entityAlias: string | undefined,
+  granularity: number | null,
+  entity: EntityDefinition,
+  storage: StorageDefinition,
+  aliases: ReadonlyMap<string, Expression>,
+): void {
   const column = entity.requiredTimeColumn;
   const stored = column === null ? null : storedName(entity, column);
   if (column === null || stored === null || aliases.has(column) || !indexedDateTimes(storage).has(stored)) return;
   // A time bucket (`bucketed_time`) is a function of the column the index sees through, but a Date at a day's granularity.
-  const buckets = query.granularity === DATE_BUCKET_GRANULARITY ? NO_BUCKETS : timeBucketsOf(entity);
+  const buckets = granularity === DATE_BUCKET_GRANULARITY ? NO_BUCKETS : timeBucketsOf(entity);
   const indexed = (node: Expression): boolean => {
-    if (node.kind === "column") return node.entityAlias === undefined && (node.name === column || (buckets.has(node.name) && !aliases.has(node.name)));
+    if (node.kind === "column") return node.entityAlias === entityAlias && (node.name === column || (buckets.has(node.name) && !aliases.has(node.name)));
     if (node.kind !== "function" || node.args.length === 0) return false;
     if (SEEN_THROUGH.has(node.name)) return indexed(node.args[0]!);
     // `timestamp - 3600`: a number added or taken away.
@@ -66,7 +119,7 @@ export function refuseTextsTheTimeIndexCannotRead(query: LogicalQuery, entity: E
       for (const value of listed) refuseUnreadable(value, left);
     }
   };
-  judge(query.where);
+  judge(where);
 }
 
 function refuseUnreadable(value: Expression, compared: Expression): void {
@@ -74,7 +127,7 @@ function refuseUnreadable(value: Expression, compared: Expression): void {
   if (text === null || readsAsIndexedDateTime(text)) return;
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   const what = value.kind === "literal" ? `'${shown}'` : `${value.kind === "function" ? `${value.name}(…)` : "the value"} (the text '${shown}')`;
-  const column = compared.kind === "column" ? `column ${compared.name}` : compared.kind === "function" ? `${compared.name}(…)` : "the time column";
+  const column = compared.kind === "column" ? `column ${compared.entityAlias === undefined ? "" : `${compared.entityAlias}.`}${compared.name}` : compared.kind === "function" ? `${compared.name}(…)` : "the time column";
   throw invalidQuery(
     `${what}${at(value.position)} is compared in WHERE with ${column}${at(compared.position)}, which the table's time index covers: ClickHouse reads the text strictly as a datetime there, to skip parts by that index, and cannot read this one; write it as 'YYYY-MM-DD hh:mm:ss', 'YYYY-MM-DD' or a Unix time of 5 digits or more, or use toDateTime('…')`,
     value.position ?? compared.position,

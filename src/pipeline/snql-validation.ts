@@ -33,7 +33,7 @@ import {
 import { collectAliases, resolveAliases } from "./alias-resolution.js";
 import { checkArgumentTypes } from "./argument-types.js";
 import { judgedFailingOpen } from "./typing-pass-guard.js";
-import { refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
+import { refuseJoinedTextsTheTimeIndexCannotRead, refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
 import { printSnql } from "../snql/print-snql.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
 import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
@@ -179,6 +179,7 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
   judgedFailingOpen(() => checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases), () => printSnql(typed));
   checkJoinAggregation(typed, entities, declaredAliases);
+  refuseJoinedTextsTheTimeIndexCannotRead(typed, entities, storages);
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);

@@ -721,6 +721,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (org_metrics_counters) SELECT 0.95 - granularity AS g WHERE ${R} AND (arrayElement(tags, org_id) <= 3)`, "arrayElement(…) at line 1, column 169 is a tuple and 3", 1, 199],
   // seed 25: a comparison of contexts.value's elements given a NULL (measurements.value, which discover_events lacks) is the rewrite's arrayExists, which reads the column outside BY (215)
   [`MATCH (discover_events) SELECT exception_frames.module, count() AS c BY exception_frames.module, http_referer WHERE project_id = 3 AND ${R} HAVING contexts.value >= measurements.value`, "column contexts.value at line 1, column 240 is neither a BY key nor inside an aggregate", 1, 240],
+  // a join: a conjunct reading one side alone is pushed down to that side's table, whose time index reads the text strictly (41)
+  [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND toStartOfHour(e.timestamp) = toString(1)`, "toString(…) (the text '1') at line 1, column 249 is compared in WHERE with toStartOfHour(…)", 1, 249],
+  // a number with a fraction compared with a DateTime is read as a day and a month: '0.95' is day 95 of January (41)
+  [`MATCH (events) SELECT '0.95' < timestamp AS d WHERE project_id = 1 AND ${R}`, "'0.95' at line 1, column 23 is not a datetime, and less (<) compares it with column timestamp", 1, 23],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
