@@ -418,7 +418,7 @@ export class ArgumentTyping {
     if (STATE_BESIDE_NULL_FUNCTIONS.has(name)) refuseStateBesideNull(name, nodes, args, this.nothing);
     if (args.length === 2 && COMPARISONS.has(name)) this.judgeComparedStrings(name, nodes, args, computedSet);
     judgeConvertedText(name, nodes, this.columnTexts);
-    refuseZeroIndex(name, nodes, args, this.constantValue, this.holdsNumber);
+    refuseZeroIndex(name, nodes, args, this.foldedValue, this.holdsNumber);
     if (nodes.length === 2 && (name === "plus" || name === "multiply")) this.refuseStateArithmetic(name, nodes, args);
     // In a condition, a comparison of an array column's elements is what the rewrite makes of
     // it: `exception_frames.stack_level = 0` on discover, which lacks the column, is `false`, a
@@ -1069,8 +1069,18 @@ export class ArgumentTyping {
     }
   }
 
-  /** The type of a column of aggregate states read as it is stored (`AggregateFunction(sum, Float64)`), else null. */
+  /**
+   * The type of a column of aggregate states read as it is stored (`AggregateFunction(sum,
+   * Float64)`), else null. A state repeated a constant number of times (`max * 10`), or added to
+   * one of its own type, is still one of that type: `percentiles_weighted + max * 10` adds two
+   * kinds (code 421; seed 26).
+   */
   private stateTypeOf(node: Expression): string | null {
+    if (node.kind === "function" && node.args.length === 2 && (node.name === "multiply" || node.name === "plus")) {
+      const [first, second] = [this.stateTypeOf(node.args[0]!), this.stateTypeOf(node.args[1]!)];
+      if (node.name === "plus") return first === second ? first : null;
+      return first === null ? second : second === null ? first : null;
+    }
     const entity = this.entityOfColumn(node);
     if (entity === undefined || node.kind !== "column") return null;
     const mapper = entity.columnMappers[node.name];
@@ -1090,6 +1100,21 @@ export class ArgumentTyping {
     if (node.kind === "literal") return node.value;
     const mapper = node.kind === "column" ? this.entityOfColumn(node)?.columnMappers[node.name] : undefined;
     return mapper?.kind === "literal" ? mapper.value : undefined;
+  };
+
+  /**
+   * constantValue, and `isNull(x)` or `isNotNull(x)` of a column stored in a type that cannot be
+   * NULL, which the engine's analyzer folds to 0 or 1 before it runs the query
+   * (`arrayElement(tags.value, timestamp IS NULL)` is index 0, code 135; seed 26).
+   */
+  private readonly foldedValue: ValueOf = (node) => {
+    if (node.kind !== "function" || (node.name !== "isNull" && node.name !== "isNotNull") || node.args.length !== 1) return this.constantValue(node);
+    const only = node.args[0]!;
+    const entity = this.entityOfColumn(only);
+    // A column renamed to a stored one is that column; one the entity computes may be NULL.
+    if (entity === undefined || only.kind !== "column" || (entity.columnMappers[only.name]?.kind ?? "column") !== "column") return undefined;
+    const t = this.factsOf(only.entityAlias)?.columns.get(only.name);
+    return t !== undefined && t.cls !== null && !t.nullable ? Number(node.name === "isNotNull") : undefined;
   };
 
   /** The texts the entity maps columns to, and the values always NULL on it: what constantText reads. */

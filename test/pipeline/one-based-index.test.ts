@@ -36,6 +36,17 @@ describe("an index of 0 where indices count from 1", () => {
     }
   });
 
+  it("written as isNull of a column that is never NULL is folded to 0 while the query is planned, and refused; of a Nullable one it is read per row, and taken (found by the fuzz: arrayElement(tags.value, timestamp IS NULL), seed 26)", async () => {
+    for (const table of ["empty_values", "one_row"]) {
+      for (const call of ["arrayElement(a, isNull(s))", "substring(s, isNull(n), 2)", "arrayElement(n, s IS NULL)"]) {
+        expect(await engine.accepted(`SELECT ${call} FROM ${table}`), `${table}: ${call}`).toBe(false);
+      }
+      for (const call of ["arrayElement(a, isNotNull(s))", "arrayElement(a, isNull(ns))", "substring(s, isNull(ns), 2)"]) {
+        expect(await engine.accepted(`SELECT ${call} FROM ${table}`), `${table}: ${call}`).toBe(true);
+      }
+    }
+  });
+
   it("over a Nullable string, or with a Nullable length of a number, is refused on the first row that holds a value, and taken where none does", async () => {
     // (Not on an empty table: the pass refuses these all the same, as it refuses a text compared with a Nullable number.)
     for (const call of ["substring(ns, 0)", "substring(ns, 0.5, 3)", "substring(s, 1.5e-7, multiIf(10, 5, NULL))", "substring(s, 0, if(1, 5, NULL))"]) {

@@ -47,6 +47,23 @@ describe("arithmetic on aggregate states", () => {
   });
 });
 
+describe("a state repeated or added to one of its own type", () => {
+  it("is still a state of that type, which plus adds to one of another function or type only where the engine does (found by the fuzz: percentiles_weighted + max * 10 on generic_metrics_distributions, code 421, seed 26)", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const sql of ["q + s1 * 2", "2 * c + s1", "s1 * 2 + su", "(s1 + s2) + c", "s1 + (c * 2) * 3", "s1 + s2 * 2", "(s1 * 2) + (s2 * 3)", "(s1 + s2) + s1", "3 * (s1 + s2) + s2"]) {
+      const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+      if (refusal !== null) refused++;
+      for (const table of ["empty_values", "one_row"]) {
+        const accepted = await engine.accepted(`SELECT ${sql} FROM ${table}`);
+        if (accepted !== (refusal === null)) wrong.push(`${sql} on ${table}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${accepted ? "answers" : "refuses it"}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBe(5);
+  });
+});
+
 describe("aggregate states inside a tuple or an array", () => {
   it("are refused as an ORDER BY key, at any depth and through an alias", async () => {
     for (const table of ["empty_values", "one_row"]) {

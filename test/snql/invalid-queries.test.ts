@@ -725,6 +725,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`${JOIN} SELECT count() WHERE ${ER} AND e.project_id = 1 AND g.project_id = 1 AND toStartOfHour(e.timestamp) = toString(1)`, "toString(…) (the text '1') at line 1, column 249 is compared in WHERE with toStartOfHour(…)", 1, 249],
   // a number with a fraction compared with a DateTime is read as a day and a month: '0.95' is day 95 of January (41)
   [`MATCH (events) SELECT '0.95' < timestamp AS d WHERE project_id = 1 AND ${R}`, "'0.95' at line 1, column 23 is not a datetime, and less (<) compares it with column timestamp", 1, 23],
+  // seed 26: a state repeated a constant number of times is still its state, which plus adds to one of another function (421)
+  [`MATCH (generic_metrics_distributions) SELECT percentiles_weighted + max * 10 AS x WHERE ${METRICS}`, "and multiply(…) at line 1, column 73 one of AggregateFunction(max, Float64): plus (+) merges states of one function over one type only", 1, 73],
+  // seed 26: isNull of a column that is never NULL is folded to 0, an index arrayElement refuses (135)
+  [`MATCH (transactions) SELECT contexts.key WHERE contexts.key IN arrayElement(tags.value, timestamp IS NULL) AND project_id = 1 AND ${TX}`, "isNull(…) (0: its column is never NULL) at line 1, column 99 is index 0", 1, 99],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
@@ -744,6 +748,8 @@ function failure(text: string): QueryServiceError {
  * beside a refused class, a lambda over an array). The probe's test checks the engine side.
  */
 const ACCEPTED: readonly string[] = [
+  // an index that is isNull of a Nullable column is read per row, and taken
+  `MATCH (events) SELECT arrayElement(tags.value, isNull(environment)) AS a WHERE ${R} AND project_id = 1`,
   // an index of 0 with a length read per row: the engine checks it per row only, and takes it
   `MATCH (events) SELECT substring(title, 0, length(title)) AS s, substring(title, 0.5, length(title)) AS t WHERE ${R} AND project_id = 1`,
   `MATCH (events) SELECT if(isNull(level), NULL, 1) AS a WHERE ${R} AND project_id = 1`,
