@@ -467,7 +467,10 @@ function constantFolding(
       // Of a call the pass knows Nullable, per row (`isNotNull(concat(environment, v) > t)` on
       // profiles, whose environment is Nullable: code 215; seed 21).
       if (only.kind === "function" && typeOf(only)?.nullable === true) return "column";
-      if (only.kind !== "column" || entity.columnMappers[only.name] !== undefined) return "unknown";
+      // A column the SQL computes is declared with the type the engine gives it (`ip_address` is
+      // a Nullable(String) coalesce: `ip_address IS NOT NULL` beside `uniqExact(…)` reads it, code
+      // 215; seed 26; expression-column-types.test.ts holds every such declaration to the engine).
+      if (only.kind !== "column" || (entity.columnMappers[only.name] ?? { kind: "expression" }).kind !== "expression") return "unknown";
       // A column declared Nullable is read; one whose type is not declared here (a Nested
       // column's parts on some entities) may be either.
       const nullable = nullableColumns.get(only.name);
