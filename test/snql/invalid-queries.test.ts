@@ -731,6 +731,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT contexts.key WHERE contexts.key IN arrayElement(tags.value, timestamp IS NULL) AND project_id = 1 AND ${TX}`, "isNull(…) (0: its column is never NULL) at line 1, column 99 is index 0", 1, 99],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
+  // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)
+  [`MATCH (eap_items) SELECT avg(TRUE) * groupUniqArray(item_id) AS level WHERE ${R}`, "whose elements are each a UInt128; taken as one element", 1, 38],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

@@ -223,12 +223,13 @@ export const MAPPED_ARRAYS = oneOfArrays(probedArrays, "an array arrayMap makes 
  * by arrays of tuples, code 43; seed 18).
  */
 const KNOWN_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map(
-  (variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || ARRAY_VARIANT_SAMPLES[variant] !== undefined || index === NESTED_VARIANT,
+  (variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || variant === "uint128" || ARRAY_VARIANT_SAMPLES[variant] !== undefined || index === NESTED_VARIANT,
 );
 
 /**
  * An array of values of a variant (ARRAYS_OF_UNNAMED), its elements known where they are a Date,
- * a DateTime64, an IP (`1000 / groupUniqArray(timestamp_ms)`) or an array variant
+ * a DateTime64, an IP (`1000 / groupUniqArray(timestamp_ms)`), a UInt128 (`avg(TRUE) *
+ * groupUniqArray(item_id)`, a Float64 times UInt128s, code 43; seed 26) or an array variant
  * (`transaction_hash / array(array(transaction_name, geo_city))`, code 43 for a UInt64 divided by
  * an Array(Nullable(String)), element by element).
  */

@@ -1,0 +1,41 @@
+/**
+ * An array of UInt128s (`array(item_id)`, `groupUniqArray(item_id)` on eap_items) knows its
+ * elements (typing/array-types.ts, arrayOfUnnamed): arithmetic with it works element by element,
+ * and is judged as the same arithmetic on one UInt128 (`avg(TRUE) * groupUniqArray(item_id)` is a
+ * Float64 times UInt128s, code 43; seed 26). This holds it to the embedded engine both ways.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
+import { passRefusal } from "../support/typing-pass.js";
+
+const uint128 = variantSamples("uint128")[0]!;
+const samples = [uint128, ...(["float64", "int64", "uint8"] as const).map((cls) => CLASS_SAMPLES[cls])];
+const entity = probeColumnsEntity(samples);
+const engine = useProbeTablesEngine("uint128-arrays", samples);
+const u = uint128.column;
+const columns = samples.slice(1).map((sample) => sample.column);
+/** Each array with what it meets: columns beside the array read per row, their aggregates beside the aggregate one (which reads no column outside it). */
+const pairs: [string, string[]][] = [
+  [`array(${u})`, [...columns, "2.5", "2", "-3"]],
+  [`groupUniqArray(${u})`, [...columns.map((column) => `any(${column})`), "2.5", "2", "-3"]],
+];
+
+describe("arithmetic on an array of UInt128s", () => {
+  it("is refused by the pass exactly where the engine refuses it", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of ["multiply", "plus", "minus", "divide"])
+      for (const [array, others] of pairs)
+        for (const other of others)
+          for (const sql of [`${name}(${array}, ${other})`, `${name}(${other}, ${array})`]) {
+            const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+            const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+            if (refusal !== null) refused++;
+            if ((refusal !== null) !== (code !== null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+          }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(8);
+  });
+});
