@@ -733,6 +733,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)
   [`MATCH (eap_items) SELECT avg(TRUE) * groupUniqArray(item_id) AS level WHERE ${R}`, "whose elements are each a UInt128; taken as one element", 1, 38],
+  // seed 26: a tuple plus a date is the date's type (its elements added as intervals): a DateTime compared with a String (386)
+  [`MATCH (profiles) SELECT transaction_name AS p95 WHERE version_name != plus(tuple(3, organization_id, organization_id), time) AND project_id = 1 AND organization_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "column version_name at line 1, column 55 is a string and plus(…) at line 1, column 71 is a datetime", 1, 71],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

@@ -97,6 +97,22 @@ function dateArithmeticType(name: string, types: readonly Typed[], constant: boo
 }
 
 /**
+ * A date plus a tuple, either way round, or minus one with the date first, adds each element as
+ * an interval (addTupleOfIntervals): `tuple(3, organization_id) + time` is a DateTime, which
+ * `version_name != …` compares with a String (code 386; seed 26), and `toDate(t) + tuple(1, 2)` a
+ * Date. Its elements are judged beside the date (judgeTupleElements). Of a date that is not
+ * Nullable; an engine test holds it.
+ */
+function dateTupleArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  if (name !== "plus" && name !== "minus") return null;
+  const isDate = (t: Typed) => !t.nullable && (t.variant >= 0 ? VARIANT_FAMILIES[t.variant] === "datetime" && !VARIANT_MAY_BE_NULL[t.variant] : t.cls === "datetime");
+  const dateAt = isDate(types[0]!) ? 0 : isDate(types[1]!) ? 1 : -1;
+  if (dateAt < 0 || types[1 - dateAt]!.variant !== TUPLE_VARIANT || (name === "minus" && dateAt !== 0)) return null;
+  const date = types[dateAt]!;
+  return date.constant === constant ? date : { ...date, constant };
+}
+
+/**
  * Integers of some width (ipArithmeticType): per Nullability and constness (constnessIndex), one
  * of the integer classes; of an IPv6, a UInt128 too (`ip_address_v6 * 2` is one, which `toIPv6`
  * takes and the integer classes' samples are not).
@@ -126,10 +142,10 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
 
 /**
  * Arithmetic on values of no class whose result keeps a kind the probe's class results do not
- * give: a tuple's (element by element), a date's, an IP's, a 128-bit integer's.
+ * give: a tuple's (element by element), a date's (beside a number or a tuple), an IP's, a 128-bit integer's.
  */
 export function keptArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
-  return tupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant) ?? integerArraysArithmeticType(name, types, constant);
+  return tupleArithmeticType(name, types, constant) ?? dateTupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant) ?? integerArraysArithmeticType(name, types, constant);
 }
 
 /**

@@ -1,0 +1,51 @@
+/**
+ * A date plus a tuple, or minus one with the date first, adds each element to it as an interval
+ * (ClickHouse's addTupleOfIntervals): the result is the date's type (typing/arithmetic-types.ts,
+ * dateTupleArithmeticType), `tuple(3, organization_id) + time` a DateTime that `version_name != …`
+ * compares with a String (code 386; seed 26). This holds the type and what the pass refuses
+ * beside it to the embedded engine, both ways.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
+import { passRefusal } from "../support/typing-pass.js";
+
+const date = variantSamples("date")[0]!;
+const samples = [date, ...(["datetime", "string", "uint8"] as const).map((cls) => CLASS_SAMPLES[cls])];
+const entity = probeColumnsEntity(samples);
+const engine = useProbeTablesEngine("date-tuple-arithmetic", samples);
+const [d, t, s, n] = samples.map((sample) => sample.column) as [string, string, string, string];
+
+/** Dates and tuples meeting, and what each is then compared with. */
+const sums = [`plus(tuple(3, ${n}), ${t})`, `plus(${t}, tuple(1, 2))`, `minus(${t}, tuple(${n}, 1))`, `plus(${d}, tuple(1, ${n}))`, `plus(tuple(1), ${d})`, `minus(${d}, tuple(2))`];
+const comparedWith = [s, t, "1", "'2024-01-01 00:00:00'"];
+
+describe("a date plus a tuple", () => {
+  it("is of the date's type, as the engine types it", async () => {
+    const wrong: string[] = [];
+    for (const sum of sums) {
+      const pass = expressionTyping(parseSnql(`MATCH (x) SELECT ${sum} AS zz`).selected[0]!.expression, entity);
+      const engineType = String(((await (await engine.store.client.query({ query: `SELECT toTypeName(${sum}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json()) as { t: string }[])[0]!.t);
+      const passType = pass.cls === "datetime" ? "DateTime" : pass.variant === "date" ? "Date" : `${pass.cls ?? pass.variant}`;
+      if (passType !== engineType.replace(/\(.*\)$/, "")) wrong.push(`${sum}: the engine ${engineType}, the pass ${passType}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("compared with a value is refused by the pass exactly where the engine refuses it", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const sum of sums)
+      for (const other of comparedWith)
+        for (const sql of [`notEquals(${other}, ${sum})`, `less(${sum}, ${other})`]) {
+          const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          if (refusal !== null) refused++;
+          if ((refusal !== null) !== (code !== null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+        }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(sums.length * 2);
+  });
+});
