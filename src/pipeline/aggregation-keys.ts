@@ -486,6 +486,9 @@ function constantFolding(
     // num_processing_errors is NULL: code 215; seed 20).
     if (COMPARISON_FUNCTIONS.has(node.name) && args.includes("null") && node.args.some((arg, i) => args[i] !== "null" && typeOf(arg)?.variant === "mixed")) return "column";
     if (COMPARISON_FUNCTIONS.has(node.name)) return args.includes("null") ? "null" : constant ? comparedLiterals(node.name, node.args) : "column";
+    // A literal looked for in literals is found or not, as `=` finds it (`'x' IN 'error'` is
+    // false, which decides no OR: `… OR contexts.key LIKE '%error%'` reads the column; seed 26).
+    if ((node.name === "in" || node.name === "notIn") && constant) return listedLiteral(node.name, node.args);
     // AND, OR and `if` with an aggregate among their operands are computed after the
     // aggregation, operand by operand: no constant operand decides first, and each operand's
     // columns are read (`org_id >= 1 AND count() > 0 AND 0`, `if(0, title, count())`: code 215).
@@ -530,6 +533,20 @@ function comparedLiterals(name: string, args: readonly Expression[]): Folded {
   if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
   const truth = { equals: a === b, notEquals: a !== b, less: a < b, greater: a > b, lessOrEquals: a <= b, greaterOrEquals: a >= b }[name];
   return truth === undefined ? "unknown" : truth ? "true" : "false";
+}
+
+/**
+ * The truth of a literal looked for in a literal or in a list of literals written out (`'a' IN
+ * 'b'`, `1 NOT IN (1, 2)`): found where `=` is true of one, not found where it is false of each;
+ * "unknown" where any comparison is not plain (comparedLiterals) or the list is computed.
+ */
+function listedLiteral(name: string, args: readonly Expression[]): Folded {
+  const [left, right] = args;
+  if (args.length !== 2 || left === undefined || right === undefined) return "unknown";
+  const listed = right.kind === "function" && (right.name === "tuple" || right.name === "array") ? right.args : [right];
+  const found = listed.map((item) => comparedLiterals("equals", [left, item]));
+  if (found.includes("unknown")) return "unknown";
+  return found.includes("true") === (name === "in") ? "true" : "false";
 }
 
 /** The column names an entity's SQL expression reads: its identifiers that are not called and not inside quotes. */

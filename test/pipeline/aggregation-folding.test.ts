@@ -42,6 +42,12 @@ describe("what the engine folds before it looks for columns outside BY and aggre
       // reads the column, where the same comparison of a column is a NULL, folded (seed 25).
       expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING arrayExists(x -> ifNull(x >= NULL, 0), tags.value)")).toBe(215);
       expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING toString(d) >= NULL")).toBeNull();
+      // A literal looked for in literals is folded to its truth: found decides an OR, not found
+      // decides none (`'x' IN 'error' OR contexts.key LIKE '%error%'`, seed 26).
+      expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING 'x' IN 'y' OR has(tags.key, 'a')")).toBe(215);
+      expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING 'a' NOT IN ('a', 'b') OR toString(d) != ''")).toBe(215);
+      expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING 'a' IN ('a', 'b') OR has(tags.key, 'a')")).toBeNull();
+      expect(await engine.code("SELECT max(d) FROM t GROUP BY k HAVING 1 NOT IN (2, 3) OR toString(d) != ''")).toBeNull();
       // isNull of a call of a Nullable type is read; of one of a plain type, folded (seed 21).
       expect(await engine.code("SELECT max(d), isNotNull(concat(n, k) > k) FROM t")).toBe(215);
       expect(await engine.code("SELECT max(d), isNotNull(concat(k, k) > k), isNull(toString(d) = k) FROM t")).toBeNull();

@@ -735,6 +735,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (eap_items) SELECT avg(TRUE) * groupUniqArray(item_id) AS level WHERE ${R}`, "whose elements are each a UInt128; taken as one element", 1, 38],
   // seed 26: a tuple plus a date is the date's type (its elements added as intervals): a DateTime compared with a String (386)
   [`MATCH (profiles) SELECT transaction_name AS p95 WHERE version_name != plus(tuple(3, organization_id, organization_id), time) AND project_id = 1 AND organization_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "column version_name at line 1, column 55 is a string and plus(…) at line 1, column 71 is a datetime", 1, 71],
+  // seed 26: a literal looked for in a literal is false, which decides no OR: contexts.key's elements are read outside an aggregate (215)
+  [`MATCH (discover_events) SELECT 0.000001 AS level, count() AS x_1 WHERE project_id IN tuple(1, 2, 3) AND ${R} HAVING 'x' IN 'error' OR contexts.key LIKE '%error%' ORDER BY level DESC`, "column contexts.key at line 1, column 227 is neither a BY key nor inside an aggregate", 1, 227],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
