@@ -1,0 +1,50 @@
+/**
+ * An `if` or `multiIf` of numbers whose condition is a constant keeps the branches' common type:
+ * the engine folds the call's value, not its type (`if(2, 1.5, duration)` is a Float64, which
+ * `ip_address_v4 / …` refuses, code 43; seed 27). The typing pass gives it that type
+ * (typing/branch-types.ts, branchesType) where no branch is a NULL; this holds the type and what
+ * the pass refuses with it to the embedded engine, both ways.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
+import { passRefusal } from "../support/typing-pass.js";
+
+const ip = variantSamples("nullableIPv4")[0]!;
+const samples = [ip, ...(["uint8", "uint32", "int64", "float64", "string"] as const).map((cls) => CLASS_SAMPLES[cls])];
+const entity = probeColumnsEntity(samples);
+const engine = useProbeTablesEngine("picked-number-branches", samples);
+const [address, n8, n32, n64, f, s] = samples.map((sample) => sample.column) as [string, string, string, string, string, string];
+
+/** Branches of numbers under a constant condition, with the type the engine gives each. */
+const BRANCHES = [`if(2, 1.5, ${n32})`, `if(0, 1, ${n32})`, `multiIf(1, 2, 0, 1.5, ${n32})`, `if(1, ${n8}, ${n32})`, `if(NULL, 1.5, ${n32})`, `if(1, ${n64}, ${n8})`, `multiIf(0, ${f}, 1, ${n8}, 3)`];
+const ENGINE_NAMES: Record<string, string> = { uint8: "UInt8", uint32: "UInt32", int64: "Int64", float64: "Float64" };
+
+describe("an if of numbers under a constant condition", () => {
+  it("is of the branches' common type, as the engine types it", async () => {
+    const wrong: string[] = [];
+    for (const branches of BRANCHES) {
+      const pass = expressionTyping(parseSnql(`MATCH (x) SELECT ${branches} AS zz`).selected[0]!.expression, entity);
+      const engineType = String(((await (await engine.store.client.query({ query: `SELECT toTypeName(${branches}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json()) as { t: string }[])[0]!.t);
+      const passType = pass.integer ?? (pass.cls === null ? null : ENGINE_NAMES[pass.cls]) ?? `${pass.cls ?? pass.variant}`;
+      if (passType !== engineType) wrong.push(`${branches}: the engine ${engineType}, the pass ${passType}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("given to a function is refused by the pass exactly where the engine refuses it", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const branches of BRANCHES)
+      for (const sql of [`divide(${address}, ${branches})`, `multiply(${branches}, ${address})`, `less(${branches}, ${s})`, `like(${branches}, 'a')`, `bitAnd(${branches}, 1)`]) {
+        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+        const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+        if (refusal !== null) refused++;
+        if ((refusal !== null) !== (code !== null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(BRANCHES.length * 2);
+  });
+});
