@@ -15,6 +15,7 @@
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { comparedByElements, comparesElements, elementComparison } from "./snql-array-conditions.js";
+import { compareBytes } from "./literal-texts.js";
 import { nestedColumnParts } from "./nested-columns.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -520,15 +521,21 @@ function constantFolding(
 }
 
 /**
- * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`);
- * "unknown" for any other constant comparison (strings ordered, mixed types, computed operands).
+ * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`,
+ * `'b' > 'a'`); "unknown" for any other constant comparison (mixed types, computed operands).
  */
 function comparedLiterals(name: string, args: readonly Expression[]): Folded {
   const [left, right] = args;
   if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";
   const number = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
   const [a, b] = [number(left.value), number(right.value)];
-  if (typeof a === "string" && typeof b === "string" && (name === "equals" || name === "notEquals")) return (a === b) === (name === "equals") ? "true" : "false";
+  // Texts in the engine's order of Strings, their UTF-8 bytes' (`'production' > 'backend@1.2.0'`
+  // is true, which decides no AND: `user != click_text AND …` reads user outside BY, code 215; seed 27).
+  if (typeof a === "string" && typeof b === "string") {
+    const order = compareBytes(a, b);
+    const truth = { equals: order === 0, notEquals: order !== 0, less: order < 0, greater: order > 0, lessOrEquals: order <= 0, greaterOrEquals: order >= 0 }[name];
+    return truth === undefined ? "unknown" : truth ? "true" : "false";
+  }
   // Past 2^53 the literal's number is not the engine's integer.
   if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
   const truth = { equals: a === b, notEquals: a !== b, less: a < b, greater: a > b, lessOrEquals: a <= b, greaterOrEquals: a >= b }[name];

@@ -226,7 +226,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_ONLY: ReadonlySet<string> = new Set(["lowerUTF8", "upperUTF8"]);
 
 /** Two texts in ClickHouse's order of Strings, their UTF-8 bytes' (JavaScript's `<` compares UTF-16 units: '😀' < 'ｚ' there, not in the engine). */
-function compareBytes(a: string, b: string): number {
+export function compareBytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 

@@ -737,6 +737,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (profiles) SELECT transaction_name AS p95 WHERE version_name != plus(tuple(3, organization_id, organization_id), time) AND project_id = 1 AND organization_id = 1 AND received >= toDateTime('2024-01-01T00:00:00') AND received < toDateTime('2024-01-02T00:00:00')`, "column version_name at line 1, column 55 is a string and plus(…) at line 1, column 71 is a datetime", 1, 71],
   // seed 26: a literal looked for in a literal is false, which decides no OR: contexts.key's elements are read outside an aggregate (215)
   [`MATCH (discover_events) SELECT 0.000001 AS level, count() AS x_1 WHERE project_id IN tuple(1, 2, 3) AND ${R} HAVING 'x' IN 'error' OR contexts.key LIKE '%error%' ORDER BY level DESC`, "column contexts.key at line 1, column 227 is neither a BY key nor inside an aggregate", 1, 227],
+  // seed 27: texts compared in order are folded by their bytes: true decides no AND, so user is read outside BY (215)
+  [`MATCH (replays) SELECT argMax(tags_value, timestamp) AS a, segment_names BY segment_names WHERE project_id = 2 AND ${R} HAVING user != click_text AND 'production' > 'backend@1.2.0'`, "column user at line 1, column 220 is neither a BY key nor inside an aggregate", 1, 220],
+  // seed 27: an if of numbers under a constant condition keeps their common type, a Float64 an IPv4 is not divided by (43)
+  [`MATCH (transactions) SELECT ip_address_v4 / if(2, 99999999999999999999999, duration) AS x_1 WHERE project_id = 3 AND ${TX}`, "is an IPv4 (Nullable) and if(…) at line 1, column 45 is a float: divide (/) does not take them together", 1, 45],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
@@ -756,6 +760,8 @@ function failure(text: string): QueryServiceError {
  * beside a refused class, a lambda over an array). The probe's test checks the engine side.
  */
 const ACCEPTED: readonly string[] = [
+  // texts compared in order, false, decide an AND in HAVING: user is not read
+  `MATCH (replays) SELECT argMax(tags_value, timestamp) AS a, segment_names BY segment_names WHERE project_id = 2 AND ${R} HAVING user != click_text AND 'production' < 'backend@1.2.0'`,
   // an index that is isNull of a Nullable column is read per row, and taken
   `MATCH (events) SELECT arrayElement(tags.value, isNull(environment)) AS a WHERE ${R} AND project_id = 1`,
   // an index of 0 with a length read per row: the engine checks it per row only, and takes it
