@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
-import { passRefusal } from "../support/typing-pass.js";
+import { passAgainstEngine } from "../support/typing-pass.js";
 
 const uint128 = variantSamples("uint128")[0]!;
 const samples = [uint128, ...(["float64", "int64", "uint8"] as const).map((cls) => CLASS_SAMPLES[cls])];
@@ -24,17 +23,8 @@ const pairs: [string, string[]][] = [
 
 describe("arithmetic on an array of UInt128s", () => {
   it("is refused by the pass exactly where the engine refuses it", async () => {
-    const wrong: string[] = [];
-    let refused = 0;
-    for (const name of ["multiply", "plus", "minus", "divide"])
-      for (const [array, others] of pairs)
-        for (const other of others)
-          for (const sql of [`${name}(${array}, ${other})`, `${name}(${other}, ${array})`]) {
-            const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
-            const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
-            if (refusal !== null) refused++;
-            if ((refusal !== null) !== (code !== null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
-          }
+    const calls = ["multiply", "plus", "minus", "divide"].flatMap((name) => pairs.flatMap(([array, others]) => others.flatMap((other) => [`${name}(${array}, ${other})`, `${name}(${other}, ${array})`])));
+    const { wrong, refused } = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThanOrEqual(8);
   });

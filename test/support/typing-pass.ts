@@ -4,6 +4,8 @@
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { checkExpressionArgumentTypes } from "../../src/pipeline/argument-types.js";
 import type { Expression } from "../../src/query/ast.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import type { ScratchEngine } from "./scratch-engine.js";
 
 /** The pass's refusal of an expression over an entity's columns (its message), or null where it takes it. */
 export function passRefusal(expression: Expression, entity: Parameters<typeof checkExpressionArgumentTypes>[1]): string | null {
@@ -14,4 +16,20 @@ export function passRefusal(expression: Expression, entity: Parameters<typeof ch
     if (error instanceof QueryServiceError) return error.message;
     throw error;
   }
+}
+
+/**
+ * Each call (SQL over the entity's columns) judged by the pass and run by the engine on `table`:
+ * the calls on which the two disagree, said both ways, and how many the pass refused.
+ */
+export async function passAgainstEngine(engine: ScratchEngine, entity: Parameters<typeof checkExpressionArgumentTypes>[1], calls: Iterable<string>, table: string): Promise<{ wrong: string[]; refused: number }> {
+  const wrong: string[] = [];
+  let refused = 0;
+  for (const sql of calls) {
+    const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+    const code = await engine.code(`SELECT ${sql} FROM ${table}`);
+    if (refusal !== null) refused++;
+    if ((refusal !== null) !== (code !== null)) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : "refuses it"}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+  }
+  return { wrong, refused };
 }
