@@ -7,10 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { expressionTyping } from "../../src/pipeline/argument-types.js";
-import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
-import { passAgainstEngine } from "../support/typing-pass.js";
+import { passAgainstEngine, typesAgainstEngine } from "../support/typing-pass.js";
 
 const date = variantSamples("date")[0]!;
 const samples = [date, ...(["datetime", "string", "uint8"] as const).map((cls) => CLASS_SAMPLES[cls])];
@@ -24,14 +22,8 @@ const comparedWith = [s, t, "1", "'2024-01-01 00:00:00'"];
 
 describe("a date plus a tuple", () => {
   it("is of the date's type, as the engine types it", async () => {
-    const wrong: string[] = [];
-    for (const sum of sums) {
-      const pass = expressionTyping(parseSnql(`MATCH (x) SELECT ${sum} AS zz`).selected[0]!.expression, entity);
-      const engineType = String(((await (await engine.store.client.query({ query: `SELECT toTypeName(${sum}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json()) as { t: string }[])[0]!.t);
-      const passType = pass.cls === "datetime" ? "DateTime" : pass.variant === "date" ? "Date" : `${pass.cls ?? pass.variant}`;
-      if (passType !== engineType.replace(/\(.*\)$/, "")) wrong.push(`${sum}: the engine ${engineType}, the pass ${passType}`);
-    }
-    expect(wrong).toEqual([]);
+    const name = (pass: { cls: string | null; variant: string | null }) => (pass.cls === "datetime" ? "DateTime" : pass.variant === "date" ? "Date" : `${pass.cls ?? pass.variant}`);
+    expect(await typesAgainstEngine(engine, entity, sums, PROBE_ROW_TABLE, name, (type) => type.replace(/\(.*\)$/, ""))).toEqual([]);
   });
 
   it("compared with a value is refused by the pass exactly where the engine refuses it", async () => {

@@ -7,10 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { expressionTyping } from "../../src/pipeline/argument-types.js";
-import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
-import { passAgainstEngine } from "../support/typing-pass.js";
+import { passAgainstEngine, typesAgainstEngine } from "../support/typing-pass.js";
 
 const ip = variantSamples("nullableIPv4")[0]!;
 const samples = [ip, ...(["uint8", "uint32", "int64", "float64", "string"] as const).map((cls) => CLASS_SAMPLES[cls])];
@@ -24,14 +22,8 @@ const ENGINE_NAMES: Record<string, string> = { uint8: "UInt8", uint32: "UInt32",
 
 describe("an if of numbers under a constant condition", () => {
   it("is of the branches' common type, as the engine types it", async () => {
-    const wrong: string[] = [];
-    for (const branches of BRANCHES) {
-      const pass = expressionTyping(parseSnql(`MATCH (x) SELECT ${branches} AS zz`).selected[0]!.expression, entity);
-      const engineType = String(((await (await engine.store.client.query({ query: `SELECT toTypeName(${branches}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json()) as { t: string }[])[0]!.t);
-      const passType = pass.integer ?? (pass.cls === null ? null : ENGINE_NAMES[pass.cls]) ?? `${pass.cls ?? pass.variant}`;
-      if (passType !== engineType) wrong.push(`${branches}: the engine ${engineType}, the pass ${passType}`);
-    }
-    expect(wrong).toEqual([]);
+    const name = (pass: { cls: string | null; variant: string | null; integer: string | null }) => pass.integer ?? (pass.cls === null ? null : ENGINE_NAMES[pass.cls]) ?? `${pass.cls ?? pass.variant}`;
+    expect(await typesAgainstEngine(engine, entity, BRANCHES, PROBE_ROW_TABLE, name)).toEqual([]);
   });
 
   it("given to a function is refused by the pass exactly where the engine refuses it", async () => {
