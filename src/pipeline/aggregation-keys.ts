@@ -471,7 +471,9 @@ function constantFolding(
       // A column the SQL computes is declared with the type the engine gives it (`ip_address` is
       // a Nullable(String) coalesce: `ip_address IS NOT NULL` beside `uniqExact(…)` reads it, code
       // 215; seed 26; expression-column-types.test.ts holds every such declaration to the engine).
-      if (only.kind !== "column" || (entity.columnMappers[only.name] ?? { kind: "expression" }).kind !== "expression") return "unknown";
+      if (only.kind !== "column") return "unknown";
+      const mapper = entity.columnMappers[only.name];
+      if (mapper !== undefined && mapper.kind !== "expression") return "unknown";
       // A column declared Nullable is read; one whose type is not declared here (a Nested
       // column's parts on some entities) may be either.
       const nullable = nullableColumns.get(only.name);
@@ -531,14 +533,16 @@ function comparedLiterals(name: string, args: readonly Expression[]): Folded {
   const [a, b] = [number(left.value), number(right.value)];
   // Texts in the engine's order of Strings, their UTF-8 bytes' (`'production' > 'backend@1.2.0'`
   // is true, which decides no AND: `user != click_text AND …` reads user outside BY, code 215; seed 27).
-  if (typeof a === "string" && typeof b === "string") {
-    const order = compareBytes(a, b);
-    const truth = { equals: order === 0, notEquals: order !== 0, less: order < 0, greater: order > 0, lessOrEquals: order <= 0, greaterOrEquals: order >= 0 }[name];
-    return truth === undefined ? "unknown" : truth ? "true" : "false";
-  }
+  if (typeof a === "string" && typeof b === "string") return truthOfOrder(name, compareBytes(a, b));
   // Past 2^53 the literal's number is not the engine's integer.
   if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
-  const truth = { equals: a === b, notEquals: a !== b, less: a < b, greater: a > b, lessOrEquals: a <= b, greaterOrEquals: a >= b }[name];
+  // (A NaN is in no order: every comparison but `!=` is false, as JavaScript's are.)
+  return truthOfOrder(name, a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
+}
+
+/** What a comparison answers of two values in this order (negative, 0, positive; NaN for none); "unknown" for another function. */
+function truthOfOrder(name: string, order: number): Folded {
+  const truth = { equals: order === 0, notEquals: order !== 0, less: order < 0, greater: order > 0, lessOrEquals: order <= 0, greaterOrEquals: order >= 0 }[name];
   return truth === undefined ? "unknown" : truth ? "true" : "false";
 }
 

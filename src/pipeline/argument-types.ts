@@ -1112,7 +1112,9 @@ export class ArgumentTyping {
     const only = node.args[0]!;
     const entity = this.entityOfColumn(only);
     // A column renamed to a stored one is that column; one the entity computes may be NULL.
-    if (entity === undefined || only.kind !== "column" || (entity.columnMappers[only.name]?.kind ?? "column") !== "column") return undefined;
+    if (entity === undefined || only.kind !== "column") return undefined;
+    const mapper = entity.columnMappers[only.name];
+    if (mapper !== undefined && mapper.kind !== "column") return undefined;
     const t = this.factsOf(only.entityAlias)?.columns.get(only.name);
     return t !== undefined && t.cls !== null && !t.nullable ? Number(node.name === "isNotNull") : undefined;
   };
