@@ -204,8 +204,8 @@ export class ArgumentTyping {
   visit(node: Expression): Typed {
     switch (node.kind) {
       case "literal": {
-        const cls = literalClass(node.value);
-        const integer = cls === "int64" ? integerShapeOfLiteral(node.value as number) : null;
+        const cls = literalClass(node.value, node.digits);
+        const integer = cls === "int64" ? integerShapeOfLiteral(node.value as number, node.digits) : null;
         return integer !== null ? integerTyped(integer, true) : typed(cls, true);
       }
       case "datetime":

@@ -45,12 +45,20 @@ export function integerShapeOfTypeName(typeName: string): IntegerShape | null {
 }
 const WRAPPED = /^(?:LowCardinality|Nullable)\((.*)\)$/;
 
+/** Whether an integer's digits (`18446744073709551615`) lie within UInt64 or Int64, as the engine reads them. */
+export function wholeWithinIntegers(digits: string): boolean {
+  const whole = BigInt(digits);
+  return whole >= -(2n ** 63n) && whole < 2n ** 64n;
+}
+
 /**
  * The type ClickHouse gives an integer literal: the smallest unsigned type that holds it, the
  * smallest signed one for a negative (literalClass sends the rest to Float64).
  */
-export function integerShapeOfLiteral(value: number): IntegerShape | null {
+export function integerShapeOfLiteral(value: number, digits?: string): IntegerShape | null {
   if (!Number.isInteger(value)) return null;
+  // Past 2^53 the digits say it (literalClass): JavaScript's 2^64 may be the engine's 2^64 - 1.
+  if (digits !== undefined) return !wholeWithinIntegers(digits) ? null : value >= 0 ? UINT64_SHAPE : shape(true, 8);
   if (value >= 0) return value <= 0xff ? shape(false, 1) : value <= 0xffff ? shape(false, 2) : value <= 0xffffffff ? shape(false, 4) : value < 2 ** 64 ? UINT64_SHAPE : null;
   return value >= -(2 ** 7) ? shape(true, 1) : value >= -(2 ** 15) ? shape(true, 2) : value >= -(2 ** 31) ? shape(true, 4) : value > -(2 ** 63) ? shape(true, 8) : null;
 }

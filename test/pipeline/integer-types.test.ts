@@ -12,6 +12,7 @@ import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import { ELEMENT_DEPENDENT_INTEGER_RESULTS, FIXED_INTEGER_RESULTS, integerShapeOfLiteral, integerTypeName } from "../../src/pipeline/integer-types.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
 import type { Expression } from "../../src/query/ast.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
 import { passRefusal } from "../support/typing-pass.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
@@ -121,6 +122,17 @@ describe("exact integer types", () => {
       const engineSays = await engineType(String(value));
       expect(pass === null ? null : integerTypeName(pass), String(value)).toBe(engineSays);
       expect(expressionTyping(literal(value), ENTITY).integer, String(value)).toBe(engineSays);
+    }
+  });
+
+  it("gives an integer written past 2^53 the engine's type by its digits: 2^64 - 1 is a UInt64 and -2^63 an Int64, one further a Float64", async () => {
+    // JavaScript's nearest numbers to 2^64 - 1 and -2^63 lie on or past the types' ends; the SQL
+    // prints the digits, which the engine reads exactly.
+    const texts = ["9007199254740993", "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616", "-9223372036854775807", "-9223372036854775808", "-9223372036854775809"];
+    for (const text of texts) {
+      const typing = expressionTyping(parseSnql(`MATCH (x) SELECT ${text} AS zz`).selected[0]!.expression, ENTITY);
+      const engineSays = await engineType(text);
+      expect(typing.integer ?? typing.cls, text).toBe(engineSays === "Float64" ? "float64" : engineSays);
     }
   });
 

@@ -76,7 +76,7 @@ export function refuseFloatAmongConditions(name: string, args: readonly Expressi
   if (args.length < 2 || (name === "or" && !types.every((t) => t.constant === true))) return;
   // A whole float (`2.0`) is printed as the integer it is, which the engine takes; past the
   // integers' range (`1e+30`) it is a Float64 again.
-  const found = args.find((arg) => arg.kind === "literal" && typeof arg.value === "number" && (arg.value < 0 || arg.value > 1) && literalClass(arg.value) === "float64");
+  const found = args.find((arg) => arg.kind === "literal" && typeof arg.value === "number" && (arg.value < 0 || arg.value > 1) && literalClass(arg.value, arg.digits) === "float64");
   if (found === undefined) return;
   throw invalidQuery(
     `${describe(found)}${at(found.position)} is a float other than 0 or 1, and ${nameOf(name)}${name === "or" ? " of constants alone" : ""} converts it to a condition while the query is planned, which ClickHouse cannot do; compare it (${describe(found)} != 0)`,

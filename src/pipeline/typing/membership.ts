@@ -160,7 +160,7 @@ export function refuseUnconvertibleSetValues(name: string, args: readonly Expres
   if (!constantSet && !listed && !isClockCall(set)) return;
   const perRow = types[1]!.constant === false;
   for (const value of listed ? set.args : [set]) {
-    const cls = value.kind === "literal" ? literalClass(value.value) : value.kind === "datetime" || isClockCall(value) ? "datetime" : listed ? null : types[1]!.cls;
+    const cls = value.kind === "literal" ? literalClass(value.value, value.digits) : value.kind === "datetime" || isClockCall(value) ? "datetime" : listed ? null : types[1]!.cls;
     if (cls === null) continue;
     const negative = value.kind === "literal" && typeof value.value === "number" && value.value < 0 && cls !== "float64";
     // A map's set holds maps: no number, Boolean or date converts to one (code 53); a text may

@@ -5,14 +5,17 @@
  * fall into, which decide where ClickHouse finds a common type.
  */
 import { ARGUMENT_CLASSES, elementClass, variantOfTypeName, isArrayVariant, VARIANTS, variantSamples, type ArgumentClass } from "../argument-classes.js";
-import { UINT32_SHAPE, UINT8_SHAPE, integerShapeOfTypeName, type IntegerShape, type NumberShape } from "../integer-types.js";
+import { UINT32_SHAPE, UINT8_SHAPE, integerShapeOfTypeName, wholeWithinIntegers, type IntegerShape, type NumberShape } from "../integer-types.js";
 
 /**
  * The class of a literal as ClickHouse types it: the smallest integer type that holds it
  * (0..255 is UInt8, 256..65535 UInt16, -1 Int8, ...), a float otherwise.
  */
-export function literalClass(value: unknown): ArgumentClass | null {
+export function literalClass(value: unknown, digits?: string): ArgumentClass | null {
   if (typeof value === "string") return "string";
+  // An integer past 2^53 is printed as its digits, which the engine types exactly: 2^64 - 1 is
+  // still a UInt64 and -2^63 an Int64, though JavaScript's nearest numbers lie past their ends.
+  if (digits !== undefined) return wholeWithinIntegers(digits) ? "int64" : "float64";
   if (typeof value === "boolean") return "bool";
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
   if (!Number.isInteger(value)) return "float64";
