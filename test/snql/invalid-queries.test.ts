@@ -252,7 +252,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT count() AS c WHERE ${R} AND project_id = 1 AND array(title, 'a') = 5`, "array(…) at line 1, column 162 is an array of strings and 5 at line 1, column 182 is a small integer (UInt8): equals (=) does not take them together as arguments 1 and 2", 1, 182],
   [`MATCH (events) SELECT has(array(event_id, event_id), 'x') AS h WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 27 is an Array(UUID) and 'x' at line 1, column 54 is a string: has does not take them together as arguments 1 and 2", 1, 54],
   [`MATCH (events) SELECT bitAnd(99999999999999999999999, 1) AS b WHERE ${R} AND project_id = 1`, "99999999999999999999999 at line 1, column 30 is a float, and bitAnd does not take a float as argument 1 of 2", 1, 30],
-  [`MATCH (events) SELECT bitAnd(-9223372036854775808, 1) AS b WHERE ${R} AND project_id = 1`, "is a float, and bitAnd does not take a float as argument 1 of 2", 1, 31],
+  // (one past Int64's least value: -9223372036854775808 itself is an Int64, and taken)
+  [`MATCH (events) SELECT bitAnd(-9223372036854775809, 1) AS b WHERE ${R} AND project_id = 1`, "is a float, and bitAnd does not take a float as argument 1 of 2", 1, 31],
   // a count of a column the storage computes as NULL is still a UInt64 (found by the fuzz)
   [`MATCH (discover_transactions) SELECT platform / count(received) AS d WHERE ${TX} AND project_id = 1`, "column platform at line 1, column 38 is a string, and divide (/) does not take a string as argument 1 of 2", 1, 38],
   // a pair refused whatever the third argument is: beside a column discover's events half computes as NULL
@@ -741,6 +742,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (replays) SELECT argMax(tags_value, timestamp) AS a, segment_names BY segment_names WHERE project_id = 2 AND ${R} HAVING user != click_text AND 'production' > 'backend@1.2.0'`, "column user at line 1, column 220 is neither a BY key nor inside an aggregate", 1, 220],
   // seed 27: an if of numbers under a constant condition keeps their common type, a Float64 an IPv4 is not divided by (43)
   [`MATCH (transactions) SELECT ip_address_v4 / if(2, 99999999999999999999999, duration) AS x_1 WHERE project_id = 3 AND ${TX}`, "is an IPv4 (Nullable) and if(…) at line 1, column 45 is a float: divide (/) does not take them together", 1, 45],
+  // seeds 26 and 27: a substring's length past Int64, with the offset read per row, overflows on the first row (69)
+  [`MATCH (transactions) SELECT substring(contexts[os.name], deleted, 18446744073709551616) AS total WHERE project_id IN tuple(1, 2, 3) AND ${TX}`, "18446744073709551616 at line 1, column 67 is a length that converts to Int64's least value", 1, 67],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

@@ -8,7 +8,7 @@ import { atPosition as at, invalidQuery } from "../../errors/query-service-error
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "../literal-texts.js";
-import { integerTypeName } from "../integer-types.js";
+import { integerTypeName, wholeWithinIntegers } from "../integer-types.js";
 import { integerShapeOf, TUPLE_VARIANT, MIXED_ARRAY_VARIANT, ARRAY_VARIANT_AT, familyOf, IPV4_VARIANT, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 import { SCALAR_CLASSES } from "./function-facts.js";
@@ -282,6 +282,40 @@ export function refuseZeroIndex(name: string, args: readonly Expression[], types
   const what = index.kind === "literal" ? describe(index) : index.kind === "function" ? `${describe(index)} (0: its column is never NULL)` : `${describe(index)} (0 on this entity)`;
   const when = t.nullable ? " on the first row that holds a value" : "";
   throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0${when}; the first is 1`, index.position);
+}
+
+/** 2^63: an Int64 holds up to one less, down to its negative. */
+const INT64_END = 2 ** 63;
+
+/**
+ * `substring(s, project_id, 18446744073709551616)`: where the offset is read per row, the length
+ * is converted to an Int64 for each row, and one that converts to Int64's least value is taken
+ * for an overflow and fails the query on the first row (code 69; seeds 26 and 27). So do a float
+ * on or past either end of Int64 (2^64 written out is one), and the integers 2^63 (a UInt64 that
+ * wraps there) and -2^63. So do they of a constant string at a constant offset, which the engine
+ * computes while it plans the query, whatever the rows. Only a string read per row at a constant
+ * offset takes the length whole, and is answered. A length computed from constants is left to the
+ * engine.
+ */
+export function refuseOverflowingLength(name: string, args: readonly Expression[], types: readonly Typed[], valueOf: ValueOf): void {
+  if ((name !== "substring" && name !== "substringUTF8") || args.length !== 3 || types[0]?.cls !== "string") return;
+  // A string read per row with a constant offset is cut once for all rows, the length taken whole.
+  const perRow = types[1]!.constant === false;
+  if (!perRow && !(types[0].constant === true && types[1]!.constant === true)) return;
+  const length = args[2]!;
+  const value = valueOf(length);
+  if (typeof value !== "number") return;
+  // An integer past 2^53 is printed as its digits, which the engine reads exactly where they fit
+  // an integer type; the number here is only the nearest float.
+  const digits = length.kind === "literal" && length.digits !== undefined && wholeWithinIntegers(length.digits) ? BigInt(length.digits) : undefined;
+  const overflows = digits !== undefined ? digits === BigInt(INT64_END) || digits === -BigInt(INT64_END) : types[2]?.cls === "float64" && (value >= INT64_END || value <= -INT64_END);
+  if (!overflows) return;
+  const when = !perRow ? "while it plans the query" : types[0].nullable || types[1]!.nullable ? "on the first row that holds a value" : "on the first row";
+  const reads = perRow ? "with an offset read per row" : "of constants";
+  throw invalidQuery(
+    `${describe(length)}${at(length.position)} is a length that converts to Int64's least value, and ${nameOf(name)} ${reads} takes that for an overflow: ClickHouse fails the query ${when}; give a length within ±9223372036854775807`,
+    length.position,
+  );
 }
 
 /** No literal reads as an aggregate state: a state is compared only with another state. */
