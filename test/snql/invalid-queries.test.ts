@@ -744,6 +744,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT ip_address_v4 / if(2, 99999999999999999999999, duration) AS x_1 WHERE project_id = 3 AND ${TX}`, "is an IPv4 (Nullable) and if(…) at line 1, column 45 is a float: divide (/) does not take them together", 1, 45],
   // seeds 26 and 27: a substring's length past Int64, with the offset read per row, overflows on the first row (69)
   [`MATCH (transactions) SELECT substring(contexts[os.name], deleted, 18446744073709551616) AS total WHERE project_id IN tuple(1, 2, 3) AND ${TX}`, "18446744073709551616 at line 1, column 67 is a length that converts to Int64's least value", 1, 67],
+  // seed 29: multiIf counts its arguments before it looks at a NULL (42)
+  [`MATCH (search_issues) SELECT tags[server_name], multiIf(contexts[device.family], NULL < TRUE) AS m WHERE ${R} AND project_id = 3 LIMIT 1`, "multiIf at line 1, column 49 does not take 2 arguments", 1, 49],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

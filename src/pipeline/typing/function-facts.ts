@@ -145,6 +145,33 @@ function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, After
   return rules;
 }
 
+/**
+ * The functions that check their argument count before they look at a NULL argument: given a
+ * count they refuse, they refuse it beside a NULL too (`multiIf(x, NULL < TRUE)`, code 42; seed
+ * 29). The others answer a NULL for a Nothing argument without counting (`toString(NULL, 1, 2)`,
+ * `sum(x, NULL)`), or refuse there only by the other arguments' types. Measured on the engine for
+ * every allowed function and every count it refuses, with a NULL at each position and NULLs
+ * alone; test/pipeline/null-argument-counts.test.ts holds the set to it exactly.
+ */
+export const COUNT_CHECKED_BESIDE_NULL: ReadonlySet<string> = new Set([
+  "IPv4NumToString", "IPv4StringToNum", "IPv6NumToString", "IPv6StringToNum", "abs", "and",
+  "arrayDistinct", "arrayElement", "arrayEnumerate", "arrayFlatten", "arrayJoin", "arrayPushBack",
+  "arrayPushFront", "arrayReduce", "arrayReverse", "arraySlice", "assumeNotNull", "avgMerge",
+  "bitAnd", "bitOr", "bitXor", "count", "countIf", "countMerge", "divide", "empty", "endsWith",
+  "equals", "exp", "extract", "greater", "greaterOrEquals", "has", "hasAll", "hasAny", "hasToken",
+  "hex", "identity", "if", "ifNotFinite", "ifNull", "in", "indexOf", "intDiv", "intDivOrZero",
+  "isFinite", "isIPv4String", "isIPv6String", "isInfinite", "isNaN", "isNotNull", "isNull",
+  "length", "lengthUTF8", "less", "lessOrEquals", "log", "log10", "log2", "lower", "lowerUTF8",
+  "mapContains", "mapKeys", "mapValues", "match", "maxMerge", "medianIf", "minMerge", "minus",
+  "modulo", "moduloOrZero", "multiIf", "multiMatchAny", "multiSearchAny",
+  "multiSearchAnyCaseInsensitive", "multiSearchFirstIndex", "multiply", "negate", "notEmpty",
+  "notEquals", "notIn", "now", "nullIf", "or", "plus", "pow", "power", "quantileIf", "quantilesIf",
+  "quantilesMerge", "rand", "reinterpretAsUInt64", "replaceAll", "replaceOne", "replaceRegexpAll",
+  "replaceRegexpOne", "reverse", "sign", "sqrt", "startsWith", "sumMerge", "toNullable",
+  "toTimeZone", "toValidUTF8", "today", "transform", "tupleElement", "unhex",
+  "uniqCombined64Merge", "uniqExactIf", "uniqIf", "uniqMerge", "upper", "upperUTF8",
+]);
+
 /** What the walk asks of a function name, looked up once per call. */
 export interface FunctionFacts {
   readonly signature: ProbedSignature | undefined;
@@ -152,6 +179,8 @@ export interface FunctionFacts {
   readonly counts: readonly CountRules[];
   /** Per argument count 0..4: refused outright. */
   readonly refusedCounts: readonly boolean[];
+  /** Those counts refused beside a NULL argument too (COUNT_CHECKED_BESIDE_NULL). */
+  readonly countCheckedBesideNull: boolean;
   /** Per number of arguments after a lambda: the classes refused there. */
   readonly afterLambda: ReturnType<typeof afterLambdaRules>;
   /** An array column as first argument counts as its elements (`group_ids = 100`). */
@@ -341,6 +370,7 @@ export function functionFacts(name: string): FunctionFacts {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
       refusedCounts: [0, 1, 2, 3, 4].map((count) => signature?.counts[count] === "refused" || ifCombinatorRefusesCount(name, count)),
+      countCheckedBesideNull: COUNT_CHECKED_BESIDE_NULL.has(name),
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),
       aggregate: AGGREGATE_FUNCTIONS.has(name),

@@ -94,8 +94,8 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
   }
   // A curried call's counts are judged by judgeCurried, from its own probe; here its argument classes.
   // Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some functions answer
-  // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`).
-  if (!curried && facts.refusedCounts[args.length] === true && !args.some((arg) => typing.mayBeNothing(arg))) {
+  // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the rest count first.
+  if (!curried && facts.refusedCounts[args.length] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);
   }
   // `has(NULL, 'x')`, a column the storage computes as NULL there, or a call the engine makes a

@@ -1,0 +1,55 @@
+/**
+ * A count of arguments a function refuses, given beside a NULL: some functions count first and
+ * refuse (`multiIf(x, NULL < TRUE)`, code 42; seed 29), others answer a NULL without counting
+ * (`toString(NULL, 1, 2)`). The pass refuses the count beside a NULL only for the first
+ * (typing/function-facts.ts, COUNT_CHECKED_BESIDE_NULL). This measures every allowed function on
+ * the embedded engine, with a NULL at each position and NULLs alone, for each count it refuses,
+ * and holds the set and the pass to it.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
+import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
+import { COUNT_CHECKED_BESIDE_NULL, functionFacts } from "../../src/pipeline/typing/function-facts.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
+import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
+import { passRefusal } from "../support/typing-pass.js";
+
+const sample = CLASS_SAMPLES.uint8;
+const entity = probeColumnsEntity([sample]);
+const engine = useProbeTablesEngine("null-argument-counts", [sample]);
+
+/** Each refused count's calls with a NULL: one at each position beside the column, and NULLs alone. */
+function callsWithNull(name: string): string[] {
+  const calls: string[] = [];
+  const refused = functionFacts(name).refusedCounts;
+  for (let count = 1; count <= 4; count++) {
+    if (refused[count] !== true) continue;
+    for (let at = 0; at < count; at++) calls.push(`${name}(${Array.from({ length: count }, (_, i) => (i === at ? "NULL" : sample.column)).join(", ")})`);
+    calls.push(`${name}(${Array(count).fill("NULL").join(", ")})`);
+  }
+  return calls;
+}
+
+describe("a refused count of arguments beside a NULL", () => {
+  it("is refused by the engine for every call exactly of the functions in COUNT_CHECKED_BESIDE_NULL, and by the pass there; what the engine answers, the pass takes", async () => {
+    const checked: string[] = [];
+    const falseRefusals: string[] = [];
+    const missed: string[] = [];
+    for (const name of PROBED_FUNCTION_SIGNATURES.keys()) {
+      const calls = callsWithNull(name);
+      if (calls.length === 0) continue;
+      let allRefused = true;
+      for (const call of calls) {
+        const answered = await engine.accepted(`SELECT ${call} FROM ${PROBE_ROW_TABLE}`);
+        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${call} AS zz`).selected[0]!.expression, entity);
+        if (answered) allRefused = false;
+        if (answered && refusal !== null) falseRefusals.push(`${call}: ${refusal}`);
+        if (!answered && refusal === null && COUNT_CHECKED_BESIDE_NULL.has(name)) missed.push(call);
+      }
+      if (allRefused) checked.push(name);
+    }
+    expect(checked.sort()).toEqual([...COUNT_CHECKED_BESIDE_NULL].sort());
+    expect(falseRefusals).toEqual([]);
+    expect(missed).toEqual([]);
+  });
+});
