@@ -5,7 +5,8 @@
  * reading a row (readsAsIndexedDateTime): `'31' = timestamp` is code 41 in WHERE, where the
  * comparison alone, in SELECT, reads '31' as a day of the month and answers. So does a text
  * compared with a function the index sees through (`toString(1) = bucketed_time`, which is
- * `toStartOfHour(timestamp)` at GRANULARITY 3600; seed 19). The engine refuses it on a table
+ * `toStartOfHour(timestamp)` at GRANULARITY 3600; seed 19), and the column by any name the entity
+ * gives it (`timestamp` is finish_ts on discover_transactions; seed 29). The engine refuses it on a table
  * holding rows, which every storage in use does; refused here whatever the rows.
  * test/pipeline/indexed-time-texts.test.ts holds the rule to the embedded engine.
  */
@@ -91,13 +92,13 @@ function judgeWhere(
   storage: StorageDefinition,
   aliases: ReadonlyMap<string, Expression>,
 ): void {
-  const column = entity.requiredTimeColumn;
-  const stored = column === null ? null : storedName(entity, column);
-  if (column === null || stored === null || aliases.has(column) || !indexedDateTimes(storage).has(stored)) return;
+  const columns = indexedDateTimes(storage);
+  if (columns.size === 0) return;
   // A time bucket (`bucketed_time`) is a function of the column the index sees through, but a Date at a day's granularity.
   const buckets = granularity === DATE_BUCKET_GRANULARITY ? NO_BUCKETS : timeBucketsOf(entity);
   const indexed = (node: Expression): boolean => {
-    if (node.kind === "column") return node.entityAlias === entityAlias && (node.name === column || (buckets.has(node.name) && !aliases.has(node.name)));
+    // The column by any name the entity gives it (`timestamp` is `finish_ts` on discover_transactions; seed 29).
+    if (node.kind === "column") return node.entityAlias === entityAlias && !aliases.has(node.name) && (columns.has(storedName(entity, node.name) ?? "") || buckets.has(node.name));
     if (node.kind !== "function" || node.args.length === 0) return false;
     if (SEEN_THROUGH.has(node.name)) return indexed(node.args[0]!);
     // `timestamp - 3600`: a number added or taken away.

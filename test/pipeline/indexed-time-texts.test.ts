@@ -22,6 +22,8 @@ beforeAll(async () => {
   // A row each: the index is read only where a part exists.
   await engine.store.client.command({ query: "INSERT INTO errors_local (project_id, timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
   await engine.store.client.command({ query: "INSERT INTO metrics_counters_v2_local (org_id, project_id, metric_id, granularity, timestamp, retention_days) VALUES (1, 1, 1, 3600, toDateTime('2024-01-01 10:00:00'), 90)" });
+  await engine.store.client.command({ query: "INSERT INTO transactions_local (project_id, finish_ts, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
+  await engine.store.client.command({ query: "INSERT INTO search_issues_local_v2 (project_id, client_timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
 }, 120_000);
 
 afterAll(async () => {
@@ -60,6 +62,7 @@ describe("the strict reading of a text compared with an indexed time", () => {
 
 const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
 const METRICS = `org_id = 1 AND project_id = 1 AND metric_id = 1 AND ${R}`;
+const TX = "finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00')";
 const JOINED = "MATCH (e: events) -[grouped]-> (g: groupedmessage) SELECT count() AS c WHERE e.project_id = 1 AND g.project_id = 1 AND e.timestamp >= toDateTime('2024-01-01T00:00:00') AND e.timestamp < toDateTime('2024-01-02T00:00:00')";
 const LEFT_JOINED = "MATCH (g: groupedmessage) -[groups]-> (ev: events) SELECT count() AS c WHERE g.project_id = 1 AND ev.project_id = 1 AND ev.timestamp >= toDateTime('2024-01-01T00:00:00') AND ev.timestamp < toDateTime('2024-01-02T00:00:00')";
 /** Stands for the text in a query the front end takes, to print its SQL; replaced by the text there. */
@@ -80,6 +83,11 @@ const SHAPES = [
   `MATCH (metrics_counters) SELECT bucketed_time WHERE ${METRICS} AND TEXT = bucketed_time GRANULARITY 3600`,
   `MATCH (metrics_counters) SELECT bucketed_time WHERE ${METRICS} AND TEXT < bucketed_time GRANULARITY 60`,
   `MATCH (metrics_counters) SELECT bucketed_time WHERE ${METRICS} AND TEXT >= bucketed_time GRANULARITY 120`,
+  // The column by another name the entity gives it: `timestamp` is finish_ts on the transactions
+  // entities, client_timestamp on search_issues (`toString(1000) <= timestamp`; seed 29).
+  `MATCH (discover_transactions) SELECT count() AS c WHERE project_id = 1 AND ${TX} AND toString(TEXT) <= timestamp`,
+  `MATCH (transactions) SELECT count() AS c WHERE project_id = 1 AND ${TX} AND TEXT = timestamp`,
+  `MATCH (search_issues) SELECT count() AS c WHERE project_id = 1 AND ${R} AND TEXT > timestamp`,
   // In a join, a conjunct that reads one side alone is pushed down to that side's table and read
   // by its index; one that reads both sides is not, and the engine answers it whatever the text.
   `${JOINED} AND TEXT = e.timestamp`,

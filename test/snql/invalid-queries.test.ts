@@ -746,6 +746,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT substring(contexts[os.name], deleted, 18446744073709551616) AS total WHERE project_id IN tuple(1, 2, 3) AND ${TX}`, "18446744073709551616 at line 1, column 67 is a length that converts to Int64's least value", 1, 67],
   // seed 29: multiIf counts its arguments before it looks at a NULL (42)
   [`MATCH (search_issues) SELECT tags[server_name], multiIf(contexts[device.family], NULL < TRUE) AS m WHERE ${R} AND project_id = 3 LIMIT 1`, "multiIf at line 1, column 49 does not take 2 arguments", 1, 49],
+  // seed 29: timestamp is finish_ts on discover_transactions, which the time index covers: '1000' is read strictly (41)
+  [`MATCH (discover_transactions) SELECT transaction_name AS t WHERE ${TX} AND project_id = 1 AND (toString(1000) <= timestamp) LIMIT 1`, "toString(…) (the text '1000') at line 1, column 187 is compared in WHERE with column timestamp", 1, 187],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
