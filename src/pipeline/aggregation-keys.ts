@@ -174,12 +174,18 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
   const isKey = (node: Expression): boolean => keyHeads.has(headOf(node)) && keyShapes.has(shapeOf(node));
   // Storage columns a key reads, for the names whose SQL reads other columns than their own.
   const keyColumns = new Set<string>();
+  // The columns whose time buckets are keys: a bucket (`bucketed_time`, toStartOfHour(timestamp,
+  // 'Universal') in the SQL) is one only where its column is a key by itself, or a bucket of it is
+  // (each prints the same SQL). Not where a key reads it within a call: `BY toHour(bucketed_time)`
+  // makes neither timestamp nor its bucket a key (code 215; seed 29).
+  const bucketedKeys = new Set<string>();
   for (const key of keys) {
     for (const column of columnsOf(key)) {
       keyColumns.add(column);
       const bucketed = entity.timeBucketColumns[column];
       if (bucketed !== undefined) keyColumns.add(bucketed);
     }
+    if (key.kind === "column") bucketedKeys.add(entity.timeBucketColumns[key.name] ?? key.name);
   }
   const reachesKey = (node: Expression): boolean => {
     if (node.kind === "column") {
@@ -189,7 +195,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       // ...), `tags_key` is arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
       if (mapper?.kind === "expression") return (expressionColumns(entity).get(node.name) ?? []).some((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
-      if (bucketed !== undefined) return keyColumns.has(bucketed);
+      if (bucketed !== undefined) return bucketedKeys.has(bucketed);
       // A Nested column read whole (`tags`) is the tuple of its parts: a key when each part is
       // one. A part (`tags.key`) is a key only as itself: `BY tags` makes no part one (the engine
       // refuses `tags.key` beside it, code 215). A plain column is a key only as itself (`title`

@@ -85,6 +85,11 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // isNull of an expression holding an arrayJoin, and a comparison with NULL of one holding an aggregate, are not folded (seed 17)
   [EVENTS("coalesce(tags_key, title) IS NULL AS n, count() AS c BY project_id"), "column tags_key", "tags_key"],
   [EVENTS("(title = any(message)) <= NULL AS n, count() AS c"), "column title", "title"],
+  // a time bucket is a key only where its column or a bucket of it is one by itself: not read
+  // within a key's call (`BY toHour(bucketed_time)`, seed 29), nor beside a call the SQL prints
+  // otherwise (toStartOfHour(timestamp) against the bucket's toStartOfHour(timestamp, 'Universal'))
+  [EVENTS("toHour(time) AS h, count() AS c BY toHour(time)", " ORDER BY time ASC GRANULARITY 3600"), "column time", "time"],
+  [EVENTS("count() AS c BY toStartOfHour(timestamp)", " ORDER BY time ASC GRANULARITY 3600"), "column time", "time"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -98,6 +103,8 @@ const TAKEN: readonly string[] = [
   EVENTS("tags, count() AS c BY tags"),
   EVENTS("arrayExists((`k`) -> equals(`k`, 'browser'), tags.key) AS b, count() AS c BY b"),
   EVENTS("time, count() AS c BY timestamp", " GRANULARITY 3600"),
+  EVENTS("toHour(time) AS h, count() AS c BY time", " ORDER BY time ASC GRANULARITY 3600"),
+  EVENTS("count() AS c BY timestamp", " ORDER BY time ASC GRANULARITY 3600"),
   EVENTS("1 AS one, now() AS n, count() AS c"),
   EVENTS("title, timestamp", " ORDER BY timestamp ASC"),
   // what the engine computes before it looks for columns: a comparison with NULL, isNull of a

@@ -748,6 +748,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (search_issues) SELECT tags[server_name], multiIf(contexts[device.family], NULL < TRUE) AS m WHERE ${R} AND project_id = 3 LIMIT 1`, "multiIf at line 1, column 49 does not take 2 arguments", 1, 49],
   // seed 29: timestamp is finish_ts on discover_transactions, which the time index covers: '1000' is read strictly (41)
   [`MATCH (discover_transactions) SELECT transaction_name AS t WHERE ${TX} AND project_id = 1 AND (toString(1000) <= timestamp) LIMIT 1`, "toString(…) (the text '1000') at line 1, column 187 is compared in WHERE with column timestamp", 1, 187],
+  // seed 29: BY toHour(bucketed_time) makes neither the bucket nor its column a key (215)
+  [`MATCH (metrics_counters) SELECT uniq(bucketed_time) AS u BY toHour(bucketed_time), project_id WHERE ${METRICS} ORDER BY bucketed_time DESC LIMIT 100`, "column bucketed_time at line 1, column 259 is neither a BY key", 1, 259],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];
