@@ -12,7 +12,7 @@ import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-s
 import { COUNT_CHECKED_BESIDE_NULL, functionFacts } from "../../src/pipeline/typing/function-facts.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
-import { passRefusal } from "../support/typing-pass.js";
+import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
 
 const sample = CLASS_SAMPLES.uint8;
 const entity = probeColumnsEntity([sample]);
@@ -51,5 +51,19 @@ describe("a refused count of arguments beside a NULL", () => {
     expect(checked.sort()).toEqual([...COUNT_CHECKED_BESIDE_NULL].sort());
     expect(falseRefusals).toEqual([]);
     expect(missed).toEqual([]);
+  });
+});
+
+describe("multiIf's count of arguments", () => {
+  it("is refused by the pass exactly where the engine refuses it, past the probe's 4 arguments too, with a NULL or without", async () => {
+    const calls: string[] = [];
+    for (let count = 0; count <= 8; count++) {
+      calls.push(`multiIf(${Array.from({ length: count }, () => sample.column).join(", ")})`);
+      if (count > 0) calls.push(`multiIf(${Array.from({ length: count }, (_, i) => (i === count - 1 ? "NULL" : sample.column)).join(", ")})`);
+    }
+    const { wrong, refused } = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
+    expect(wrong).toEqual([]);
+    // 0, 1, 2, 4, 6 and 8 arguments, each with a NULL last but for none.
+    expect(refused).toBe(11);
   });
 });

@@ -95,6 +95,11 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
   // A curried call's counts are judged by judgeCurried, from its own probe; here its argument classes.
   // Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some functions answer
   // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the rest count first.
+  // multiIf takes pairs of a condition and its value, then the value otherwise: an odd count, past
+  // the 4 arguments the probe tried too (`multiIf(a, 1, b, 2, c, 3)`, code 42), a NULL or not.
+  if (name === "multiIf" && (args.length < 3 || args.length % 2 === 0)) {
+    throw invalidQuery(`multiIf${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes an odd number, 3 or more (pairs of a condition and its value, then the value otherwise)`, position);
+  }
   if (!curried && facts.refusedCounts[args.length] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);
   }
