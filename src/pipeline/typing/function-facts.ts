@@ -151,7 +151,7 @@ function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, After
  * 29). The others answer a NULL for a Nothing argument without counting (`toString(NULL, 1, 2)`,
  * `sum(x, NULL)`), or refuse there only by the other arguments' types. Measured on the engine for
  * every allowed function and every count it refuses, with a NULL at each position and NULLs
- * alone; test/pipeline/null-argument-counts.test.ts holds the set to it exactly.
+ * alone; test/pipeline/argument-counts.test.ts holds the set to it exactly.
  */
 export const COUNT_CHECKED_BESIDE_NULL: ReadonlySet<string> = new Set([
   "IPv4NumToString", "IPv4StringToNum", "IPv6NumToString", "IPv6StringToNum", "abs", "and",

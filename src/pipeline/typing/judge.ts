@@ -8,7 +8,7 @@
 import { atPosition as at, invalidQuery, type TextPosition } from "../../errors/query-service-error.js";
 import type { FunctionMapper } from "../../datasets/definition-types.js";
 import type { Expression } from "../../query/ast.js";
-import { ARGUMENT_CLASSES, CLASS_NAMES, NULLABLE_CLASSES, elementClass, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
+import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, NULLABLE_CLASSES, elementClass, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
 import type { ArgumentTyping } from "../argument-types.js";
 import { integerShapeOf, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, countsTaken, typeName } from "./messages.js";
@@ -97,10 +97,13 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
   // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the rest count first.
   // multiIf takes pairs of a condition and its value, then the value otherwise: an odd count, past
   // the 4 arguments the probe tried too (`multiIf(a, 1, b, 2, c, 3)`, code 42), a NULL or not.
-  if (name === "multiIf" && (args.length < 3 || args.length % 2 === 0)) {
-    throw invalidQuery(`multiIf${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes an odd number, 3 or more (pairs of a condition and its value, then the value otherwise)`, position);
-  }
-  if (!curried && facts.refusedCounts[args.length] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
+  if (name === "multiIf") {
+    if (args.length < 3 || args.length % 2 === 0) {
+      throw invalidQuery(`multiIf${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes an odd number, 3 or more (pairs of a condition and its value, then the value otherwise)`, position);
+    }
+  } else if (!curried && facts.refusedCounts[Math.min(args.length, MAX_COUNTED_ARGUMENTS)] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
+    // Past the probe's counts, a function that refuses 4 arguments refuses more too (`abs(a, b, c,
+    // d, e)`, code 42); the engine test holds every such function to it.
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);
   }
   // `has(NULL, 'x')`, a column the storage computes as NULL there, or a call the engine makes a

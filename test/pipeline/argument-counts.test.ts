@@ -1,10 +1,12 @@
 /**
- * A count of arguments a function refuses, given beside a NULL: some functions count first and
- * refuse (`multiIf(x, NULL < TRUE)`, code 42; seed 29), others answer a NULL without counting
- * (`toString(NULL, 1, 2)`). The pass refuses the count beside a NULL only for the first
- * (typing/function-facts.ts, COUNT_CHECKED_BESIDE_NULL). This measures every allowed function on
- * the embedded engine, with a NULL at each position and NULLs alone, for each count it refuses,
- * and holds the set and the pass to it.
+ * Counts of arguments the pass refuses past what the probe table says outright
+ * (typing/judge.ts), each measured on the embedded engine over every allowed function:
+ *
+ * - beside a NULL: some functions count first and refuse (`multiIf(x, NULL < TRUE)`, code 42;
+ *   seed 29), others answer a NULL without counting (`toString(NULL, 1, 2)`); the pass refuses
+ *   the count beside a NULL only for the first (typing/function-facts.ts, COUNT_CHECKED_BESIDE_NULL);
+ * - multiIf's: an odd count, 3 or more, past the probe's 4 arguments too;
+ * - past 4 arguments: a function that refuses 4 refuses more.
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
@@ -16,7 +18,7 @@ import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
 
 const sample = CLASS_SAMPLES.uint8;
 const entity = probeColumnsEntity([sample]);
-const engine = useProbeTablesEngine("null-argument-counts", [sample]);
+const engine = useProbeTablesEngine("argument-counts", [sample]);
 
 /** Each refused count's calls with a NULL: one at each position beside the column, and NULLs alone. */
 function callsWithNull(name: string): string[] {
@@ -65,5 +67,26 @@ describe("multiIf's count of arguments", () => {
     expect(wrong).toEqual([]);
     // 0, 1, 2, 4, 6 and 8 arguments, each with a NULL last but for none.
     expect(refused).toBe(11);
+  });
+});
+
+describe("a count past the probe's 4 arguments", () => {
+  it("is refused by the engine and the pass for every function that refuses 4 (but multiIf), and taken by the pass for the rest", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of PROBED_FUNCTION_SIGNATURES.keys()) {
+      if (name === "multiIf") continue;
+      const refusesFour = functionFacts(name).refusedCounts[4] === true;
+      for (const count of [5, 6, 9]) {
+        const call = `${name}(${Array(count).fill(sample.column).join(", ")})`;
+        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${call} AS zz`).selected[0]!.expression, entity);
+        const counted = refusal !== null && refusal.includes(`does not take ${count} arguments`);
+        if (counted) refused++;
+        if (counted !== refusesFour) wrong.push(`${call}: the pass ${counted ? "refuses the count" : "does not refuse the count"}`);
+        if (refusesFour && (await engine.accepted(`SELECT ${call} FROM ${PROBE_ROW_TABLE}`))) wrong.push(`${call}: the engine answers it`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(3 * 200);
   });
 });
