@@ -115,8 +115,6 @@ export class ExpressionPrinter {
     switch (name) {
       case "uniq":
         return `ifNull(${call}, 0)`;
-      case "emptyIfNull":
-        return `ifNull(${call}, '')`;
       case "log":
         return `ifNotFinite(${call}, 0)`;
       default:

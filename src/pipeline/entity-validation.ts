@@ -5,7 +5,7 @@
  * org_id...) are present. Messages name the element, its line and column, and a near-miss.
  */
 import { atPosition as at, invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
+import { AGGREGATE_FUNCTIONS, ALLOWED_FUNCTIONS, FUNCTIONS_THE_ENGINE_LACKS, isAllowedFunction } from "../clickhouse/function-allow-list.js";
 import { uuidColumns } from "../clickhouse/sql-builder.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
@@ -137,6 +137,8 @@ export function checkExpressions(
         case "function":
         case "curried":
           if (!isAllowedFunction(node.name) && !entityFunctions.has(node.name)) {
+            const instead = FUNCTIONS_THE_ENGINE_LACKS.get(node.name);
+            if (instead !== undefined) throw invalidQuery(`'${node.name}'${at(node.position)} is a function Snuba names that ClickHouse does not have: write ${instead}`, node.position);
             throw invalidQuery(`unknown function '${node.name}'${at(node.position)}${didYouMean(node.name, ALLOWED_FUNCTIONS)}`, node.position);
           }
           break;
