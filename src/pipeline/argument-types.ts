@@ -90,12 +90,22 @@ export class ArgumentTyping {
   }
 
   /** An aggregate state a tuple or an array holds at any depth (`tuple('x', sum_weighted)`), through aliases; else null. */
-  stateInside(node: Expression, depth = 0): Expression | null {
+  stateInside(node: Expression): Expression | null {
+    return this.heldInside(node, (t) => t.cls === "aggregateState", 0);
+  }
+
+  /** A Variant (a mixed array, an `if` of mixed branches) a tuple or an array holds at any depth (`tuple(a, array(TRUE, s))`), through aliases; else null. */
+  variantInside(node: Expression): Expression | null {
+    return this.heldInside(node, (t) => t.variant === MIXED_ARRAY_VARIANT || t.variant === MIXED_VARIANT, 0);
+  }
+
+  /** The first value of a type `holds` takes that a `tuple(...)` or `array(...)` call holds at any depth, through aliases; else null. */
+  private heldInside(node: Expression, holds: (t: Typed) => boolean, depth: number): Expression | null {
     const resolved = this.definitionOf(node);
     if (depth > MAX_CONTAINER_DEPTH || resolved.kind !== "function" || (resolved.name !== "tuple" && resolved.name !== "array")) return null;
     for (const arg of resolved.args) {
-      if (this.visit(arg).cls === "aggregateState") return arg;
-      const inner = this.stateInside(arg, depth + 1);
+      if (holds(this.visit(arg))) return arg;
+      const inner = this.heldInside(arg, holds, depth + 1);
       if (inner !== null) return inner;
     }
     return null;
@@ -1385,6 +1395,9 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
     }
     if (t.cls === null) refuseVariantKey(query, expression, t);
   }
+  // Nor Variants inside a tuple or an array, in ORDER BY or BY (`ORDER BY tuple(contexts.key,
+  // array(TRUE, environment, 'error'))`, code 44; seed 30).
+  refuseVariantInsideKeys(query, typing);
   // Nor states inside a tuple or an array (`ORDER BY tuple('x', sum_weighted)`, code 44).
   for (const item of query.orderBy) {
     const state = typing.stateInside(item.expression);
@@ -1411,6 +1424,21 @@ function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed)
     `${describe(expression)}${at(expression.position)} is ${what}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
     expression.position,
   );
+}
+
+/** refuseVariantKey's rule for a Variant a key's tuple or array holds: ClickHouse refuses it inside too (code 44). */
+function refuseVariantInsideKeys(query: LogicalQuery, typing: ArgumentTyping): void {
+  for (const [clause, keys] of [["ORDER BY", query.orderBy.map((item) => item.expression)], ["BY (GROUP BY)", query.groupBy]] as const) {
+    for (const key of keys) {
+      const inner = typing.variantInside(key);
+      if (inner === null) continue;
+      const what = variantWhat(VARIANTS[typing.visit(inner).variant]!);
+      throw invalidQuery(
+        `${describe(key)}${at(key.position)} holds ${describe(inner)}${at(inner.position)}, ${what}, and ${clause} cannot use it as a key, inside a tuple or an array either: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
+        key.position,
+      );
+    }
+  }
 }
 
 /**

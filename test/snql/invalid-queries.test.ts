@@ -750,6 +750,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_transactions) SELECT transaction_name AS t WHERE ${TX} AND project_id = 1 AND (toString(1000) <= timestamp) LIMIT 1`, "toString(…) (the text '1000') at line 1, column 187 is compared in WHERE with column timestamp", 1, 187],
   // seed 29: BY toHour(bucketed_time) makes neither the bucket nor its column a key (215)
   [`MATCH (metrics_counters) SELECT uniq(bucketed_time) AS u BY toHour(bucketed_time), project_id WHERE ${METRICS} ORDER BY bucketed_time DESC LIMIT 100`, "column bucketed_time at line 1, column 259 is neither a BY key", 1, 259],
+  // seed 30: a Variant inside a sorting key's tuple (an array of mixed types) is refused too (44)
+  [`MATCH (events) SELECT 0, user_name AS equation[0], tags[level] WHERE project_id = 3 AND ${R} ORDER BY tuple(contexts.key, array(TRUE, environment, 'error'), tags) ASC`, "tuple(…) at line 1, column 195 holds array(…) at line 1, column 215, an array of mixed types", 1, 195],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

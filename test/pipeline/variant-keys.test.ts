@@ -1,0 +1,72 @@
+/**
+ * A Variant as a key of ORDER BY or BY (an `if` of mixed branches, an array of mixed types), or
+ * held inside a key's tuple or array at any depth (`ORDER BY tuple(contexts.key, array(TRUE,
+ * environment, 'error'))`, seed 30), is refused (argument-types.ts, refuseVariantKey and
+ * refuseVariantInsideKeys): ClickHouse neither sorts nor groups by a Variant (code 44). This holds
+ * the front end to the embedded engine both ways, on the events storage's own table holding a row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
+import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { snqlRefusal } from "../support/snql-refusal.js";
+import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+
+const registry = defaultRegistry();
+let engine: ScratchEngine;
+
+beforeAll(async () => {
+  engine = openScratchEngine("variant-keys");
+  await runMigrations(engine.store.client, registry);
+  await engine.store.client.command({ query: "INSERT INTO errors_local (project_id, timestamp, retention_days, title) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90, 'a')" });
+}, 120_000);
+
+afterAll(async () => {
+  await engine?.close();
+});
+
+const WHERE = "project_id = 1 AND timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
+
+/** Keys with a Variant at the top, inside a tuple or an array, deeper, and keys of one type each. */
+const KEYS = [
+  "if(project_id > 1, 1, 'a')",
+  "if(1, 1, 'a')",
+  "array(title, 1)",
+  "tuple(title, array(TRUE, environment, 'error'))",
+  "tuple(1, if(1, 1, 'a'))",
+  "array(array(1, title))",
+  "tuple(tuple(project_id, array(now(), 3, platform)))",
+  "array(tuple(title, if(project_id > 1, 1, 'a')))",
+  "tuple(title, 1)",
+  "array(title, 'x')",
+  "array(array(title))",
+  "tuple(title, array(1, 2))",
+  "if(project_id > 1, 1, 2.5)",
+];
+
+/** The SQL Quarry prints for a key, read from a query that selects it. */
+function keySql(key: string): string {
+  const { sql } = prepareSnqlQuery(registry, `MATCH (events) SELECT ${key} AS k WHERE ${WHERE}`, false);
+  return sql.slice("SELECT ".length, sql.indexOf(" AS _snuba_k"));
+}
+
+describe("a Variant as a sorting or grouping key", () => {
+  it("is refused by the front end exactly where the engine refuses the key, in ORDER BY and in BY, inside tuples and arrays too", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const key of KEYS) {
+      const sql = keySql(key);
+      for (const [clause, query, engineSql] of [
+        ["ORDER BY", `MATCH (events) SELECT title WHERE ${WHERE} ORDER BY ${key} ASC`, `SELECT title FROM errors_local ORDER BY ${sql}`],
+        ["BY", `MATCH (events) SELECT count() AS c BY ${key} AS k WHERE ${WHERE}`, `SELECT count() FROM errors_local GROUP BY ${sql}`],
+      ] as const) {
+        const refusal = snqlRefusal(query);
+        const code = await engine.code(engineSql);
+        if (refusal !== null) refused++;
+        if ((refusal !== null) !== (code !== null)) wrong.push(`${clause} ${key}: the front end ${refusal === null ? "takes it" : `refuses it (${refusal.message})`}, the engine ${code === null ? "answers" : `refuses it (${code})`}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBe(2 * 8);
+  });
+});
