@@ -5,24 +5,14 @@
  * such a column by its declared type (aggregation-keys.ts), and a wrong declaration would make it
  * refuse a query the engine answers, or let through one it refuses (seed 26).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { describe, expect, it } from "vitest";
 import { isNullableType, parseClickHouseType } from "../../src/datasets/clickhouse-type.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { useMigratedEngine } from "../support/scratch-engine.js";
 
 const registry = defaultRegistry();
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = openScratchEngine("expression-column-types");
-  await runMigrations(engine.store.client, registry);
-}, 120_000);
-
-afterAll(async () => {
-  await engine?.close();
-});
+const engine = useMigratedEngine("expression-column-types");
 
 describe("an entity column computed by an expression", () => {
   it("is declared Nullable exactly where the engine types the expression Nullable", async () => {

@@ -5,30 +5,21 @@
  * over texts the comparison alone reads; then the queries the front end prepares, with the text
  * where the time column, a time bucket or a function the index sees through meets it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { readsAsIndexedDateTime } from "../../src/pipeline/literal-texts.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { useMigratedEngine } from "../support/scratch-engine.js";
 
 const registry = defaultRegistry();
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = openScratchEngine("indexed-time-texts");
-  await runMigrations(engine.store.client, registry);
-  // A row each: the index is read only where a part exists.
-  await engine.store.client.command({ query: "INSERT INTO errors_local (project_id, timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
-  await engine.store.client.command({ query: "INSERT INTO metrics_counters_v2_local (org_id, project_id, metric_id, granularity, timestamp, retention_days) VALUES (1, 1, 1, 3600, toDateTime('2024-01-01 10:00:00'), 90)" });
-  await engine.store.client.command({ query: "INSERT INTO transactions_local (project_id, finish_ts, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
-  await engine.store.client.command({ query: "INSERT INTO search_issues_local_v2 (project_id, client_timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)" });
-}, 120_000);
-
-afterAll(async () => {
-  await engine?.close();
-});
+// A row each: the index is read only where a part exists.
+const engine = useMigratedEngine("indexed-time-texts", [
+  "INSERT INTO errors_local (project_id, timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)",
+  "INSERT INTO metrics_counters_v2_local (org_id, project_id, metric_id, granularity, timestamp, retention_days) VALUES (1, 1, 1, 3600, toDateTime('2024-01-01 10:00:00'), 90)",
+  "INSERT INTO transactions_local (project_id, finish_ts, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)",
+  "INSERT INTO search_issues_local_v2 (project_id, client_timestamp, retention_days) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90)",
+]);
 
 const quoted = (text: string): string => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 

@@ -4,33 +4,22 @@
  * an output the front end refuses, the engine refuses; each the engine refuses for a type or an
  * argument count, the front end refuses, as it does the same call of the inner expression.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import { subqueryOutputsEntity } from "../../src/pipeline/subquery-outputs.js";
 import { validateSnqlQuery } from "../../src/pipeline/snql-validation.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { useMigratedEngine } from "../support/scratch-engine.js";
 
 const registry = defaultRegistry();
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = openScratchEngine("subquery-outputs");
-  await runMigrations(engine.store.client, registry);
-  // A row each: a text is read as a number only where a row holds one (`release = 1`, code 53).
-  await engine.store.client.command({
-    query: `INSERT INTO transactions_local (project_id, event_id, transaction_name, start_ts, finish_ts, duration, platform, user, release, trace_id, tags.key, tags.value, retention_days)
+// A row each: a text is read as a number only where a row holds one (`release = 1`, code 53).
+const engine = useMigratedEngine("subquery-outputs", [
+  `INSERT INTO transactions_local (project_id, event_id, transaction_name, start_ts, finish_ts, duration, platform, user, release, trace_id, tags.key, tags.value, retention_days)
       VALUES (1, '0c5e5e1a-6b1e-4b8f-9d65-1b1d1c1e1f10', '/checkout', '2024-01-01 10:00:00', '2024-01-01 10:00:02', 2000, 'javascript', 'u', 'r1', '0c5e5e1a-6b1e-4b8f-9d65-1b1d1c1e1f11', ['k'], ['v'], 90)`,
-  });
-  await engine.store.client.command({ query: "INSERT INTO groupedmessage_local (project_id, id, offset, status, record_deleted) VALUES (1, 1, 7, 0, 0)" });
-}, 120_000);
-
-afterAll(async () => {
-  await engine?.close();
-});
+  "INSERT INTO groupedmessage_local (project_id, id, offset, status, record_deleted) VALUES (1, 1, 7, 0, 0)",
+]);
 
 const TX = "finish_ts >= toDateTime('2024-01-01T00:00:00') AND finish_ts < toDateTime('2024-01-02T00:00:00') AND project_id = 1";
 

@@ -5,25 +5,14 @@
  * refuseVariantInsideKeys): ClickHouse neither sorts nor groups by a Variant (code 44). This holds
  * the front end to the embedded engine both ways, on the events storage's own table holding a row.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations } from "../../src/clickhouse/migrations.js";
+import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
 import { snqlRefusal } from "../support/snql-refusal.js";
-import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
+import { useMigratedEngine } from "../support/scratch-engine.js";
 
 const registry = defaultRegistry();
-let engine: ScratchEngine;
-
-beforeAll(async () => {
-  engine = openScratchEngine("variant-keys");
-  await runMigrations(engine.store.client, registry);
-  await engine.store.client.command({ query: "INSERT INTO errors_local (project_id, timestamp, retention_days, title) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90, 'a')" });
-}, 120_000);
-
-afterAll(async () => {
-  await engine?.close();
-});
+const engine = useMigratedEngine("variant-keys", ["INSERT INTO errors_local (project_id, timestamp, retention_days, title) VALUES (1, toDateTime('2024-01-01 10:00:00'), 90, 'a')"]);
 
 const WHERE = "project_id = 1 AND timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";
 

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
+import { runMigrations } from "../../src/clickhouse/migrations.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
 import { probeTableStatements } from "../../src/pipeline/argument-classes.js";
 
 export interface ScratchEngine {
@@ -67,10 +69,28 @@ export function probeColumnsEntity(samples: ProbeSamples): ReturnType<typeof col
  * its tests, closed after them. The engine returned reaches the opened one once the tests run.
  */
 export function useProbeTablesEngine(name: string, samples: ProbeSamples): ScratchEngine {
+  return useScratchEngine(name, () => openProbeTablesEngine(name, samples));
+}
+
+/**
+ * The storages' own tables (made by the migrations) in a scratch engine for the calling test file,
+ * with these statements run after (rows to insert: an index is read only where a part exists).
+ */
+export function useMigratedEngine(name: string, statements: readonly string[] = []): ScratchEngine {
+  return useScratchEngine(name, async () => {
+    const engine = openScratchEngine(name);
+    await runMigrations(engine.store.client, defaultRegistry());
+    for (const statement of statements) await engine.store.client.command({ query: statement });
+    return engine;
+  });
+}
+
+/** An engine opened before the calling file's tests and closed after them; reached through the one returned. */
+function useScratchEngine(name: string, open: () => Promise<ScratchEngine>): ScratchEngine {
   let opened: ScratchEngine | undefined;
   beforeAll(async () => {
-    opened = await openProbeTablesEngine(name, samples);
-  });
+    opened = await open();
+  }, 120_000);
   afterAll(async () => {
     await opened?.close();
   });
