@@ -33,6 +33,7 @@ const CLIENT_FAULT_CODES = new Set([
   70, // CANNOT_CONVERT_TYPE
   72, // CANNOT_PARSE_NUMBER
   130, // CANNOT_READ_ARRAY_FROM_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a LIKE pattern ending in a lone backslash, a pattern column's too)
   26, // CANNOT_PARSE_QUOTED_STRING ('[o' compared with an array of strings: its elements are unquoted)
   467, // CANNOT_PARSE_BOOL
   376, // CANNOT_PARSE_UUID (trace_id IN ('not-a-uuid'))

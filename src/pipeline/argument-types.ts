@@ -31,7 +31,7 @@ import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTu
 import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
 import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
-import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength } from "./typing/comparisons.js";
+import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
 import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda } from "./typing/lambdas.js";
 import { judgeHoldingNoValue, judge, judgeMappedCount, judgeMappedCondition } from "./typing/judge.js";
 
@@ -428,6 +428,7 @@ export class ArgumentTyping {
     if (STATE_BESIDE_NULL_FUNCTIONS.has(name)) refuseStateBesideNull(name, nodes, args, this.nothing);
     if (args.length === 2 && COMPARISONS.has(name)) this.judgeComparedStrings(name, nodes, args, computedSet);
     judgeConvertedText(name, nodes, this.columnTexts);
+    refuseUnendedLikeEscape(name, nodes, this.columnTexts);
     refuseZeroIndex(name, nodes, args, this.foldedValue, this.holdsNumber);
     refuseOverflowingLength(name, nodes, args, this.constantValue);
     if (nodes.length === 2 && (name === "plus" || name === "multiply")) this.refuseStateArithmetic(name, nodes, args);

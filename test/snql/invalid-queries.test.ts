@@ -754,6 +754,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT 0, user_name AS equation[0], tags[level] WHERE project_id = 3 AND ${R} ORDER BY tuple(contexts.key, array(TRUE, environment, 'error'), tags) ASC`, "tuple(…) at line 1, column 195 holds array(…) at line 1, column 215, an array of mixed types", 1, 195],
   // seed 30: a tuple divided by a Nullable number is a Nullable tuple, which toStartOfHour refuses as a tuple (43)
   [`MATCH (discover) SELECT 0.95 WHERE ${R} AND project_id IN tuple(1, 2, 3) AND (toStartOfHour(tuple(exception_frames.package) / span_op_breakdowns[ops.http]) = now())`, "divide(…) at line 1, column 217 is a tuple, and toStartOfHour does not take a tuple", 1, 217],
+  // seed 31: a LIKE pattern ending in a backslash that escapes nothing (25, answered as a 500 then)
+  [`MATCH (discover_transactions) SELECT like(environment, '\\\\') / trace_sampled AS c WHERE ${TX} AND project_id = 2 LIMIT 1`, "'\\' at line 1, column 56 ends in a backslash that escapes nothing", 1, 56],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

@@ -250,6 +250,28 @@ export function judgeConvertedText(name: string, args: readonly Expression[], co
   throw invalidQuery(`${describe(value)}${at(value.position)} is not ${rule.what}: ${name} cannot read it as one`, value.position);
 }
 
+/** The LIKE family: their second argument is a pattern, where a backslash escapes the next character. */
+const LIKE_PATTERNS: ReadonlySet<string> = new Set(["like", "notLike", "ilike", "notILike"]);
+
+/**
+ * `environment LIKE '\\'`: a pattern that ends in a backslash escaping nothing (an odd run of
+ * them at its end) fails the query (code 25) on the first row, or while the query is planned of a
+ * constant (seed 31, which answered a 500). Over no rows the engine answers; refused here
+ * whatever the rows, as the other rules of a row's reading are.
+ */
+export function refuseUnendedLikeEscape(name: string, args: readonly Expression[], columns: ColumnTexts): void {
+  const pattern = args[1];
+  if (!LIKE_PATTERNS.has(name) || args.length !== 2 || pattern === undefined) return;
+  const text = constantText(pattern, columns);
+  if (text === null || !text.endsWith("\\")) return;
+  const trailing = text.length - text.replace(/\\+$/, "").length;
+  if (trailing % 2 === 0) return;
+  throw invalidQuery(
+    `${describe(pattern)}${at(pattern.position)} ends in a backslash that escapes nothing, and ${nameOf(name)} reads a backslash in its pattern as escaping the next character: ClickHouse fails on the pattern; end it with two backslashes to match a backslash itself`,
+    pattern.position,
+  );
+}
+
 /** Functions whose second argument counts from 1, and what it counts in. */
 const ONE_BASED_INDEX: ReadonlyMap<string, string> = new Map([
   ["arrayElement", "an array's elements"],
