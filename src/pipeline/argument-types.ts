@@ -57,6 +57,8 @@ export class ArgumentTyping {
   inCondition = false;
   /** True while the walk is inside WHERE, where no aggregate may stand. */
   inWhere = false;
+  /** The query groups BY keys: the analyzer then folds `min(2.5)` and its like to the constant (refuseFloatAmongConditions). */
+  grouped = false;
   /** The parameters of the lambdas the walk is inside, by name, typed as the elements they are given (inLambda). */
   private lambdaParameters: ReadonlyMap<string, Typed> = NO_PARAMETERS;
 
@@ -361,7 +363,7 @@ export class ArgumentTyping {
     if (TUPLE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeTupleElements(name, facts, nodes, args, position);
     if (ELEMENT_WISE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeArrayElements(name, facts, nodes, args, position);
     if ((ELEMENT_WISE_ARITHMETIC.has(name) || name === "plus" || name === "minus") && nodes.length === 2) refuseArithmeticOnNulls(name, nodes, args, this.nothing);
-    if (LOGICAL_FUNCTIONS.has(name) || name === "xor") refuseFloatAmongConditions(name, nodes, args);
+    if (LOGICAL_FUNCTIONS.has(name) || name === "xor") refuseFloatAmongConditions(name, nodes, args, this.grouped);
     // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
     // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
     // refuses what `=` refuses. Not an array (its elements are looked in), and not a bare
@@ -1380,6 +1382,7 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
     arrayJoined = new Set(query.arrayJoin.flatMap((node) => (node.kind === "column" ? [`${node.entityAlias ?? ""}.${node.name}`] : [])));
   }
   const typing = new ArgumentTyping(entityOf, aliases, arrayJoined, query.granularity === DATE_BUCKET_GRANULARITY);
+  typing.grouped = query.groupBy.length > 0;
   if (query.arrayJoin && query.arrayJoin.length > 0) refuseScalarsArrayJoined(query.arrayJoin, new ArgumentTyping(entityOf, aliases));
   for (const expression of queryExpressions(query)) {
     typing.inCondition = expression === query.where || expression === query.having;

@@ -756,6 +756,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover) SELECT 0.95 WHERE ${R} AND project_id IN tuple(1, 2, 3) AND (toStartOfHour(tuple(exception_frames.package) / span_op_breakdowns[ops.http]) = now())`, "divide(…) at line 1, column 217 is a tuple, and toStartOfHour does not take a tuple", 1, 217],
   // seed 31: a LIKE pattern ending in a backslash that escapes nothing (25, answered as a 500 then)
   [`MATCH (discover_transactions) SELECT like(environment, '\\\\') / trace_sampled AS c WHERE ${TX} AND project_id = 2 LIMIT 1`, "'\\' at line 1, column 56 ends in a backslash that escapes nothing", 1, 56],
+  // seed 31: min of a float is folded to the float in a query with BY, which AND cannot read as a condition (70)
+  [`MATCH (metrics_counters) SELECT tags.value AS p95/2, tags.key IS NULL AND min(18446744073709551616) BY tags.value WHERE ${METRICS} LIMIT 100`, "18446744073709551616 at line 1, column 79 is a float other than 0 or 1, and and (AND) converts it", 1, 79],
   // arrayConcat takes its arrays in their elements' common type: an Array(UInt64) and an Array(Int64) have none (code 386)
   [`MATCH (metrics_counters) SELECT arrayConcat(tags.key, tags.key - tags.key) AS x WHERE ${METRICS} LIMIT 1 GRANULARITY 60`, "column tags.key at line 1, column 45 is an Array(UInt64) and minus(…) at line 1, column 64 an Array(Int64): arrayConcat takes its arrays in their elements' common type", 1, 64],
 ];

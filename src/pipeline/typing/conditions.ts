@@ -72,16 +72,25 @@ export const LOGICAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);
  * condition while it plans the query (code 70, whatever the rows). Beside a column, OR reads it
  * as a condition and answers. An engine test holds it (logical-floats.test.ts).
  */
-export function refuseFloatAmongConditions(name: string, args: readonly Expression[], types: readonly Typed[]): void {
+export function refuseFloatAmongConditions(name: string, args: readonly Expression[], types: readonly Typed[], grouped: boolean): void {
   if (args.length < 2 || (name === "or" && !types.every((t) => t.constant === true))) return;
   // A whole float (`2.0`) is printed as the integer it is, which the engine takes; past the
   // integers' range (`1e+30`) it is a Float64 again.
-  const found = args.find((arg) => arg.kind === "literal" && typeof arg.value === "number" && (arg.value < 0 || arg.value > 1) && literalClass(arg.value, arg.digits) === "float64");
-  if (found === undefined) return;
+  const found = args.map((arg) => foldedFloat(arg, grouped)).find((arg) => arg !== null) ?? null;
+  if (found === null) return;
   throw invalidQuery(
     `${describe(found)}${at(found.position)} is a float other than 0 or 1, and ${nameOf(name)}${name === "or" ? " of constants alone" : ""} converts it to a condition while the query is planned, which ClickHouse cannot do; compare it (${describe(found)} != 0)`,
     found.position,
   );
+}
+
+/** Aggregates the analyzer replaces by their argument where it is a constant, in a query that groups BY keys (`min(2.5)` is 2.5; seed 31). */
+const FOLDED_OF_CONSTANT: ReadonlySet<string> = new Set(["min", "max", "any", "anyLast"]);
+
+/** A float literal other than 0 or 1, or such an aggregate of one, as the engine sees it; else null. */
+function foldedFloat(arg: Expression, grouped: boolean): Expression | null {
+  if (grouped && arg.kind === "function" && FOLDED_OF_CONSTANT.has(arg.name) && arg.args.length === 1) return foldedFloat(arg.args[0]!, grouped);
+  return arg.kind === "literal" && typeof arg.value === "number" && (arg.value < 0 || arg.value > 1) && literalClass(arg.value, arg.digits) === "float64" ? arg : null;
 }
 
 /**
