@@ -98,7 +98,7 @@ export class ArgumentTyping {
 
   /** A Variant (a mixed array, an `if` of mixed branches) a tuple or an array holds at any depth (`tuple(a, array(TRUE, s))`), through aliases; else null. */
   variantInside(node: Expression): Expression | null {
-    return this.heldInside(node, (t) => t.variant === MIXED_ARRAY_VARIANT || t.variant === MIXED_VARIANT, 0);
+    return this.heldInside(node, isVariant, 0);
   }
 
   /** The first value of a type `holds` takes that a `tuple(...)` or `array(...)` call holds at any depth, through aliases; else null. */
@@ -1373,6 +1373,11 @@ const NOT_JOINABLE_VARIANT_AT: readonly boolean[] = VARIANTS.map(
 );
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** A Variant's type to the engine: an array of mixed types, or an `if` of mixed branches. */
+function isVariant(t: Typed): boolean {
+  return t.variant === MIXED_ARRAY_VARIANT || t.variant === MIXED_VARIANT;
+}
 /** How deep stateInside looks into tuples of tuples (aliases may nest them beyond the text's own depth). */
 const MAX_CONTAINER_DEPTH = 16;
 
@@ -1397,11 +1402,11 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
         expression.position,
       );
     }
-    if (t.cls === null) refuseVariantKey(query, expression, t);
   }
-  // Nor Variants inside a tuple or an array, in ORDER BY or BY (`ORDER BY tuple(contexts.key,
-  // array(TRUE, environment, 'error'))`, code 44; seed 30).
-  refuseVariantInsideKeys(query, typing);
+  // The keys as keys, outside any condition.
+  typing.inCondition = false;
+  typing.inWhere = false;
+  refuseVariantKeys(query, typing);
   // Nor states inside a tuple or an array (`ORDER BY tuple('x', sum_weighted)`, code 44).
   for (const item of query.orderBy) {
     const state = typing.stateInside(item.expression);
@@ -1415,32 +1420,20 @@ export function checkArgumentTypes(query: LogicalQuery, entityOf: EntityOf, alia
 
 /**
  * An array of mixed types (`array(now(), 3, platform)`, an Array(Variant(...))) or an `if` of
- * branches of mixed types (a Variant) as a key of ORDER BY or BY, directly or through its alias:
- * ClickHouse refuses Variant types in sorting and grouping keys (code 44). LIMIT BY takes them.
+ * branches of mixed types (a Variant) as a key of ORDER BY or BY, directly, through its alias, or
+ * held inside the key's tuple or array at any depth (`ORDER BY tuple(contexts.key, array(TRUE,
+ * environment, 'error'))`, seed 30): ClickHouse refuses Variant types in sorting and grouping keys
+ * (code 44). LIMIT BY takes them.
  */
-function refuseVariantKey(query: LogicalQuery, expression: Expression, t: Typed): void {
-  // An alias has its definition's variant (aliasType).
-  if (t.variant !== MIXED_ARRAY_VARIANT && t.variant !== MIXED_VARIANT) return;
-  const clause = query.orderBy.some((item) => item.expression === expression) ? "ORDER BY" : query.groupBy.includes(expression) ? "BY (GROUP BY)" : null;
-  if (clause === null) return;
-  const what = variantWhat(VARIANTS[t.variant]!);
-  throw invalidQuery(
-    `${describe(expression)}${at(expression.position)} is ${what}, and ${clause} cannot use it as a key: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
-    expression.position,
-  );
-}
-
-/** refuseVariantKey's rule for a Variant a key's tuple or array holds: ClickHouse refuses it inside too (code 44). */
-function refuseVariantInsideKeys(query: LogicalQuery, typing: ArgumentTyping): void {
-  for (const [clause, keys] of [["ORDER BY", query.orderBy.map((item) => item.expression)], ["BY (GROUP BY)", query.groupBy]] as const) {
+function refuseVariantKeys(query: LogicalQuery, typing: ArgumentTyping): void {
+  for (const [clause, keys] of [["BY (GROUP BY)", query.groupBy], ["ORDER BY", query.orderBy.map((item) => item.expression)]] as const) {
     for (const key of keys) {
-      const inner = typing.variantInside(key);
+      // An alias has its definition's variant (aliasType).
+      const inner = isVariant(typing.visit(key)) ? key : typing.variantInside(key);
       if (inner === null) continue;
       const what = variantWhat(VARIANTS[typing.visit(inner).variant]!);
-      throw invalidQuery(
-        `${describe(key)}${at(key.position)} holds ${describe(inner)}${at(inner.position)}, ${what}, and ${clause} cannot use it as a key, inside a tuple or an array either: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`,
-        key.position,
-      );
+      const where = inner === key ? `is ${what}, and ${clause} cannot use it as a key` : `holds ${describe(inner)}${at(inner.position)}, ${what}, and ${clause} cannot use it as a key, inside a tuple or an array either`;
+      throw invalidQuery(`${describe(key)}${at(key.position)} ${where}: ClickHouse does not sort or group by Variant types; use values of one type (all strings or all numbers)`, key.position);
     }
   }
 }

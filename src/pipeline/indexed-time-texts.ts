@@ -98,7 +98,11 @@ function judgeWhere(
   const buckets = granularity === DATE_BUCKET_GRANULARITY ? NO_BUCKETS : timeBucketsOf(entity);
   const indexed = (node: Expression): boolean => {
     // The column by any name the entity gives it (`timestamp` is `finish_ts` on discover_transactions; seed 29).
-    if (node.kind === "column") return node.entityAlias === entityAlias && !aliases.has(node.name) && (columns.has(storedName(entity, node.name) ?? "") || buckets.has(node.name));
+    if (node.kind === "column") {
+      if (node.entityAlias !== entityAlias || aliases.has(node.name)) return false;
+      const stored = storedName(entity, node.name);
+      return (stored !== null && columns.has(stored)) || buckets.has(node.name);
+    }
     if (node.kind !== "function" || node.args.length === 0) return false;
     if (SEEN_THROUGH.has(node.name)) return indexed(node.args[0]!);
     // `timestamp - 3600`: a number added or taken away.

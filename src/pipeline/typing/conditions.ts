@@ -76,7 +76,8 @@ export function refuseFloatAmongConditions(name: string, args: readonly Expressi
   if (args.length < 2 || (name === "or" && !types.every((t) => t.constant === true))) return;
   // A whole float (`2.0`) is printed as the integer it is, which the engine takes; past the
   // integers' range (`1e+30`) it is a Float64 again.
-  const found = args.map((arg) => foldedFloat(arg, grouped)).find((arg) => arg !== null) ?? null;
+  let found: Expression | null = null;
+  for (let i = 0; i < args.length && found === null; i++) found = foldedFloat(args[i]!, grouped);
   if (found === null) return;
   throw invalidQuery(
     `${describe(found)}${at(found.position)} is a float other than 0 or 1, and ${nameOf(name)}${name === "or" ? " of constants alone" : ""} converts it to a condition while the query is planned, which ClickHouse cannot do; compare it (${describe(found)} != 0)`,

@@ -93,8 +93,6 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
     return;
   }
   // A curried call's counts are judged by judgeCurried, from its own probe; here its argument classes.
-  // Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some functions answer
-  // NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the rest count first.
   // multiIf takes pairs of a condition and its value, then the value otherwise: an odd count, past
   // the 4 arguments the probe tried too (`multiIf(a, 1, b, 2, c, 3)`, code 42), a NULL or not.
   if (name === "multiIf") {
@@ -103,7 +101,9 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
     }
   } else if (!curried && facts.refusedCounts[Math.min(args.length, MAX_COUNTED_ARGUMENTS)] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
     // Past the probe's counts, a function that refuses 4 arguments refuses more too (`abs(a, b, c,
-    // d, e)`, code 42); the engine test holds every such function to it.
+    // d, e)`, code 42). Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some
+    // functions answer NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the
+    // rest (COUNT_CHECKED_BESIDE_NULL) count first. argument-counts.test.ts holds all three.
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);
   }
   // `has(NULL, 'x')`, a column the storage computes as NULL there, or a call the engine makes a
