@@ -1,9 +1,9 @@
 /**
  * A Variant as a key of ORDER BY or BY (an `if` of mixed branches, an array of mixed types), or
  * held inside a key's tuple or array at any depth (`ORDER BY tuple(contexts.key, array(TRUE,
- * environment, 'error'))`, seed 30), is refused (argument-types.ts, refuseVariantKey and
- * refuseVariantInsideKeys): ClickHouse neither sorts nor groups by a Variant (code 44). This holds
- * the front end to the embedded engine both ways, on the events storage's own table holding a row.
+ * environment, 'error'))`, seed 30), is refused (argument-types.ts, refuseVariantKeys):
+ * ClickHouse neither sorts nor groups by a Variant (code 44). This holds the front end to the
+ * embedded engine both ways, on the events storage's own table holding a row.
  */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
