@@ -6,12 +6,13 @@
  *   seed 29), others answer a NULL without counting (`toString(NULL, 1, 2)`); the pass refuses
  *   the count beside a NULL only for the first (typing/function-facts.ts, COUNT_CHECKED_BESIDE_NULL);
  * - multiIf's: an odd count, 3 or more, past the probe's 4 arguments too;
- * - past 4 arguments: a function that refuses 4 refuses more.
+ * - past 4 arguments: a function that refuses 4 refuses more, and a few take 4 and no more
+ *   (TAKES_AT_MOST_FOUR); the others the pass takes 5 or more of, the engine does not count first.
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { COUNT_CHECKED_BESIDE_NULL, functionFacts } from "../../src/pipeline/typing/function-facts.js";
+import { COUNT_CHECKED_BESIDE_NULL, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
@@ -70,23 +71,55 @@ describe("multiIf's count of arguments", () => {
   });
 });
 
+/** The count the pass refuses a call for, as its message says, or null. */
+function refusedCount(call: string): number | null {
+  const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${call} AS zz`).selected[0]!.expression, entity);
+  const count = refusal === null ? null : /does not take (\d+) arguments/.exec(refusal)?.[1];
+  return count === undefined || count === null ? null : Number(count);
+}
+
 describe("a count past the probe's 4 arguments", () => {
-  it("is refused by the engine and the pass for every function that refuses 4 (but multiIf), and taken by the pass for the rest", async () => {
+  it("is refused by the engine and the pass for every function that refuses 4 or takes no more than 4 (but multiIf), and taken by the pass for the rest", async () => {
     const wrong: string[] = [];
     let refused = 0;
     for (const name of PROBED_FUNCTION_SIGNATURES.keys()) {
       if (name === "multiIf") continue;
-      const refusesFour = functionFacts(name).refusedCounts[4] === true;
+      const refusesFive = functionFacts(name).refusedCounts[5] === true;
       for (const count of [5, 6, 9]) {
         const call = `${name}(${Array(count).fill(sample.column).join(", ")})`;
-        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${call} AS zz`).selected[0]!.expression, entity);
-        const counted = refusal !== null && refusal.includes(`does not take ${count} arguments`);
+        const counted = refusedCount(call) === count;
         if (counted) refused++;
-        if (counted !== refusesFour) wrong.push(`${call}: the pass ${counted ? "refuses the count" : "does not refuse the count"}`);
-        if (refusesFour && (await engine.accepted(`SELECT ${call} FROM ${PROBE_ROW_TABLE}`))) wrong.push(`${call}: the engine answers it`);
+        if (counted !== refusesFive) wrong.push(`${call}: the pass ${counted ? "refuses the count" : "does not refuse the count"}`);
+        if (refusesFive && (await engine.accepted(`SELECT ${call} FROM ${PROBE_ROW_TABLE}`))) wrong.push(`${call}: the engine answers it`);
       }
     }
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(3 * 200);
+  });
+
+  it("of a function the pass takes 5 arguments of is not refused by the engine for its count whatever the arguments (dateDiff, toStartOfInterval and transform take 4 and no more)", async () => {
+    // Five arguments of several kinds: a function the engine refuses 5 of counts first (code 42
+    // for every kind); one that takes 5 answers some kind, or refuses it for its types.
+    const kinds = [
+      ["1", "2", "3", "4", "5"],
+      ["'a'", "'b'", "'c'", "'d'", "'e'"],
+      ["'day'", "now()", "now()", "'UTC'", "'UTC'"],
+      ["now()", "INTERVAL 1 DAY", "'UTC'", "'UTC'", "'UTC'"],
+      ["[1]", "[2]", "[3]", "[4]", "[5]"],
+      ["1", "[1]", "[2]", "3", "4"],
+      [sample.column, sample.column, sample.column, sample.column, sample.column],
+    ];
+    const countedFirst: string[] = [];
+    for (const name of PROBED_FUNCTION_SIGNATURES.keys()) {
+      if (functionFacts(name).refusedCounts[5] === true || name === "multiIf") continue;
+      let always42 = true;
+      for (const args of kinds) if ((await engine.code(`SELECT ${name}(${args.join(", ")}) FROM ${PROBE_ROW_TABLE}`)) !== 42) always42 = false;
+      if (always42) countedFirst.push(name);
+    }
+    expect(countedFirst).toEqual([]);
+    for (const name of TAKES_AT_MOST_FOUR) {
+      expect(refusedCount(`${name}(${Array(5).fill(sample.column).join(", ")})`)).toBe(5);
+      expect(refusedCount(`${name}(${Array(4).fill(sample.column).join(", ")})`)).toBeNull();
+    }
   });
 });

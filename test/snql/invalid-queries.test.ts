@@ -213,6 +213,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // curried calls: parameter and argument counts (ClickHouse's codes 42, 34 and 133 otherwise)
   [`MATCH (transactions) SELECT quantiles()(duration) AS q WHERE ${TX} AND project_id = 1`, "quantiles at line 1, column 29 does not take 0 parameters (in its first parentheses): it takes 1 or more", 1, 29],
   [`MATCH (transactions) SELECT topK(5)(transaction, duration) AS q WHERE ${TX} AND project_id = 1`, "topK at line 1, column 29 with 1 parameter does not take 2 arguments: it takes 1", 1, 29],
+  // past the probe's 4 arguments: a function that takes 4 and no more (code 42 in the engine)
+  [`MATCH (transactions) SELECT dateDiff('second', start_ts, finish_ts, 'UTC', 'UTC') AS d WHERE ${TX} AND project_id = 1`, "dateDiff at line 1, column 29 does not take 5 arguments: it takes 3 or 4 arguments", 1, 29],
   [`MATCH (transactions) SELECT quantileExact(0.5, 0.9)(duration) AS q WHERE ${TX} AND project_id = 1`, "does not take 2 parameters (in its first parentheses): it takes 0 or 1", 1, 29],
   [`MATCH (transactions) SELECT sum(1)(duration) AS q WHERE ${TX} AND project_id = 1`, "sum at line 1, column 29 does not take 1 parameter (in its first parentheses): it takes none: call it as sum(…)", 1, 29],
   // a call over a Nullable argument is Nullable where the probe saw it so (lower(user) is Nullable(String))

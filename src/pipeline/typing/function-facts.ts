@@ -172,12 +172,20 @@ export const COUNT_CHECKED_BESIDE_NULL: ReadonlySet<string> = new Set([
   "uniqCombined64Merge", "uniqExactIf", "uniqIf", "uniqMerge", "upper", "upperUTF8",
 ]);
 
+/**
+ * The functions that take 4 arguments and no more (`dateDiff(u, a, b, tz, x)`, code 42 whatever
+ * the arguments). The probe tries at most 4 (MAX_COUNTED_ARGUMENTS), and of the other functions
+ * it finds taking 4, each takes any number. Measured on the engine for every allowed function
+ * with 5 arguments of several kinds; test/pipeline/argument-counts.test.ts holds the set to it.
+ */
+export const TAKES_AT_MOST_FOUR: ReadonlySet<string> = new Set(["dateDiff", "toStartOfInterval", "transform"]);
+
 /** What the walk asks of a function name, looked up once per call. */
 export interface FunctionFacts {
   readonly signature: ProbedSignature | undefined;
   /** Per argument count 0..4. */
   readonly counts: readonly CountRules[];
-  /** Per argument count 0..4: refused outright. */
+  /** Per argument count 0..4, then 5 for 5 or more: refused outright. */
   readonly refusedCounts: readonly boolean[];
   /** Those counts refused beside a NULL argument too (COUNT_CHECKED_BESIDE_NULL). */
   readonly countCheckedBesideNull: boolean;
@@ -369,7 +377,7 @@ export function functionFacts(name: string): FunctionFacts {
     facts = {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
-      refusedCounts: [0, 1, 2, 3, 4].map((count) => signature?.counts[count] === "refused" || ifCombinatorRefusesCount(name, count)),
+      refusedCounts: [0, 1, 2, 3, 4, 5].map((count) => (count > MAX_COUNTED_ARGUMENTS ? TAKES_AT_MOST_FOUR.has(name) || signature?.counts[MAX_COUNTED_ARGUMENTS] === "refused" : signature?.counts[count] === "refused") || ifCombinatorRefusesCount(name, count)),
       countCheckedBesideNull: COUNT_CHECKED_BESIDE_NULL.has(name),
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),

@@ -99,9 +99,9 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
     if (args.length < 3 || args.length % 2 === 0) {
       throw invalidQuery(`multiIf${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes an odd number, 3 or more (pairs of a condition and its value, then the value otherwise)`, position);
     }
-  } else if (!curried && facts.refusedCounts[Math.min(args.length, MAX_COUNTED_ARGUMENTS)] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
+  } else if (!curried && facts.refusedCounts[Math.min(args.length, MAX_COUNTED_ARGUMENTS + 1)] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
     // Past the probe's counts, a function that refuses 4 arguments refuses more too (`abs(a, b, c,
-    // d, e)`, code 42). Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some
+    // d, e)`, code 42), and so do the few that take 4 and no more (TAKES_AT_MOST_FOUR). Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some
     // functions answer NULL, neither checking the count (`sum(x, NULL)`, `like(s, NULL, 1)`); the
     // rest (COUNT_CHECKED_BESIDE_NULL) count first. argument-counts.test.ts holds all three.
     throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes ${countsTaken(facts.refusedCounts)}`, position);

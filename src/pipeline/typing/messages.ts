@@ -4,7 +4,7 @@
  * and the argument counts a function takes.
  */
 import type { Expression } from "../../query/ast.js";
-import { CLASS_NAMES, VARIANTS, variantWhat } from "../argument-classes.js";
+import { CLASS_NAMES, VARIANTS, countsUpTo, variantWhat } from "../argument-classes.js";
 import type { Typed } from "./typed-values.js";
 
 /** How the operators a query writes are named in messages (`plus (+)`). */
@@ -41,9 +41,8 @@ export function list(items: readonly string[]): string {
 }
 
 export function countsTaken(refusedCounts: readonly boolean[]): string {
-  const shown = [0, 1, 2, 3].filter((n) => !refusedCounts[n]).map(String);
-  if (!refusedCounts[4]) shown.push("4 or more");
-  return `${list(shown)} argument${shown.length === 1 && shown[0] === "1" ? "" : "s"}`;
+  const taken = countsUpTo(refusedCounts.length - 1).filter((n) => !refusedCounts[n]);
+  return `${countList(taken, refusedCounts.length - 1)} argument${taken.length === 1 && taken[0] === 1 ? "" : "s"}`;
 }
 
 /** How a message names an argument's type: its class (Nullable or not), or its variant's type. */
