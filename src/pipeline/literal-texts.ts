@@ -163,6 +163,8 @@ export function readsAsConvertedDate(text: string): boolean {
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;
+  /** A text it does not read compared, but takes listed in an IN set (`IN ('')` of a DateTime64). */
+  readonly takenInSet?: (text: string) => boolean;
   readonly what: string;
 }
 
@@ -189,9 +191,9 @@ export const STRING_READ_AS: ReadonlyMap<string, StringReading> = new Map([
   ["float64", matching(FLOAT_TEXT, "a number")],
   ["datetime", { reads: readsAsComparedDateTime, what: "a datetime" }],
   // A DateTime64 (`timestamp_ms`) reads a compared text as a DateTime does (`'production' <=
-  // timestamp_ms`, code 41: seed 13), but takes an empty one in a set (`IN ('')`); the
-  // compared-strings test holds it to the engine.
-  ["nullableDateTime64", { reads: (text) => text === "" || readsAsComparedDateTime(text), what: "a datetime" }],
+  // timestamp_ms`, code 41: seed 13), but takes an empty one in a set (`IN ('')`), and there
+  // only (`'' = timestamp_ms`, code 41; seed 33); the compared-strings test holds it to the engine.
+  ["nullableDateTime64", { reads: readsAsComparedDateTime, takenInSet: (text) => text === "", what: "a datetime" }],
   ["uuid", matching(UUID_TEXT, "a UUID")],
   ["bool", matching(BOOL_TEXT, "a boolean (true, false, 1, 0, yes, no, on, off, ...)")],
   ["arrayString", ARRAY_READING],

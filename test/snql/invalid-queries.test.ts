@@ -213,6 +213,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // curried calls: parameter and argument counts (ClickHouse's codes 42, 34 and 133 otherwise)
   [`MATCH (transactions) SELECT quantiles()(duration) AS q WHERE ${TX} AND project_id = 1`, "quantiles at line 1, column 29 does not take 0 parameters (in its first parentheses): it takes 1 or more", 1, 29],
   [`MATCH (transactions) SELECT topK(5)(transaction, duration) AS q WHERE ${TX} AND project_id = 1`, "topK at line 1, column 29 with 1 parameter does not take 2 arguments: it takes 1", 1, 29],
+  // an empty text is a DateTime64 only listed in an IN set (code 41 compared; seed 33)
+  [`MATCH (discover_events) SELECT message WHERE ${R} AND project_id IN tuple(1, 2, 3) AND '' = timestamp_ms`, "'' at line 1, column 180 is not a datetime, and equals (=) compares it with column timestamp_ms", 1, 180],
+  // a text looked for in a value computed per row, one of some scalar types, is compared as `=` compares (code 53; seed 33)
+  [`MATCH (discover_events) SELECT message WHERE ${R} AND project_id IN tuple(1, 2, 3) AND 'id:101511' IN (deleted IN now())`, "'id:101511' at line 1, column 180 is not an unsigned integer, and in (IN) compares it with in(…)", 1, 180],
   // past the probe's 4 arguments: a function that takes 4 and no more (code 42 in the engine)
   [`MATCH (transactions) SELECT dateDiff('second', start_ts, finish_ts, 'UTC', 'UTC') AS d WHERE ${TX} AND project_id = 1`, "dateDiff at line 1, column 29 does not take 5 arguments: it takes 3 or 4 arguments", 1, 29],
   [`MATCH (transactions) SELECT quantileExact(0.5, 0.9)(duration) AS q WHERE ${TX} AND project_id = 1`, "does not take 2 parameters (in its first parentheses): it takes 0 or 1", 1, 29],

@@ -214,7 +214,7 @@ export function judgeComparedString(name: string, args: readonly Expression[], t
       const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columns);
       // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
       // do digits of a length the best-effort reading has no meaning for, and a trailing separator.
-      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text)))) continue;
+      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text))) || (inSet && rule.takenInSet?.(text) === true)) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
       const folded = value.kind === "literal" ? "" : ` (the text '${text.length > 40 ? `${text.slice(0, 40)}…` : text}')`;

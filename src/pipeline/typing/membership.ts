@@ -42,11 +42,17 @@ export function unconvertibleSet(t: Typed): UnconvertibleSet | undefined {
   return t.variant >= 0 ? UNCONVERTIBLE_VARIANT_SETS[t.variant] : undefined;
 }
 
-/** A call or subscript computed per row whose value is a scalar: of a class that is no array or state, or a scalar variant (a Date, a DateTime64). */
+/**
+ * A call or subscript computed per row whose value is a scalar: of a class that is no array or
+ * state, a scalar variant (a Date, a DateTime64), or one of some such classes (`deleted IN now()`,
+ * a UInt8 or a Nullable one: `'id:1' IN (deleted IN now())` is compared as `=`, code 53; seed 33).
+ */
 export function scalarPerRow(node: Expression, t: Typed): boolean {
   if (t.constant !== false) return false;
   if (t.cls !== null) return t.cls !== "aggregateState" && computedScalar(node, t);
-  return (node.kind === "function" || node.kind === "subscript") && t.variant >= 0 && !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
+  if (node.kind !== "function" && node.kind !== "subscript") return false;
+  if (t.variant < 0) return t.arrayOf === undefined && t.alternatives !== undefined && t.alternatives.every((one) => one.cls !== null && one.cls !== "aggregateState" && elementClass(one.cls) === null);
+  return !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
 }
 
 /**
