@@ -11,6 +11,12 @@ const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 export type RequestHandler = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => void;
 
+/** Answers a request still in progress at the close deadline (true), or says its answer has begun (false). */
+export type CutOffAnswer = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => boolean;
+
+/** How long the answers given at the deadline get to leave before the connections are cut. */
+const CUT_OFF_FLUSH_MS = 200;
+
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
@@ -18,13 +24,15 @@ export interface RunningServer {
   readonly activeRequests: number;
   /**
    * Stops accepting connections, closes idle ones, lets requests in progress finish for up to
-   * `deadlineMs` (closing each connection as its last answer goes out), then cuts what is left.
+   * `deadlineMs` (closing each connection as its last answer goes out), then answers what is
+   * left with the cut-off answer where its answer has not begun, and cuts the connections.
    */
   close(deadlineMs?: number): Promise<void>;
 }
 
-export async function listenOnSinglePort(handler: RequestHandler, host: string, port: number): Promise<RunningServer> {
+export async function listenOnSinglePort(handler: RequestHandler, host: string, port: number, cutOff?: CutOffAnswer): Promise<RunningServer> {
   let active = 0;
+  const inProgress = new Map<ServerResponse | Http2ServerResponse, IncomingMessage | Http2ServerRequest>();
   let draining = false;
   let drained: (() => void) | null = null;
   // Requests in progress per HTTP/1.1 connection: a draining server closes a connection as soon
@@ -35,10 +43,12 @@ export async function listenOnSinglePort(handler: RequestHandler, host: string, 
   };
   const tracked: RequestHandler = (request, response) => {
     active += 1;
+    inProgress.set(response, request);
     const socket = request.httpVersionMajor === 1 ? (request.socket as Socket) : null;
     if (socket && http1Sockets.has(socket)) http1Sockets.set(socket, http1Sockets.get(socket)! + 1);
     response.once("close", () => {
       active -= 1;
+      inProgress.delete(response);
       if (socket && http1Sockets.has(socket)) http1Sockets.set(socket, http1Sockets.get(socket)! - 1);
       if (draining) {
         // The answer is out: its keep-alive connection is idle now, and goes.
@@ -121,10 +131,23 @@ export async function listenOnSinglePort(handler: RequestHandler, host: string, 
         });
         clearTimeout(timer);
       }
+      if (cutOff !== undefined && inProgress.size > 0) await answerWhatIsLeft(inProgress, cutOff);
       for (const socket of sockets) socket.destroy();
       await closed;
       http1.close();
       http2.close();
     },
   };
+}
+
+/** The cut-off answer for each request still in progress, and a moment for those answers to leave. */
+async function answerWhatIsLeft(inProgress: ReadonlyMap<ServerResponse | Http2ServerResponse, IncomingMessage | Http2ServerRequest>, cutOff: CutOffAnswer): Promise<void> {
+  const leaving: Promise<void>[] = [];
+  for (const [response, request] of [...inProgress]) {
+    if (!cutOff(request, response)) continue;
+    leaving.push(new Promise((resolve) => response.once("close", () => resolve())));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(leaving), new Promise((resolve) => (timer = setTimeout(resolve, CUT_OFF_FLUSH_MS)))]);
+  clearTimeout(timer);
 }

@@ -7,6 +7,7 @@ import { Gauge, LabelledGauge } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { guardConnectRequest } from "./connect-request-guard.js";
+import { answerCutOff } from "./cut-off-answer.js";
 import { connectRoutes } from "./connect-routes.js";
 import { EngineProbe } from "./engine-probe.js";
 import { ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease } from "./idle-memory-release.js";
@@ -112,7 +113,7 @@ export async function startServer(options: ServerOptions): Promise<QuarryServer>
     if (!HOUSEKEEPING_PATH.test(request.url ?? "")) workStarted += 1;
     if (!guardConnectRequest(request, response)) (handler as RequestHandler)(request, response);
   };
-  const running = await listenOnSinglePort(guarded, options.host, options.port);
+  const running = await listenOnSinglePort(guarded, options.host, options.port, answerCutOff);
   const memory = new IdleMemoryRelease({
     idleMs: options.idleMemoryReleaseMs ?? 0,
     requestsStarted: () => workStarted,

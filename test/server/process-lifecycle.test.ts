@@ -1,6 +1,6 @@
 /**
  * `quarry serve` as a real process: SIGTERM lets a request in flight finish and exits 0 within
- * its deadline; a request that never ends is cut at the deadline; a second signal exits at once;
+ * its deadline; a request that never ends is answered a typed 503 at the deadline; a second signal exits at once;
  * a start that cannot open its data directory or its port says why and exits 1, leaving no
  * process behind.
  */
@@ -136,13 +136,13 @@ describe("shutdown deadlines", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-lifecycle-deadline-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it("cuts a request that never ends before the deadline and is gone by it, on a busy machine; a second signal exits at once", async () => {
+  it("answers a request that never ends a typed 503 at the deadline and is gone by it, on a busy machine; a second signal exits at once", async () => {
     const port = await freePort();
     const server = quarry({ QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_SHUTDOWN_TIMEOUT_MS: "1500" });
     await ready(port, server);
     // Never finishes its body.
     const stuck = slowQuery(port, QUERY, 60_000, 2);
-    stuck.done.catch(() => {});
+    const stuckAnswer = stuck.done.catch((error: Error) => ({ status: 0, text: error.message }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Both cores busy while the server stops: closing the engine and exiting take longest then.
     const burners = [0, 1].map(() => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
@@ -161,6 +161,10 @@ describe("shutdown deadlines", () => {
     expect(stopped.at - signalled).toBeGreaterThanOrEqual(850);
     expect(stopped.at - signalled).toBeLessThanOrEqual(1500);
     expect(server.output).toContain("SIGTERM: shutting down within 1500 ms");
+    // Cut at the deadline, it is answered a typed 503 rather than left with a reset connection.
+    const cut = await stuckAnswer;
+    expect(cut.status).toBe(503);
+    expect(JSON.parse(cut.text).error).toEqual({ type: "storage-not-available", message: expect.stringContaining("still running at its stop deadline") });
 
     const again = quarry({ QUARRY_DATA_DIR: dataDir, PORT: String(port), QUARRY_SHUTDOWN_TIMEOUT_MS: "60000" });
     await ready(port, again);
