@@ -43,7 +43,7 @@ describe("a request in progress at the close deadline", () => {
   it("is answered a typed 503 on the JSON routes and on Connect, and a begun answer is cut", async () => {
     server = await stuckServer();
     const port = server.port;
-    const answers = [post(port, "/events/snql", "application/json"), post(port, "/quarry.v1.QueryService/RunSnql", "application/json"), post(port, "/begun", "application/json")];
+    const answers = [post(port, "/events/snql", "application/json"), post(port, "/quarry.v1.QueryService/RunSnql", "application/json"), post(port, "/begun", "application/json")] as const;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.activeRequests).toBe(3);
     const closing = server.close(300);
