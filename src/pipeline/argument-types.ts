@@ -297,7 +297,7 @@ export class ArgumentTyping {
     const unfoldedSet = rightCall && args[1]!.constant !== false && this.readsColumnUnfolded(right, 0);
     const foldedIf = rightCall && args[1]!.constant === false && isLiteralIf(right) && !this.readsColumnUnfolded(right, 0);
     const constantSet = membership && (args[1]!.constant === true || foldedIf) && !unfoldedSet;
-    if (membership) refuseUnconvertibleSetValues(name, nodes, args, constantSet);
+    if (membership) refuseUnconvertibleSetValues(name, nodes, args, constantSet, this.visitNode);
     if (membership) this.refuseArrayInList(name, nodes, args);
     if (membership) this.refuseSetOfOtherSizes(name, nodes);
     if (membership) this.refuseNullForContainers(name, nodes);
@@ -449,6 +449,10 @@ export class ArgumentTyping {
     // is a Nullable(UInt8) whatever x is: the engine reads the column as a set per row. A
     // computed value there is compared as `=` compares (a UInt8), judged below.
     if (membership && this.isStorageColumn(nodes[1]!)) return typed("uint8", false, true);
+    // A NULL looked for in a list holding values read per row (`NULL IN tuple(a, 2)`, `(NULL +
+    // 'x') IN tuple(tags.key, s)`) is a Nullable(UInt8) too, found nowhere (notEmpty of it is
+    // code 43; seed 33). With a constant list it is a Nothing.
+    if (perRowList && this.isNothing(nodes[0]!)) return typed("uint8", false, true);
     // With a scalar computed per row there (`s IN toDate(t)`, `n IN upper(s)`), compared as `=`
     // compares, it is a UInt8, Nullable on neither side (an array there is looked in, and is not).
     if (membership && !constantSet && scalarPerRow(nodes[1]!, args[1]!)) return typed("uint8", constant);
@@ -1319,6 +1323,7 @@ export class ArgumentTyping {
 
   /** isNothing, bound: a predicate to hand on. */
   private readonly nothing = (node: Expression): boolean => this.isNothing(node);
+  private readonly visitNode = (node: Expression): Typed => this.visit(node);
 
   /**
    * Certainly a Nullable(Nothing): a bare NULL, or a comparison, arithmetic or negation of one

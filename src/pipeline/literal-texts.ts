@@ -163,17 +163,31 @@ export function readsAsConvertedDate(text: string): boolean {
 /** A rule of STRING_READ_AS: whether ClickHouse can read a text as the type, and how a message says what it must be. */
 export interface StringReading {
   readonly reads: (text: string) => boolean;
-  /** A text it does not read compared, but takes listed in an IN set (`IN ('')` of a DateTime64). */
-  readonly takenInSet?: (text: string) => boolean;
+  /**
+   * Where a text listed in an IN set is read otherwise than compared: a DateTime's set reads it
+   * strictly (`timestamp IN ('1')`, code 41, where `timestamp = '1'` is answered; seed 33), a
+   * DateTime64's takes an empty one (`IN ('')`, where `= ''` is code 41).
+   */
+  readonly readsInSet?: (text: string) => boolean;
   readonly what: string;
 }
 
 const matching = (pattern: RegExp, what: string): StringReading => ({ reads: (text) => pattern.test(text), what });
 
-/** A text ClickHouse reads as an array, map or tuple is written as one: `[...]`, `{...}`, `(...)` (the first character decides; a space before it fails). */
-const ARRAY_READING = matching(/^\[/, "an array written as text ('[...]')");
-const MAP_READING = matching(/^\{/, "a map written as text ('{...}')");
-const TUPLE_READING = matching(/^\(/, "a tuple written as text ('(...)')");
+/**
+ * A text ClickHouse reads as an array, map or tuple is written as one: `[...]`, `{...}`, `(...)`,
+ * from its first character to its last (a space before or after fails, and so does a text left
+ * open: `'[' != array(a, b)`, code 27; seed 33). What is inside is not judged.
+ */
+const ARRAY_TEXT = /^\[[\s\S]*\]$/;
+const ARRAY_READING = matching(ARRAY_TEXT, "an array written as text ('[...]')");
+
+/** Whether a text may be an array written as text (ARRAY_READING). */
+export function writtenAsArray(text: string): boolean {
+  return ARRAY_TEXT.test(text);
+}
+const MAP_READING = matching(/^\{[\s\S]*\}$/, "a map written as text ('{...}')");
+const TUPLE_READING = matching(/^\([\s\S]*\)$/, "a tuple written as text ('(...)')");
 const DATE_READING = matching(DATE_TEXT, "a date");
 const UNSIGNED_READING = matching(UNSIGNED_TEXT, "an unsigned integer");
 
@@ -189,11 +203,11 @@ export const STRING_READ_AS: ReadonlyMap<string, StringReading> = new Map([
   ["uint32", UNSIGNED_READING],
   ["int64", matching(INTEGER_TEXT, "an integer")],
   ["float64", matching(FLOAT_TEXT, "a number")],
-  ["datetime", { reads: readsAsComparedDateTime, what: "a datetime" }],
+  ["datetime", { reads: readsAsComparedDateTime, readsInSet: (text) => readsAsComparedDateTime(text) && readsAsIndexedDateTime(text), what: "a datetime" }],
   // A DateTime64 (`timestamp_ms`) reads a compared text as a DateTime does (`'production' <=
   // timestamp_ms`, code 41: seed 13), but takes an empty one in a set (`IN ('')`), and there
   // only (`'' = timestamp_ms`, code 41; seed 33); the compared-strings test holds it to the engine.
-  ["nullableDateTime64", { reads: readsAsComparedDateTime, takenInSet: (text) => text === "", what: "a datetime" }],
+  ["nullableDateTime64", { reads: readsAsComparedDateTime, readsInSet: (text) => text === "" || readsAsComparedDateTime(text), what: "a datetime" }],
   ["uuid", matching(UUID_TEXT, "a UUID")],
   ["bool", matching(BOOL_TEXT, "a boolean (true, false, 1, 0, yes, no, on, off, ...)")],
   ["arrayString", ARRAY_READING],
@@ -291,6 +305,8 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
   if (fold === undefined) return null;
   const texts: string[] = [];
   for (const arg of node.args) {
+    // greatest and least pass over a NULL (`greatest(NULL, 'x')` is 'x'; seed 34).
+    if ((node.name === "greatest" || node.name === "least") && arg.kind === "literal" && arg.value === null) continue;
     // concat writes a number or a Boolean as its text, as toString does (`concat('x', 1)` is 'x1',
     // `concat(TRUE, 1e23)` 'true1e23', which no DateTime reads: code 41; seed 24).
     const literal = node.name === "concat" && arg.kind === "literal" ? arg.value : undefined;
@@ -307,17 +323,43 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
  * the last (`if(10, 'error', 'production')` is 'error', which no float reads: code 72; seed 24).
  */
 function pickedText(args: readonly Expression[], columns?: ColumnTexts): string | null {
+  const branch = pickedByLiterals(args);
+  if (branch === null) return null;
+  // Of branches that are not all texts, the value is a Variant (held per row, not this text).
+  const texts = args.filter((_, i) => i % 2 === 1 || i === args.length - 1).map((one) => constantText(one, columns));
+  return texts.includes(null) ? null : constantText(branch, columns);
+}
+
+/**
+ * The branch an `if` or `multiIf` picks by conditions that are UInt8s, Booleans or NULLs written
+ * out: the first whose condition is neither 0 nor NULL, else the last; null where a condition is
+ * anything else.
+ */
+function pickedByLiterals(args: readonly Expression[]): Expression | null {
   if (args.length < 3 || args.length % 2 === 0) return null;
-  const texts = args.filter((_, i) => i % 2 === 1 || i === args.length - 1).map((branch) => constantText(branch, columns));
-  if (texts.includes(null)) return null;
   for (let i = 0; i < args.length - 1; i += 2) {
     const condition = args[i]!;
     // A condition is a UInt8 (or a Bool, or NULL): another number is refused by the engine (code 43).
     if (condition.kind !== "literal" || typeof condition.value === "string") return null;
     if (typeof condition.value === "number" && !(Number.isInteger(condition.value) && condition.value >= 0 && condition.value <= 255)) return null;
-    if (condition.value !== null && condition.value !== 0 && condition.value !== false) return texts[i / 2]!;
+    if (condition.value !== null && condition.value !== 0 && condition.value !== false) return args[i + 1]!;
   }
-  return texts[texts.length - 1]!;
+  return args[args.length - 1]!;
+}
+
+/**
+ * What ClickHouse folds a value listed in an IN set to: the branch an `if` or `multiIf` of
+ * literal conditions picks, whatever the other branches are (`granularity IN if(FALSE, 1, '/')`
+ * is `granularity IN '/'`, code 53; seed 33), at any depth; else the value.
+ */
+export function foldedSetValue(node: Expression): Expression {
+  let value = node;
+  for (let depth = 0; depth < 32 && value.kind === "function" && (value.name === "if" || value.name === "multiIf"); depth++) {
+    const branch = pickedByLiterals(value.args);
+    if (branch === null) break;
+    value = branch;
+  }
+  return value;
 }
 
 /**

@@ -23,7 +23,8 @@ afterAll(async () => {
 
 /** The server's answer to the query, run on the embedded engine. */
 async function answer(query: string): Promise<{ status: number; error?: { type: string; message: string } }> {
-  const response = await fetch(`${server.baseUrl}/events/snql`, {
+  const dataset = /^MATCH \(metrics_/.test(query) ? "metrics" : "events";
+  const response = await fetch(`${server.baseUrl}/${dataset}/snql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query, tenant_ids: { organization_id: 1, referrer: "test.aggregation-keys" } }),
@@ -33,6 +34,7 @@ async function answer(query: string): Promise<{ status: number; error?: { type: 
 }
 
 const EVENTS = (select: string, rest = "") => `MATCH (events) SELECT ${select} WHERE ${RANGE} AND project_id = 1${rest}`;
+const METRICS_SETS = (select: string) => `MATCH (metrics_sets) SELECT ${select} WHERE ${RANGE} AND project_id = 1 AND org_id = 1`;
 const TRANSACTIONS = (select: string) => `MATCH (transactions) SELECT ${select} WHERE ${RANGE.replaceAll("timestamp", "finish_ts")} AND project_id = 1`;
 
 const REFUSED: readonly (readonly [string, string, string])[] = [
@@ -90,6 +92,8 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // otherwise (toStartOfHour(timestamp) against the bucket's toStartOfHour(timestamp, 'Universal'))
   [EVENTS("toHour(time) AS h, count() AS c BY toHour(time)", " ORDER BY time ASC GRANULARITY 3600"), "column time", "time"],
   [EVENTS("count() AS c BY toStartOfHour(timestamp)", " ORDER BY time ASC GRANULARITY 3600"), "column time", "time"],
+  // isNull of a part of a Nested column (an array, never NULL) is 0: the branch it picks is read (seed 34)
+  [METRICS_SETS("if(isNull(tags.key), 'p', like(use_case_id, 'x')) AS t, count() AS n"), "column use_case_id", "use_case_id"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -134,6 +138,8 @@ const TAKEN: readonly string[] = [
   EVENTS("ip_address, count() AS c BY ip_address_v4, ip_address_v6"),
   EVENTS("tags_key, count() AS c BY tags.key"),
   EVENTS("tags_key AS k, count() AS c BY k"),
+  // isNotNull of a part of a Nested column is 1: the branch it passes over is not read
+  METRICS_SETS("if(isNotNull(tags.value), 'p', use_case_id) AS t, count() AS n"),
 ];
 
 describe("an alias that shadows an aggregate column of the entity", () => {

@@ -5,11 +5,12 @@
  * column and a constant, beside arrays of every kind of element (none, NULL, mixed, a column),
  * on either side and on an empty table as on one with a row, ClickHouse refuses the comparison
  * (a Nullable column on a row that holds a value: beside an empty table the engine takes a
- * Nullable string, whose values it would convert row by row); and a text that starts with `[` is
- * read as an array.
+ * Nullable string, whose values it would convert row by row); and a text written as an array,
+ * from `[` to `]`, is read as one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, elementClass } from "../../src/pipeline/argument-classes.js";
+import { writtenAsArray } from "../../src/pipeline/literal-texts.js";
 import { openScratchEngine, type ScratchEngine } from "../support/scratch-engine.js";
 
 const SCALARS = ARGUMENT_CLASSES.filter((cls) => elementClass(cls) === null && cls !== "aggregateState");
@@ -57,9 +58,12 @@ describe("an array compared with a value of a scalar class", () => {
     });
   }
 
-  it("a constant text is converted to the array's type: refused unless it starts with '['", async () => {
+  it("a constant text is converted to the array's type: refused unless it is written as one, from '[' to ']' (found by the fuzz: '[' != array(a, b), code 27, seed 33), as writtenAsArray reads it", async () => {
+    const texts = ["'abc'", "''", "' [1]'", "'fatal'", "'['", "'[1'", "'[''a'','", "'[]x'", "'[] '"];
+    for (const text of texts) expect(writtenAsArray(text.slice(1, -1).replace(/''/g, "'")), text).toBe(false);
+    for (const text of ["[]", "[1, 2]", "['a']", "[ ]"]) expect(writtenAsArray(text), text).toBe(true);
     for (const table of ["empty_values", "one_row"]) {
-      for (const text of ["'abc'", "''", "' [1]'", "'fatal'"]) {
+      for (const text of texts) {
         for (const array of ["array(1)", "array(c_string)", "array(NULL)"]) {
           expect(await engine.accepted(`SELECT count() FROM ${table} WHERE ${text} = ${array}`), `${text} = ${array}`).toBe(false);
         }

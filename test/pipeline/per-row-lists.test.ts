@@ -10,6 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
+import { expressionTyping } from "../../src/pipeline/argument-types.js";
+import { parseSnql } from "../../src/snql/parse-snql.js";
 import { passRefusal } from "../support/typing-pass.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
@@ -57,5 +59,23 @@ describe("a per-row list on the right of IN", () => {
     expect(wrong).toEqual([]);
     // A UUID beside each number and the DateTime, both ways; arrays and states beside each.
     expect(refused).toBeGreaterThan(40);
+  });
+
+  it("looked for with a NULL on the left is a Nullable(UInt8), as the engine types it, and a call refusing a UInt8 refuses it (found by the fuzz: notEmpty((NULL + 'production') IN tuple(tags, span_id)), code 43, seed 33)", async () => {
+    const wrong: string[] = [];
+    for (const left of ["NULL", "plus(NULL, 'production')", "plus(NULL, 1)"])
+      for (const value of samples) {
+        const sql = `${left} IN tuple(${value.column}, 2)`;
+        const expression = parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression;
+        const pass = expressionTyping(expression, entity);
+        const rows = (await (await engine.store.client.query({ query: `SELECT toTypeName(${sql}) AS t FROM ${PROBE_ROW_TABLE}`, format: "JSONEachRow" })).json()) as { t: string }[];
+        const type = rows[0]?.t;
+        if (type !== "Nullable(UInt8)" || pass.cls !== "uint8" || !pass.nullable) wrong.push(`${sql}: the engine ${type}, the pass ${pass.cls}${pass.nullable ? " (Nullable)" : ""}`);
+        const notEmpty = `notEmpty(${sql})`;
+        const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${notEmpty} AS zz`).selected[0]!.expression, entity);
+        const code = await engine.code(`SELECT ${notEmpty} FROM ${PROBE_ROW_TABLE}`);
+        if ((refusal === null) !== (code === null)) wrong.push(`${notEmpty}: the pass ${refusal === null ? "takes" : "refuses"} it, the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    expect(wrong).toEqual([]);
   });
 });

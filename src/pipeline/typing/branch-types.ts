@@ -81,6 +81,15 @@ export type ValueOf = (node: Expression) => unknown;
  * branch, and the else branch is picked when every one is passed over. -1 where a condition is
  * computed per row first.
  */
+/**
+ * A Variant's picked alternative as the engine holds it: a value of the Variant's column, read per
+ * row, not a constant it converts (`c_uint32 = if(0, 1, '5')` compares a UInt32 with the String
+ * alternative, code 386, where `c_uint32 = '5'` reads the text as a number; seed 33).
+ */
+function heldInVariant(alternative: Typed): Typed {
+  return alternative.constant === false ? alternative : { ...alternative, constant: false };
+}
+
 export function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) => boolean, valueOf: ValueOf): number {
   for (let i = 0; i < args.length - 1; i += 2) {
     const condition = args[i]!;
@@ -141,7 +150,7 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
   if (numbers !== null) {
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
-    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked: heldInVariant(picked) } : {}) };
   }
   // Aggregate states of two types (`if(100, sum, avg)` on metrics_distributions): a Variant of
   // them, even where a constant condition picks one (GROUP BY refuses it, code 44; seed 23).
@@ -199,7 +208,7 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const family = branch >= 0 && !nullAt(args[branch]!) ? branchFamilyOf(branchType(types[branch]!)) : undefined;
     const picked = family !== undefined ? byFamily.get(family) : undefined;
-    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked } : {}) };
+    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked: heldInVariant(picked) } : {}) };
   }
   // Numbers of several classes (`if(c, 1000, x != y)`, a UInt16): one of the number classes,
   // Nullable where a branch is or may be NULL; as numbersWithBool. Not a 64-bit integer beside a

@@ -7,7 +7,7 @@
 import { atPosition as at, invalidQuery } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "../literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, foldedSetValue, writtenAsArray, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "../literal-texts.js";
 import { integerTypeName, wholeWithinIntegers } from "../integer-types.js";
 import { integerShapeOf, TUPLE_VARIANT, MIXED_ARRAY_VARIANT, ARRAY_VARIANT_AT, familyOf, IPV4_VARIANT, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
@@ -166,7 +166,7 @@ export function refuseArrayBesideScalar(name: string, args: readonly Expression[
     if (other.cls === "string" && other.constant !== false) {
       const text = constantText(otherNode, columns);
       // No text reads as an array of aggregate states (code 43).
-      if (text === null || (text.startsWith("[") && types[side]!.elementType?.cls !== "aggregateState")) continue;
+      if (text === null || (writtenAsArray(text) && types[side]!.elementType?.cls !== "aggregateState")) continue;
     }
     throw invalidQuery(
       `${describe(array)}${at(array.position)} is ${arrayOf ?? "an array"}, and ${nameOf(name)} compares it with ${describe(otherNode)}${at(otherNode.position)}, ${CLASS_NAMES[other.cls]}${other.nullable ? " (Nullable)" : ""}: ClickHouse compares an array only with an array, or with a text written as one ('[...]')`,
@@ -208,13 +208,15 @@ export function judgeComparedString(name: string, args: readonly Expression[], t
     const anyScalar = rule === STATE_SET || rule === ARRAY_SET;
     const arg = args[side]!;
     const listed = inSet && arg.kind === "function" && (arg.name === "tuple" || arg.name === "array");
-    for (const value of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
+    for (const written of listed ? (arg as { args: readonly Expression[] }).args : [arg]) {
+      // A set's value is what the engine folds it to (an `if` of literal conditions, its branch).
+      const value = inSet ? foldedSetValue(written) : written;
       // Beside a state or an array, any literal but a NULL, or a text computed from literals
       // (`value IN upper('production')` on metrics_sets, code 53: seed 13).
       const text = anyScalar && value.kind === "literal" ? (value.value !== null ? String(value.value) : null) : constantText(value, columns);
       // Compared with a DateTime (not listed in a set), a date no calendar has fails too, and so
       // do digits of a length the best-effort reading has no meaning for, and a trailing separator.
-      if (text === null || (rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text))) || (inSet && rule.takenInSet?.(text) === true)) continue;
+      if (text === null || (inSet && rule.readsInSet !== undefined ? rule.readsInSet(text) : rule.reads(text) && (inSet || other.cls !== "datetime" || !unreadableAsComparedDateTime(text)))) continue;
       const compared = args[1 - side]!;
       const what = other.cls !== null ? CLASS_NAMES[other.cls] : variantWhat(VARIANTS[other.variant]!);
       const folded = value.kind === "literal" ? "" : ` (the text '${text.length > 40 ? `${text.slice(0, 40)}…` : text}')`;

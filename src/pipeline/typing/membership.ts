@@ -9,6 +9,7 @@ import { CLASS_NAMES, elementClass, VARIANTS, variantWhat, type ArgumentClass } 
 import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, IP_VARIANTS, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, typeName } from "./messages.js";
 import { isArrayCall } from "./array-types.js";
+import { foldedSetValue } from "../literal-texts.js";
 import { TUPLE_ARITHMETIC, isTupleCall } from "./arithmetic-types.js";
 
 /** The classes on the left of IN whose cast of a list's values refuses what `=` refuses (judgePerRowList). */
@@ -98,6 +99,9 @@ function isClockCall(node: Expression): node is Extract<Expression, { kind: "fun
   return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
 }
 
+/** The classes whose set of constants takes no UUID (code 53). */
+const UUID_REFUSING_SETS: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "bool", "datetime"]);
+
 /** The classes a UUID's set of constants cannot hold: what a UUID column's set refuses, and Booleans (`event_id IN 3`, `event_id IN TRUE`). */
 const NOT_UUID_VALUES: ReadonlySet<ArgumentClass> = new Set([...UUID_SET.refused, "bool"]);
 
@@ -149,7 +153,7 @@ const NO_FLOAT_SET_VARIANTS: ReadonlySet<number> = new Set(VARIANTS.flatMap((_, 
  * the int64 class computed so may be an Int64 (refused beside a DateTime) or a UInt64 (taken),
  * and is left alone.
  */
-export function refuseUnconvertibleSetValues(name: string, args: readonly Expression[], types: readonly Typed[], constantSet: boolean): void {
+export function refuseUnconvertibleSetValues(name: string, args: readonly Expression[], types: readonly Typed[], constantSet: boolean, typeOf: (node: Expression) => Typed): void {
   const left = types[0]!;
   const isDateTime = left.cls === "datetime";
   const isUuid = left.cls === "uuid";
@@ -157,7 +161,10 @@ export function refuseUnconvertibleSetValues(name: string, args: readonly Expres
   const ipSet = left.variant >= 0 ? UNCONVERTIBLE_VARIANT_SETS[left.variant] : undefined;
   // An aggregate state takes no value (its literals are judgeComparedString's): nor the clock's (`value IN now()`, code 53).
   const isState = left.cls === "aggregateState" && left.variant < 0;
-  if (!isDateTime && !isUuid && !isMap && !ipSet && !isState && !NO_FLOAT_SET_VARIANTS.has(left.variant)) return;
+  // A number, a Boolean or a DateTime takes no UUID into its set (`deleted IN toUUID('…')`, code 53).
+  const refusesUuid = left.variant < 0 && left.cls !== null && UUID_REFUSING_SETS.has(left.cls);
+  const refusesFloat = isDateTime || NO_FLOAT_SET_VARIANTS.has(left.variant);
+  if (!isUuid && !isMap && !ipSet && !isState && !refusesUuid && !refusesFloat) return;
   const set = args[1]!;
   const listed = set.kind === "function" && (set.name === "tuple" || set.name === "array");
   // Only the values the pass knows to be constants: a set of them, values written in a list
@@ -165,10 +172,23 @@ export function refuseUnconvertibleSetValues(name: string, args: readonly Expres
   // or the clock's calls, which the engine computes once per query (`event_id IN now()`).
   if (!constantSet && !listed && !isClockCall(set)) return;
   const perRow = types[1]!.constant === false;
-  for (const value of listed ? set.args : [set]) {
-    const cls = value.kind === "literal" ? literalClass(value.value, value.digits) : value.kind === "datetime" || isClockCall(value) ? "datetime" : listed ? null : types[1]!.cls;
+  for (const written of listed ? set.args : [set]) {
+    // What the engine folds a constant value to: an `if` of literal conditions whose branches
+    // have no common type (a Variant), the branch it picks, of its own type (`timestamp IN if(0,
+    // now(), -1)` is `timestamp IN -1`, code 53); one of a common type keeps that type (`if(0,
+    // 1.5, 1)` is the Float64 1). Listed, a branch's own type errs towards taking the value.
+    const value = listed || (constantSet && types[1]!.variant === MIXED_VARIANT) ? foldedSetValue(written) : written;
+    const folded = value !== written;
+    const picked = folded && !listed ? types[1]!.picked : undefined;
+    // A call listed (`tuple(toUUID('…'), …)`) is of the type the pass gives it, where a constant.
+    const listedCall = listed && !folded && value.kind === "function" ? typeOf(value) : undefined;
+    const cls = value.kind === "literal" ? literalClass(value.value, value.digits) : value.kind === "datetime" || isClockCall(value) ? "datetime" : picked !== undefined ? picked.cls : listedCall !== undefined ? (listedCall.constant === true && listedCall.variant < 0 ? listedCall.cls : null) : folded || listed ? null : types[1]!.cls;
     if (cls === null) continue;
     const negative = value.kind === "literal" && typeof value.value === "number" && value.value < 0 && cls !== "float64";
+    // A DateTime's set takes no signed integer, whatever its value (`timestamp IN toInt8(1)`,
+    // `timestamp IN minus(5, 1)`, code 53): a value computed once of a signed integer type.
+    const computed = listedCall ?? (!folded && !listed ? types[1]! : undefined);
+    const signed = negative || (computed !== undefined && value.kind === "function" && cls === "int64" && integerShapeOf(computed)?.signed === true);
     // A map's set holds maps: no number, Boolean or date converts to one (code 53); a text may
     // be a map written as one, judgeComparedString's.
     // An IP's set refuses its column's unconvertible classes, and an IPv6's a Boolean too; an
@@ -184,12 +204,12 @@ export function refuseUnconvertibleSetValues(name: string, args: readonly Expres
         ? NOT_UUID_VALUES.has(cls)
         : ipSet
           ? (ipSet.refused.has(cls) && (cls !== "datetime" || !isIPv4 || perRow)) || (isIPv4 ? negative : cls === "bool")
-          : !perRow && (cls === "float64" || (isDateTime && negative));
+          : !perRow && ((refusesUuid && cls === "uuid") || (refusesFloat && (cls === "float64" || (isDateTime && signed))));
     if (!refused) continue;
     const compared = args[0]!;
     const what = left.cls !== null ? CLASS_NAMES[left.cls] : variantWhat(VARIANTS[left.variant]!);
     const pastUInt64 = value.kind === "literal" && typeof value.value === "number" && Number.isInteger(value.value) && cls === "float64";
-    const valueWhat = negative ? "a negative integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : isClockCall(value) && value.name !== "now" ? "a Date" : CLASS_NAMES[cls];
+    const valueWhat = negative ? "a negative integer" : signed && isDateTime ? "a signed integer" : pastUInt64 ? "an integer past UInt64's range (a Float64 to ClickHouse)" : isClockCall(value) && value.name !== "now" ? "a Date" : CLASS_NAMES[cls];
     throw invalidQuery(
       `${describe(value)}${at(value.position)} is ${valueWhat}, and ${nameOf(name)} looks for ${describe(compared)}${at(compared.position)}, ${what}${left.nullable ? " (Nullable)" : ""}, among its values: ClickHouse cannot convert ${valueWhat} to that type`,
       value.position ?? compared.position,
