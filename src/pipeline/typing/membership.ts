@@ -52,7 +52,9 @@ export function scalarPerRow(node: Expression, t: Typed): boolean {
   if (t.constant !== false) return false;
   if (t.cls !== null) return t.cls !== "aggregateState" && computedScalar(node, t);
   if (node.kind !== "function" && node.kind !== "subscript") return false;
-  if (t.variant < 0) return t.arrayOf === undefined && t.alternatives !== undefined && t.alternatives.every((one) => one.cls !== null && one.cls !== "aggregateState" && elementClass(one.cls) === null);
+  // Not AND, OR, xor or NOT, which the analyzer folds where an operand decides (`or(1, s IN
+  // now())` is the constant 1: `s IN or(1, …)` is a set of it, taken).
+  if (t.variant < 0) return t.arrayOf === undefined && t.alternatives !== undefined && !(node.kind === "function" && FOLDED_LOGIC.has(node.name)) && t.alternatives.every((one) => one.cls !== null && one.cls !== "aggregateState" && elementClass(one.cls) === null);
   return !CONTAINER_VARIANT_AT[t.variant]! && t.variant !== MIXED_VARIANT;
 }
 
@@ -98,6 +100,9 @@ export function isLiteralIf(node: Expression): boolean {
 function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
   return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
 }
+
+/** The logical functions the analyzer folds where a constant operand decides them. */
+const FOLDED_LOGIC: ReadonlySet<string> = new Set(["and", "or", "xor", "not"]);
 
 /** The classes whose set of constants takes no UUID (code 53). */
 const UUID_REFUSING_SETS: ReadonlySet<ArgumentClass> = new Set(["uint8", "uint32", "int64", "float64", "bool", "datetime"]);
