@@ -326,8 +326,13 @@ function pickedText(args: readonly Expression[], columns?: ColumnTexts): string 
   const branch = pickedByLiterals(args);
   if (branch === null) return null;
   // Of branches that are not all texts, the value is a Variant (held per row, not this text).
-  const texts = args.filter((_, i) => i % 2 === 1 || i === args.length - 1).map((one) => constantText(one, columns));
-  return texts.includes(null) ? null : constantText(branch, columns);
+  let picked: string | null = null;
+  for (let i = 1; i < args.length; i += i === args.length - 2 ? 1 : 2) {
+    const text = constantText(args[i]!, columns);
+    if (text === null) return null;
+    if (args[i] === branch) picked = text;
+  }
+  return picked;
 }
 
 /**
