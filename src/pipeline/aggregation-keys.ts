@@ -66,6 +66,8 @@ function headOf(node: Expression): string {
 }
 
 export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefinition, aliases: ReadonlyMap<string, Expression>): void {
+  /** Each call or mapped column expand rebuilt, and the node as written: the element tests are known by the written call (elementTests), a refusal names the column written. */
+  const writtenNode = new WeakMap<Expression, Expression>();
   /** The subscripts that stand for a column mapped to one: printed Nullable whatever the subscriptable (constantFolding). */
   const mappedSubscripts = new WeakSet<Expression>();
   /** An alias reference stands for its definition (cycles were refused before). */
@@ -78,7 +80,11 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
           // A column mapped onto another column or a subscript is that column or subscript
           // (`spans.exclusive_time` is `spans.exclusive_time_32`, `geo_city` on discover is `contexts[geo.city]`).
           const mapper = entity.columnMappers[node.name];
-          if (mapper?.kind === "column") return { ...node, name: mapper.column };
+          if (mapper?.kind === "column") {
+            const renamed = { ...node, name: mapper.column };
+            writtenNode.set(renamed, node);
+            return renamed;
+          }
           if (mapper?.kind === "subscript") {
             const subscript: Expression = { kind: "subscript", column: mapper.subscriptable, key: mapper.key, ...(node.position ? { position: node.position } : {}) };
             mappedSubscripts.add(subscript);
@@ -90,7 +96,10 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       }
       case "function": {
         const args = expandAll(node.args, seen);
-        return args === node.args ? node : { ...node, args };
+        if (args === node.args) return node;
+        const expanded = { ...node, args };
+        writtenNode.set(expanded, node);
+        return expanded;
       }
       case "curried": {
         const params = expandAll(node.params, seen);
@@ -239,7 +248,9 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       return null;
     }
   };
-  const fold = constantFolding(entity, holdsAggregate, elementTests(query, entity), mappedSubscripts, typeOf);
+  const tests = elementTests(query, entity);
+  const elementTestOf = (node: Expression): Folded | undefined => tests.get(writtenNode.get(node) ?? node);
+  const fold = constantFolding(entity, holdsAggregate, elementTestOf, mappedSubscripts, typeOf);
   const judge = (node: Expression): void => {
     if (isKey(node) || isAggregate(node) || fold(node) !== "column") return;
     switch (node.kind) {
@@ -247,7 +258,8 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       case "subscript": {
         if (node.kind === "column" && node.entityAlias !== undefined) return;
         if (reachesKey(node)) return;
-        const name = node.kind === "column" ? node.name : `${node.column}[${node.key}]`;
+        const asWritten = writtenNode.get(node) ?? node;
+        const name = asWritten.kind === "column" ? asWritten.name : node.kind === "column" ? node.name : `${node.column}[${node.key}]`;
         throw invalidQuery(
           `column ${name}${at(node.position)} is neither a BY key nor inside an aggregate, and ${because}: add it to BY, or aggregate it (any(${name}), ...)`,
           node.position,
@@ -360,8 +372,16 @@ const nullability = memoizePerDefinition((entity: EntityDefinition): { readonly 
       return [];
     }
   });
+  const columns = new Map([...nestedParts, ...known(entity.columns.map((column) => [column.name, column.type]))]);
+  // A column mapped onto another is judged by that one's name (checkAggregationKeys' expand), of
+  // the type the entity states for it (`tags.value` is `tags.indexed_value` on the metrics
+  // entities, an array part: `tags.value IS NOT NULL` beside an aggregate is code 215; seed 35).
+  for (const [name, mapper] of Object.entries(entity.columnMappers)) {
+    const value = columns.get(name);
+    if (mapper.kind === "column" && value !== undefined && !columns.has(mapper.column)) columns.set(mapper.column, value);
+  }
   return {
-    columns: new Map([...nestedParts, ...known(entity.columns.map((column) => [column.name, column.type]))]),
+    columns,
     subscripts: known(Object.entries(entity.subscriptables).map(([name, definition]) => [name, definition.valueType])),
   };
 });
@@ -410,7 +430,7 @@ function elementTests(query: LogicalQuery, entity: EntityDefinition): ReadonlyMa
 function constantFolding(
   entity: EntityDefinition,
   holdsAggregate: (node: Expression) => boolean,
-  elementTests: ReadonlyMap<Expression, Folded>,
+  elementTestOf: (node: Expression) => Folded | undefined,
   mappedSubscripts: WeakSet<Expression>,
   typeOf: (node: Expression) => ReturnType<typeof expressionTyping> | null,
 ): (node: Expression) => Folded {
@@ -455,7 +475,7 @@ function constantFolding(
       default:
         return "column";
     }
-    const elementTest = elementTests.get(node);
+    const elementTest = elementTestOf(node);
     if (elementTest !== undefined) return elementTest;
     const args = node.args.map(fold);
     const constant = args.length > 0 && args.every((arg) => arg !== "column");

@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** The server's answer to the query, run on the embedded engine. */
 async function answer(query: string): Promise<{ status: number; error?: { type: string; message: string } }> {
-  const dataset = /^MATCH \(metrics_/.test(query) ? "metrics" : "events";
+  const dataset = /^MATCH \(metrics_/.test(query) ? "metrics" : /^MATCH \(generic_/.test(query) ? "generic_metrics" : "events";
   const response = await fetch(`${server.baseUrl}/${dataset}/snql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -35,6 +35,7 @@ async function answer(query: string): Promise<{ status: number; error?: { type: 
 
 const EVENTS = (select: string, rest = "") => `MATCH (events) SELECT ${select} WHERE ${RANGE} AND project_id = 1${rest}`;
 const METRICS_SETS = (select: string) => `MATCH (metrics_sets) SELECT ${select} WHERE ${RANGE} AND project_id = 1 AND org_id = 1`;
+const GENERIC_ORG_COUNTERS = (select: string, rest = "") => `MATCH (generic_org_metrics_counters) SELECT ${select} WHERE ${RANGE} AND org_id = 1 AND metric_id = 1${rest}`;
 const TRANSACTIONS = (select: string) => `MATCH (transactions) SELECT ${select} WHERE ${RANGE.replaceAll("timestamp", "finish_ts")} AND project_id = 1`;
 
 const REFUSED: readonly (readonly [string, string, string])[] = [
@@ -94,6 +95,9 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   [EVENTS("count() AS c BY toStartOfHour(timestamp)", " ORDER BY time ASC GRANULARITY 3600"), "column time", "time"],
   // isNull of a part of a Nested column (an array, never NULL) is 0: the branch it picks is read (seed 34)
   [METRICS_SETS("if(isNull(tags.key), 'p', like(use_case_id, 'x')) AS t, count() AS n"), "column use_case_id", "use_case_id"],
+  // ... and in HAVING a test of its elements, read per row, also where the entity maps the part
+  // onto another (`tags.value` is `tags.indexed_value`; seed 35, code 215): named as written
+  [GENERIC_ORG_COUNTERS("sum(value) AS v BY project_id", " HAVING tags.value IS NOT NULL"), "column tags.value", "tags.value"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -140,6 +144,7 @@ const TAKEN: readonly string[] = [
   EVENTS("tags_key AS k, count() AS c BY k"),
   // isNotNull of a part of a Nested column is 1: the branch it passes over is not read
   METRICS_SETS("if(isNotNull(tags.value), 'p', use_case_id) AS t, count() AS n"),
+  GENERIC_ORG_COUNTERS("sum(value) AS v BY project_id, tags.value", " HAVING tags.value IS NOT NULL"),
 ];
 
 describe("an alias that shadows an aggregate column of the entity", () => {
