@@ -30,6 +30,34 @@ function baseName(name: string): string {
   return name.endsWith("If") ? name.slice(0, -2) : name;
 }
 
+/** What the typing pass knows of a parameter's type (a constant computed by a call): its kind, and how a message names it. */
+export interface ComputedParameter {
+  readonly kind: "text" | "float" | "uuid";
+  readonly what: string;
+}
+
+/**
+ * Why the engine refuses a constant computed as this kind of value for this parameter, or null
+ * (each held to the engine by test/pipeline/aggregate-parameters.test.ts): a text or an array
+ * where a number is read (`quantile(greatest('staging'))`, code 70; seed 35); a float where a
+ * whole number is (`groupArray(plus(2.5, 2.5))`, code 36), where a literal's `5.0` is printed `5`;
+ * a UUID for a size or a load factor, where a level reads it as a number.
+ */
+function computedProblem(name: string, index: number, computed: ComputedParameter): string | null {
+  if (!readsNumber(name, index)) return null;
+  const level = LEVEL_FUNCTION.test(name);
+  const size = index === 0 ? SIZE_FUNCTIONS.get(baseName(name)) : undefined;
+  const refused = computed.kind === "text" || (computed.kind === "float" && size?.whole === true) || (computed.kind === "uuid" && !level);
+  if (!refused) return null;
+  return `is ${computed.what}, and must be ${level ? "a number (a level between 0 and 1, such as 0.95)" : size?.whole ? "a whole number, such as 10" : "a number, such as 10"}`;
+}
+
+/** Whether the engine reads this parameter of the function as a number: a level, a size, topK's load factor. */
+function readsNumber(name: string, index: number): boolean {
+  const base = baseName(name);
+  return LEVEL_FUNCTION.test(name) || (index === 0 && SIZE_FUNCTIONS.has(base)) || (index === 1 && (base === "topK" || base === "topKWeighted"));
+}
+
 /** The most values topK keeps, its size times its load factor (ClickHouse's TOP_K_MAX_SIZE). */
 const TOP_K_MAX_SIZE = 16_777_215;
 
@@ -65,11 +93,16 @@ function topKProblem(index: number, param: Expression, params: readonly Expressi
 /**
  * Why the engine refuses this parameter, as the end of a sentence ("must be a constant, ..."),
  * or null. `constant` is the typing pass's verdict on it: false when it reads a column; `params`
- * are all the call's parameters (topK's load factor is judged with its size).
+ * are all the call's parameters (topK's load factor is judged with its size); `computed` is what
+ * the typing pass knows of its type.
  */
-export function parameterProblem(name: string, index: number, param: Expression, constant: boolean | null, params: readonly Expression[] = [param]): string | null {
+export function parameterProblem(name: string, index: number, param: Expression, constant: boolean | null, params: readonly Expression[] = [param], computed: ComputedParameter | null = null): string | null {
   if (param.kind === "lambda" || constant === false) return "must be a constant: the engine reads it once, not per row";
   const base = baseName(name);
+  if (param.kind !== "literal" && computed !== null) {
+    const problem = computedProblem(name, index, computed);
+    if (problem !== null) return problem;
+  }
   if (index > 0 && (base === "topK" || base === "topKWeighted")) return topKProblem(index, param, params);
   if (param.kind !== "literal" && !isNowCall(param)) return null;
   const number = numberOf(param);

@@ -569,7 +569,9 @@ export class ArgumentTyping {
   /** A curried call (`quantiles(0.5)(x)`): its parameters checked, its arguments typed and judged. */
   private visitCurried(node: Extract<Expression, { kind: "curried" }>): Typed {
     node.params.forEach((param, i) => {
-      const problem = parameterProblem(node.name, i, param, this.parameterConstness(param), node.params);
+      const t = this.visit(param);
+      const kind = t.cls === "string" || isArrayTyped(t) ? "text" : t.cls === "float64" ? "float" : t.cls === "uuid" ? "uuid" : null;
+      const problem = parameterProblem(node.name, i, param, this.parameterConstness(param), node.params, kind === null ? null : { kind, what: typeName(t) });
       if (problem !== null) {
         const position = param.position ?? node.position;
         throw invalidQuery(`parameter ${i + 1} of ${node.name}(…)${at(position)}, ${param.kind === "lambda" ? "a lambda" : describe(param)}, ${problem}`, position);
@@ -966,11 +968,18 @@ export class ArgumentTyping {
    *   types) is one of them for every row: refused only when every alternative is.
    */
   private judgeAlternatives(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], mixedAt: number, position: TextPosition | undefined): void {
-    const alternatives = heldAlternatives(types[mixedAt]!);
+    // A Variant whose conditions pick a NULL for every row (`if(0, if(c, s, 5), NULL)`) holds no
+    // row's value: the call is refused only where it takes none of its alternatives, each
+    // judged as a value no row holds (judgeHoldingNoValue).
+    const holdsNoValue = types[mixedAt]!.holdsNoValue === true;
+    const held = heldAlternatives(types[mixedAt]!);
+    const alternatives = holdsNoValue ? held.map((alternative) => ({ ...alternative, nullable: true, holdsNoValue: true as const })) : held;
     const perRow = perRowAlternatives(types[mixedAt]!);
     // A second argument of alternatives is one of them in every row: judged inside each.
     const otherAt = types.findIndex((t, i) => i !== mixedAt && t.alternatives !== undefined);
-    const refused = refusalOfAlternatives(alternatives, types, mixedAt, perRow ? "any" : "every", (each) => {
+    const refused = refusalOfAlternatives(alternatives, types, mixedAt, perRow ? "any" : "every", (given) => {
+      const each = holdsNoValue ? [...given] : given;
+      if (holdsNoValue) judgeHoldingNoValue(this, name, facts, args, each as Typed[], position);
       if (otherAt < 0) judge(this, name, facts, args, each, position, false);
       else this.judgeAlternatives(name, facts, args, each, otherAt, position);
     });

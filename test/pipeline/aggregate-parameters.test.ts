@@ -159,6 +159,25 @@ describe("aggregate parameters in the typing pass", () => {
     expect(verdicts.filter((v) => !v.engine).length).toBeGreaterThanOrEqual(5);
   });
 
+  it("a constant computed as a text, an array, a float or a UUID where a number is read is refused exactly where the engine refuses it (seed 35's quantile(greatest('staging')), code 70)", async () => {
+    // Texts and arrays, then constants computed as numbers (a level's 0.5, a size's 5; a float's
+    // 5 is no whole number to groupArray) and a UUID, which a level reads as a number.
+    const forms = ["greatest('staging')", "upper('0.5')", "toString(0.5)", "concat('1', '0')", "array(0.5)", "greatest(0.5)", "plus(0.25, 0.25)", "if(1, 0.5, 'a')", "toUUID('00000000-0000-0000-0000-000000000000')"];
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const form of forms) {
+      const size = form.replace("toUUID('00000000-0000-0000-0000-000000000000')", "toUUID('00000000-0000-0000-0000-000000000005')").replaceAll("0.25", "2.5").replaceAll("0.5", "5");
+      for (const [name, params] of [["quantile", form], ["quantiles", `0.5, ${form}`], ["topK", size], ["topK", `3, ${size}`], ["groupArray", size]] as const) {
+        const pass = refusal(`${name}(${params})(duration)`);
+        const taken = await accepted(`SELECT ${name}(${params})(x) FROM t`);
+        if (pass !== null) refused++;
+        if ((pass === null) !== taken) wrong.push(`${name}(${params}): ${pass === null ? "taken" : `refused (${pass.message})`}, the engine ${taken ? "answers" : "refuses it"}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(20);
+  });
+
   it("takes the parameters Sentry sends", () => {
     for (const select of ["quantile(0.95)(duration)", "quantiles(0.5, 0.75, 0.9, 0.95, 0.99)(duration)", "topK(10)(transaction)", "quantileIf(0.5)(duration, duration > 10)", "groupUniqArray(5)(transaction)"]) {
       expect(refusal(select), select).toBeNull();

@@ -7,7 +7,7 @@ import type { Expression } from "../../query/ast.js";
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, ARRAY_VARIANTS, classOfTypeName, elementClass, nullableClassOfTypeName, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { UINT32_SHAPE, UINT8_SHAPE, integerCommonType } from "../integer-types.js";
 import type { ArgumentTyping } from "../argument-types.js";
-import { constnessIndex, typed, integerTyped, integerShapeOf, UNKNOWN_COLUMN, VARIANT_INDEX, TUPLE_VARIANT, NULLABLE_STRINGS_VARIANT, UUIDS_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, ARRAY_VARIANT_AT, SCALAR_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, familyOf, variantTyped, FLOAT64S_VARIANT, FLOAT32S_VARIANT, isPlainNumber, BOOLS_VARIANT, IP_VARIANTS, type Typed } from "./typed-values.js";
+import { constnessIndex, typed, integerTyped, integerShapeOf, UNKNOWN_COLUMN, VARIANT_INDEX, TUPLE_VARIANT, NULLABLE_STRINGS_VARIANT, UUIDS_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, ARRAY_VARIANT_AT, SCALAR_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, familyOf, variantTyped, FLOAT64S_VARIANT, FLOAT32S_VARIANT, isPlainNumber, BOOLS_VARIANT, IP_VARIANTS, IPV6_VARIANT, type Typed } from "./typed-values.js";
 import { NO_POSITIONS, type FunctionFacts } from "./function-facts.js";
 import { alternativeOf, branchType, shapesConflict } from "./branch-types.js";
 
@@ -103,8 +103,9 @@ export function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt:
   // (`array(transaction_source, 1.5, substring(...))` is a mixed array too).
   const families = new Set<string>();
   let containers = false;
-  // IPs (IPv4, IPv6) have a common type with none of the families but numbers (an IPv4 and a
-  // UInt32 make a UInt32): beside the others, and beside each other, a Variant.
+  // IPs (IPv4, IPv6) have a common type with none of the families but an IPv4 with numbers (an
+  // IPv4 and a UInt32 make a UInt32): beside the others, and beside each other, a Variant
+  // (`array(10, 100, ip_address_v6)` is an Array(Variant(IPv6, UInt8)); seed 35).
   const ips = new Set<number>();
   for (const arg of args) {
     // An array known only as one of several (`array(attributes_bool)`, an array of a map) is a container too (seed 14).
@@ -117,7 +118,7 @@ export function arrayOf(all: readonly Typed[], constant: boolean | null, nullAt:
     const family = familyOf(branchType(arg));
     if (family !== undefined) families.add(family);
   }
-  if (ips.size > 0 && !families.has("number") && (families.size > 0 || containers || ips.size > 1)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
+  if (ips.size > 0 && (!families.has("number") || ips.has(IPV6_VARIANT)) && (families.size > 0 || containers || ips.size > 1)) return variantTyped(MIXED_ARRAY_VARIANT, constant);
   // Numbers of known types two of which have no common type (a 64-bit integer and a float, a
   // UInt64 and a signed integer), Nullable or beside a NULL too: an Array(Variant(...)) of them
   // (`array(1.5, project_id)`, `array(u, -1)`), as an `if` of them is a Variant.

@@ -90,6 +90,26 @@ function heldInVariant(alternative: Typed): Typed {
   return alternative.constant === false ? alternative : { ...alternative, constant: false };
 }
 
+/**
+ * An `if`'s Variant of these alternatives. Where its conditions pick one branch for every row
+ * (`pickedOnce`), the rows hold that branch's alternative (`picked`), or, where the branch is a
+ * NULL (`if(0, if(c, s, 5), NULL)`), no value at all: a call of it is judged as of a value no row
+ * holds (judgeHoldingNoValue; `… = event_id` is answered, NULL).
+ */
+function mixedTyped(alternatives: Typed[], constant: boolean | null, pickedOnce: boolean, picked: Typed | undefined, picksNull: boolean): Typed {
+  return {
+    cls: null,
+    index: -1,
+    constant,
+    nullable: false,
+    variant: MIXED_VARIANT,
+    alternatives,
+    ...(pickedOnce ? { pickedOnce } : {}),
+    ...(picked ? { picked: heldInVariant(picked) } : {}),
+    ...(picksNull ? { holdsNoValue: true as const } : {}),
+  };
+}
+
 export function pickedBranch(args: readonly Expression[], nullAt: (node: Expression) => boolean, valueOf: ValueOf): number {
   for (let i = 0; i < args.length - 1; i += 2) {
     const condition = args[i]!;
@@ -142,6 +162,19 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
   // A constant condition, or one the storage computes as NULL (which picks the else branch for
   // every row), picks a branch once for all rows.
   const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
+  // A branch that is itself a Variant (`if(c, if(d, s, 5), now())`) makes the `if` one too, of
+  // every branch's alternatives (Variant(DateTime, String, UInt8); seed 35).
+  if (args.some((arg, i) => isBranch(i, args.length) && types[i]!.variant === MIXED_VARIANT && !nullAt(arg))) {
+    const branches = args.flatMap((arg, i) => (isBranch(i, args.length) && !nullAt(arg) ? [types[i]!] : []));
+    const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
+    // Where the conditions pick a Variant branch for every row, the rows hold what it holds.
+    if (branch >= 0 && types[branch]!.variant === MIXED_VARIANT) return { ...types[branch]!, constant };
+    const merged = mergedVariant(branches, constant);
+    // A Variant holds two numbers of different types as two alternatives (Variant(String, UInt16,
+    // UInt8)): the branch picked is held as its own type.
+    const picked = branch >= 0 && !nullAt(args[branch]!) ? alternativeOf(undefined, branchType(types[branch]!), constant === false ? false : null) : undefined;
+    return mixedTyped(merged, constant, pickedOnce, picked, branch >= 0 && nullAt(args[branch]!));
+  }
   // Numbers of known types with no common type (a 64-bit integer and a float, a UInt64 and a
   // signed integer): a Variant of each plain type, a NULL or a Nullable branch among them too
   // (`multiIf(c, greatest(span_id, project_id), 1e23)` is a Variant(Float64, UInt64), `if(c, u, -1)`
@@ -150,7 +183,7 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
   if (numbers !== null) {
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const picked = branch >= 0 ? numbers.find((alternative) => sameNumberType(alternative, types[branch]!)) : undefined;
-    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: numbers, ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked: heldInVariant(picked) } : {}) };
+    return mixedTyped(numbers, constant, pickedOnce, picked, branch >= 0 && nullAt(args[branch]!));
   }
   // Aggregate states of two types (`if(100, sum, avg)` on metrics_distributions): a Variant of
   // them, even where a constant condition picks one (GROUP BY refuses it, code 44; seed 23).
@@ -208,7 +241,7 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const family = branch >= 0 && !nullAt(args[branch]!) ? branchFamilyOf(branchType(types[branch]!)) : undefined;
     const picked = family !== undefined ? byFamily.get(family) : undefined;
-    return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [...byFamily.values()], ...(pickedOnce ? { pickedOnce } : {}), ...(picked ? { picked: heldInVariant(picked) } : {}) };
+    return mixedTyped([...byFamily.values()], constant, pickedOnce, picked, branch >= 0 && nullAt(args[branch]!));
   }
   // Numbers of several classes (`if(c, 1000, x != y)`, a UInt16): one of the number classes,
   // Nullable where a branch is or may be NULL; as numbersWithBool. Not a 64-bit integer beside a
@@ -233,6 +266,28 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
   return typed(only.cls, constant, nullable || nulls > 0);
+}
+
+/**
+ * The Variant of values some of which are Variants themselves (an `if`'s branches, a `coalesce`'s
+ * arguments): each Variant's alternatives and each other value, one per family as branchesType
+ * keeps them; a value of no family the pass places is an alternative of unknown type.
+ */
+function mergedVariant(values: readonly Typed[], constant: boolean | null): Typed[] {
+  const alternativeConstant = constant === false ? false : null;
+  const byFamily = new Map<string, Typed>();
+  const unplaced: Typed[] = [];
+  for (const value of values) {
+    for (const t of value.variant === MIXED_VARIANT ? value.alternatives! : [branchType(value)]) {
+      const family = branchFamilyOf(t);
+      if (family === undefined) {
+        if (unplaced.length === 0) unplaced.push(typed(null, alternativeConstant));
+        continue;
+      }
+      byFamily.set(family, alternativeOf(byFamily.get(family), t, alternativeConstant));
+    }
+  }
+  return [...byFamily.values(), ...unplaced];
 }
 
 /**
@@ -392,6 +447,13 @@ export function coalesceType(args: readonly Expression[], types: readonly Typed[
   if (kept.length === 1) return kept[0]!;
   const numbers = coalescedNumbersType(kept, constant);
   if (numbers !== null) return numbers;
+  // A Variant among them (`coalesce(if(c, s, 5), 'x')`) makes a Variant of every one's types. The
+  // pass judges the rows by the values up to the first Variant: one that holds no NULL (the pass
+  // does not know which do) leaves nothing to the values after it.
+  const firstVariant = kept.findIndex((t) => t.variant === MIXED_VARIANT);
+  if (firstVariant === 0) return { ...kept[0]!, constant };
+  if (firstVariant > 0) return mixedTyped(mergedVariant(kept.slice(0, firstVariant + 1), constant), constant, false, undefined, false);
+
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
   for (const t of kept) {

@@ -46,7 +46,8 @@ export function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts:
     judge(typing, name, facts, args, types, position, false);
   }
   for (let i = 0; i < types.length; i++) {
-    if (!types[i]!.holdsNoValue) continue;
+    // A Variant that holds no value is judged per alternative (judgeAlternatives).
+    if (!types[i]!.holdsNoValue || types[i]!.alternatives !== undefined) continue;
     if (sets && !(types[i]!.cls === "uuid" && UUID_LENGTHS.has(name))) refuseAt(name, args, types, i, sets[i]!, position);
     types[i] = NO_VALUE_COLUMN;
   }
