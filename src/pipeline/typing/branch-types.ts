@@ -90,6 +90,11 @@ function heldInVariant(alternative: Typed): Typed {
   return alternative.constant === false ? alternative : { ...alternative, constant: false };
 }
 
+/** A Variant of these alternatives whose rows hold what `variant`'s rows hold (the value picked, or the first that is never NULL). */
+function heldFrom(variant: Typed, alternatives: Typed[], constant: boolean | null): Typed {
+  return { ...variant, constant, alternatives, ...(variant.picked === undefined ? { held: heldAlternatives(variant) } : {}) };
+}
+
 /**
  * An `if`'s Variant of these alternatives. Where its conditions pick one branch for every row
  * (`pickedOnce`), the rows hold that branch's alternative (`picked`), or, where the branch is a
@@ -167,9 +172,9 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
   if (args.some((arg, i) => isBranch(i, args.length) && types[i]!.variant === MIXED_VARIANT && !nullAt(arg))) {
     const branches = args.flatMap((arg, i) => (isBranch(i, args.length) && !nullAt(arg) ? [types[i]!] : []));
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
-    // Where the conditions pick a Variant branch for every row, the rows hold what it holds.
-    if (branch >= 0 && types[branch]!.variant === MIXED_VARIANT) return { ...types[branch]!, constant };
     const merged = mergedVariant(branches, constant);
+    // Where the conditions pick a Variant branch for every row, the rows hold what it holds.
+    if (branch >= 0 && types[branch]!.variant === MIXED_VARIANT) return heldFrom(types[branch]!, merged, constant);
     // A Variant holds two numbers of different types as two alternatives (Variant(String, UInt16,
     // UInt8)): the branch picked is held as its own type.
     const picked = branch >= 0 && !nullAt(args[branch]!) ? alternativeOf(undefined, branchType(types[branch]!), constant === false ? false : null) : undefined;
@@ -447,12 +452,12 @@ export function coalesceType(args: readonly Expression[], types: readonly Typed[
   if (kept.length === 1) return kept[0]!;
   const numbers = coalescedNumbersType(kept, constant);
   if (numbers !== null) return numbers;
-  // A Variant among them (`coalesce(if(c, s, 5), 'x')`) makes a Variant of every one's types. The
-  // pass judges the rows by the values up to the first Variant: one that holds no NULL (the pass
-  // does not know which do) leaves nothing to the values after it.
+  // A Variant among them (`coalesce(if(c, s, 5), 'x')`) makes a Variant of every one's types. Its
+  // rows are judged by the values up to the first Variant: one that holds no NULL (the pass does
+  // not know which do) leaves nothing to the values after it.
   const firstVariant = kept.findIndex((t) => t.variant === MIXED_VARIANT);
-  if (firstVariant === 0) return { ...kept[0]!, constant };
-  if (firstVariant > 0) return mixedTyped(mergedVariant(kept.slice(0, firstVariant + 1), constant), constant, false, undefined, false);
+  if (firstVariant === 0) return heldFrom(kept[0]!, mergedVariant(kept, constant), constant);
+  if (firstVariant > 0) return { ...mixedTyped(mergedVariant(kept, constant), constant, false, undefined, false), held: mergedVariant(kept.slice(0, firstVariant + 1), constant) };
 
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();
@@ -558,7 +563,7 @@ export function refuses(judgement: () => void): boolean {
 
 /** The alternatives a value's rows may hold: the branch picked for every row where the pass knows it, else each. */
 export function heldAlternatives(t: Typed): readonly Typed[] {
-  return t.picked !== undefined ? [t.picked] : t.alternatives!;
+  return t.picked !== undefined ? [t.picked] : (t.held ?? t.alternatives!);
 }
 
 /** Whether a row may hold any of a value's alternatives (an `if`'s or a `coalesce`'s Variant whose branch is not picked once), or every row the one picked. */

@@ -49,6 +49,12 @@ export interface Typed {
   readonly pickedOnce?: boolean;
   /** Of such a variant, the alternative every row holds, where the pass knows which branch is picked (`if(NULL, a, b)` picks b). */
   readonly picked?: Typed;
+  /**
+   * Of a mixed variant, the alternatives its rows may hold where they are fewer than its type's
+   * (`coalesce(if(c, s, 5), now())`: a Variant(DateTime, String, UInt8) whose first value is never
+   * NULL, so no row holds the DateTime); else every alternative may be a row's.
+   */
+  readonly held?: readonly Typed[];
   /** Of a mixed array made of values of known families (`array(title, 1)`): each element's alternative in its Variant, in order (null: a NULL element). */
   readonly elements?: readonly (Typed | null)[];
   /** A mixed variant that is such an array's element (`array(title, 1)[n]`), not an `if`'s or a `coalesce`'s: named so in refusals. */
