@@ -978,7 +978,8 @@ export class ArgumentTyping {
     // row's value: the call is refused only where it takes none of its alternatives, each
     // judged as a value no row holds (judgeHoldingNoValue).
     const holdsNoValue = types[mixedAt]!.holdsNoValue === true;
-    const held = heldAlternatives(types[mixedAt]!);
+    // (Judged there on the Variant's whole type: the engine's analysis sees every alternative.)
+    const held = holdsNoValue ? types[mixedAt]!.alternatives! : heldAlternatives(types[mixedAt]!);
     const alternatives = holdsNoValue ? held.map((alternative) => ({ ...alternative, nullable: true, holdsNoValue: true as const })) : held;
     const perRow = perRowAlternatives(types[mixedAt]!);
     // A second argument of alternatives is one of them in every row: judged inside each.

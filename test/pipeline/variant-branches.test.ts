@@ -24,7 +24,9 @@ beforeAll(async () => {
   await engine.store.client.command({ query: `CREATE TABLE ${ROWS} AS ${PROBE_ROW_TABLE}` });
   await engine.store.client.command({ query: `INSERT INTO ${ROWS} SELECT ${PROBE_ROW_TABLE}.* REPLACE (toUInt8(n.number + 1) AS ${u8}) FROM ${PROBE_ROW_TABLE} CROSS JOIN numbers(4) AS n` });
 });
-const INNER = [`if(${u8} = 1, ${s}, 5)`, `if(${u8} = 1, ${dt}, ${u8})`, `multiIf(${u8} = 2, ${uuid}, ${u8} = 1, ${f}, 'a')`];
+// The last two are Variants whose constant conditions pick one branch for every row: only that
+// branch is a row's value (`upper(if(c, if(1, s, 5), 'x'))` is answered).
+const INNER = [`if(${u8} = 1, ${s}, 5)`, `if(${u8} = 1, ${dt}, ${u8})`, `multiIf(${u8} = 2, ${uuid}, ${u8} = 1, ${f}, 'a')`, `if(1, ${s}, 5)`, `multiIf(0, ${dt}, NULL, 7, ${uuid})`];
 const OTHERS = ["'x'", "7", `${dt}`, "NULL"];
 
 /**

@@ -174,11 +174,11 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
     const merged = mergedVariant(branches, constant);
     // Where the conditions pick a Variant branch for every row, the rows hold what it holds.
-    if (branch >= 0 && types[branch]!.variant === MIXED_VARIANT) return heldFrom(types[branch]!, merged, constant);
+    if (branch >= 0 && types[branch]!.variant === MIXED_VARIANT) return heldFrom(types[branch]!, merged.all, constant);
     // A Variant holds two numbers of different types as two alternatives (Variant(String, UInt16,
     // UInt8)): the branch picked is held as its own type.
     const picked = branch >= 0 && !nullAt(args[branch]!) ? alternativeOf(undefined, branchType(types[branch]!), constant === false ? false : null) : undefined;
-    return mixedTyped(merged, constant, pickedOnce, picked, branch >= 0 && nullAt(args[branch]!));
+    return { ...mixedTyped(merged.all, constant, pickedOnce, picked, branch >= 0 && nullAt(args[branch]!)), ...(merged.held ? { held: merged.held } : {}) };
   }
   // Numbers of known types with no common type (a 64-bit integer and a float, a UInt64 and a
   // signed integer): a Variant of each plain type, a NULL or a Nullable branch among them too
@@ -276,23 +276,25 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
 /**
  * The Variant of values some of which are Variants themselves (an `if`'s branches, a `coalesce`'s
  * arguments): each Variant's alternatives and each other value, one per family as branchesType
- * keeps them; a value of no family the pass places is an alternative of unknown type.
+ * keeps them (`all`, its type); a value of no family the pass places is an alternative of unknown
+ * type. `held` is what its rows may hold: of each Variant only what its rows hold (the branch
+ * its conditions pick), or null where that is every alternative.
  */
-function mergedVariant(values: readonly Typed[], constant: boolean | null): Typed[] {
+function mergedVariant(values: readonly Typed[], constant: boolean | null): { all: Typed[]; held: Typed[] | null } {
   const alternativeConstant = constant === false ? false : null;
-  const byFamily = new Map<string, Typed>();
-  const unplaced: Typed[] = [];
-  for (const value of values) {
-    for (const t of value.variant === MIXED_VARIANT ? value.alternatives! : [branchType(value)]) {
+  const place = (each: readonly Typed[]): Typed[] => {
+    const byFamily = new Map<string, Typed>();
+    let unplaced = false;
+    for (const t of each) {
       const family = branchFamilyOf(t);
-      if (family === undefined) {
-        if (unplaced.length === 0) unplaced.push(typed(null, alternativeConstant));
-        continue;
-      }
-      byFamily.set(family, alternativeOf(byFamily.get(family), t, alternativeConstant));
+      if (family === undefined) unplaced = true;
+      else byFamily.set(family, alternativeOf(byFamily.get(family), t, alternativeConstant));
     }
-  }
-  return [...byFamily.values(), ...unplaced];
+    return unplaced ? [...byFamily.values(), typed(null, alternativeConstant)] : [...byFamily.values()];
+  };
+  const all = place(values.flatMap((value) => (value.variant === MIXED_VARIANT ? value.alternatives! : [branchType(value)])));
+  const narrowed = values.some((value) => value.variant === MIXED_VARIANT && heldAlternatives(value) !== value.alternatives);
+  return { all, held: narrowed ? place(values.flatMap((value) => (value.variant === MIXED_VARIANT ? heldAlternatives(value) : [branchType(value)]))) : null };
 }
 
 /**
@@ -456,8 +458,11 @@ export function coalesceType(args: readonly Expression[], types: readonly Typed[
   // rows are judged by the values up to the first Variant: one that holds no NULL (the pass does
   // not know which do) leaves nothing to the values after it.
   const firstVariant = kept.findIndex((t) => t.variant === MIXED_VARIANT);
-  if (firstVariant === 0) return heldFrom(kept[0]!, mergedVariant(kept, constant), constant);
-  if (firstVariant > 0) return { ...mixedTyped(mergedVariant(kept, constant), constant, false, undefined, false), held: mergedVariant(kept.slice(0, firstVariant + 1), constant) };
+  if (firstVariant === 0) return heldFrom(kept[0]!, mergedVariant(kept, constant).all, constant);
+  if (firstVariant > 0) {
+    const upToVariant = mergedVariant(kept.slice(0, firstVariant + 1), constant);
+    return { ...mixedTyped(mergedVariant(kept, constant).all, constant, false, undefined, false), held: upToVariant.held ?? upToVariant.all };
+  }
 
   const alternativeConstant = constant === false ? false : null;
   const byFamily = new Map<string, Typed>();

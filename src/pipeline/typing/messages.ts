@@ -48,7 +48,9 @@ export function countsTaken(refusedCounts: readonly boolean[]): string {
 /** How a message names an argument's type: its class (Nullable or not), or its variant's type. */
 export function typeName(t: Typed): string {
   if (t.variant >= 0) return variantWhat(VARIANTS[t.variant]!);
-  return `${CLASS_NAMES[t.cls!]}${t.nullable ? " (Nullable)" : ""}`;
+  // An alternative of a Variant the pass has no class for (two numbers of one family it cannot tell apart).
+  if (t.cls === null) return "a value of a type the pass does not name";
+  return `${CLASS_NAMES[t.cls]}${t.nullable ? " (Nullable)" : ""}`;
 }
 
 /** Counts for a message, the last probed one meaning "or more": [1, 2, 3] of 3 is "1 or more", [0, 1] "0 or 1". */
