@@ -31,7 +31,7 @@ import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTu
 import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
 import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
-import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
+import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, refuseNullableBesideTuple, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
 import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda } from "./typing/lambdas.js";
 import { judgeHoldingNoValue, judge, judgeMappedCount, judgeMappedCondition } from "./typing/judge.js";
 
@@ -104,7 +104,11 @@ export class ArgumentTyping {
   /** The first value of a type `holds` takes that a `tuple(...)` or `array(...)` call holds at any depth, through aliases; else null. */
   private heldInside(node: Expression, holds: (t: Typed) => boolean, depth: number): Expression | null {
     const resolved = this.definitionOf(node);
-    if (depth > MAX_CONTAINER_DEPTH || resolved.kind !== "function" || (resolved.name !== "tuple" && resolved.name !== "array")) return null;
+    if (depth > MAX_CONTAINER_DEPTH || resolved.kind !== "function") return null;
+    // An aggregate returning one of its rows' values returns a value of its first argument's type
+    // (`argMax(tuple(last, sum), now())` on gauges, a tuple of states: ORDER BY refuses it, code 44; seed 36).
+    if (ROW_VALUE_AGGREGATES.has(resolved.name) && resolved.args.length > 0) return this.heldInside(resolved.args[0]!, holds, depth + 1);
+    if (resolved.name !== "tuple" && resolved.name !== "array") return null;
     for (const arg of resolved.args) {
       if (holds(this.visit(arg))) return arg;
       const inner = this.heldInside(arg, holds, depth + 1);
@@ -271,6 +275,8 @@ export class ArgumentTyping {
       if (t.constant === true) constants++;
       else if (t.constant === false) columns++;
     }
+    // Before a value no row holds is made one of unknown type: the engine refuses it beside a tuple while planning.
+    if (nodes.length === 2 && VALUE_COMPARISONS.has(name)) refuseNullableBesideTuple(name, nodes, args, this.nothing);
     if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
     const mapper = this.mapperOf(name, nodes);
     if (mapper !== undefined) {

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
-import { passRefusal } from "../support/typing-pass.js";
+import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const arrays = [CLASS_SAMPLES.arrayString, CLASS_SAMPLES.arrayNumber, ...ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!)];
@@ -176,5 +176,19 @@ describe("two tuples compared with = beside a pair of constants that differ", ()
         }
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(100);
+  });
+});
+
+describe("a Nullable value compared with a tuple", () => {
+  // `multiIf(TRUE, NULL, organization_id) >= tuple(user_email, 1, NULL)` (seed 36): a Nullable
+  // of a class other than a string is refused while the query is planned (code 43), on an empty
+  // table too; a Nullable string is read as a tuple on a row holding one (code 386).
+  it("is refused by the pass exactly where the engine refuses it, each way round, on an empty table and on a row", async () => {
+    const calls = nullables.flatMap((value) => ["equals", "less", "greaterOrEquals"].flatMap((name) => [`${name}(${value.column}, tuple(1, 2))`, `${name}(tuple('a', 1), ${value.column})`]));
+    const onRow = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
+    expect(onRow.wrong).toEqual([]);
+    expect(onRow.refused).toBe(calls.length);
+    const planned = await passAgainstEngine(engine, entity, calls.filter((sql) => !sql.includes(nullableSample("string")!.column)), "probe");
+    expect(planned.wrong).toEqual([]);
   });
 });

@@ -428,6 +428,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_counters) SELECT 10 AS ten, value AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 231 is an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states", 1, 231],
   // so is a tuple or an array holding one (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (generic_metrics_counters) SELECT tuple('x', value, 3) AS level WHERE ${METRICS} ORDER BY level ASC`, "column level at line 1, column 235 holds column value at line 1, column 52, an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states, inside a tuple or an array either", 1, 235],
+  // ... also as an aggregate returning one of its rows' values returns it (seed 36)
+  [`MATCH (generic_metrics_counters) SELECT count() AS c WHERE ${METRICS} ORDER BY argMax(tuple(value, 1), timestamp) ASC`, "argMax(…) at line 1, column 218 holds column value at line 1, column 231, an aggregate state (AggregateFunction), and ORDER BY cannot compare aggregate states, inside a tuple or an array either", 1, 218],
+  // a Nullable number compared with a tuple (code 43 while planning; seed 36)
+  [`MATCH (events) SELECT event_id WHERE ${R} AND project_id = 1 AND multiIf(TRUE, NULL, exception_main_thread) >= tuple(1, 2)`, "multiIf(…) at line 1, column 158 is a small integer (UInt8) (Nullable) and tuple(…) at line 1, column 204 a tuple: greaterOrEquals (>=) compares a tuple only with a tuple", 1, 158],
   // an array of mixed types is an Array(Variant(...)), which ClickHouse neither sorts nor groups by (found by the fuzz: code 44 in ClickHouse)
   [`MATCH (events) SELECT array(now(), 3, platform) AS a WHERE ${R} AND project_id = 1 ORDER BY a DESC`, "column a at line 1, column 185 is an array of mixed types (an Array(Variant(...))), and ORDER BY cannot use it as a key", 1, 185],
   [`MATCH (events) SELECT count() AS c BY array(title, 1) WHERE ${R} AND project_id = 1`, "array(…) at line 1, column 39 is an array of mixed types (an Array(Variant(...))), and BY (GROUP BY) cannot use it as a key", 1, 39],

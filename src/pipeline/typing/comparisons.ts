@@ -152,6 +152,25 @@ export function refuseMixedArraysOfOtherFamilies(name: string, args: readonly Ex
   );
 }
 
+/**
+ * `toNullable(level) = tuple(1)`, `multiIf(TRUE, NULL, organization_id) >= tuple(user_email, 1)`: a
+ * Nullable value of a class other than a string compared with a tuple is refused while the query
+ * is planned (code 43; seed 36), as the value alone is (the probe compared plain values only). A
+ * Nullable string is read as a tuple per row (code 386 on a row holding one), and a NULL compared
+ * with anything is a NULL.
+ */
+export function refuseNullableBesideTuple(name: string, args: readonly Expression[], types: readonly Typed[], isNothing: (node: Expression) => boolean): void {
+  const tupleAt = types[0]!.variant === TUPLE_VARIANT ? 0 : types[1]!.variant === TUPLE_VARIANT ? 1 : -1;
+  if (tupleAt < 0) return;
+  const [tuple, value] = [args[tupleAt]!, args[1 - tupleAt]!];
+  const t = types[1 - tupleAt]!;
+  if (!t.nullable || t.variant >= 0 || t.alternatives !== undefined || t.cls === null || t.cls === "string" || !SCALAR_VALUE_CLASSES.has(t.cls) || isNothing(value)) return;
+  throw invalidQuery(
+    `${describe(value)}${at(value.position)} is ${CLASS_NAMES[t.cls]} (Nullable) and ${describe(tuple)}${at(tuple.position)} a tuple: ${nameOf(name)} compares a tuple only with a tuple`,
+    value.position ?? tuple.position,
+  );
+}
+
 /** The functions that look a value up among an array's elements: `has(array, value)`, ... */
 export const ELEMENT_LOOKUPS: ReadonlySet<string> = new Set(["has", "indexOf", "countEqual"]);
 
