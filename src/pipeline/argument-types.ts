@@ -30,7 +30,7 @@ import { resultTyped, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, res
 import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
-import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
+import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
 import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, refuseNullableBesideTuple, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
 import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda } from "./typing/lambdas.js";
 import { judgeHoldingNoValue, judge, judgeMappedCount, judgeMappedCondition } from "./typing/judge.js";
@@ -320,7 +320,11 @@ export class ArgumentTyping {
     // A list holding a value read per row (`x IN tuple(a, 2)`, `x IN (length(k), 2)`) is no set:
     // ClickHouse reads its values per row as the left's type made Nullable, as it reads a column there.
     const perRowList = membership && args[1]!.constant === false && this.tupleCallOf(nodes[1]!) !== null;
-    if (perRowList) this.judgePerRowList(name, nodes[0]!, args[0]!, this.tupleCallOf(nodes[1]!)!, position);
+    if (perRowList) {
+      const values = this.tupleCallOf(nodes[1]!)!.args;
+      refuseListValuesForComputedNull(name, nodes[0]!, args[0]!, values, values.map(this.visitNode), this.nothing);
+      this.judgePerRowList(name, nodes[0]!, args[0]!, this.tupleCallOf(nodes[1]!)!, position);
+    }
     if (membership && !perRowList && args[1]!.variant === TUPLE_VARIANT && args[1]!.constant === false) refuseComputedTupleSet(name, nodes[1]!, position);
     if (membership && (args[1]!.variant === TUPLE_VARIANT || isArrayCall(nodes[1]!))) args[1] = UNKNOWN;
     // A column on the right is read as a set of the left's type made Nullable (`project_id NOT

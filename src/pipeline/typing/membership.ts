@@ -68,10 +68,38 @@ export function computedScalar(node: Expression, t: Typed): boolean {
   return node.kind === "subscript" || node.kind === "function";
 }
 
+/** Arithmetic with a NULL and a value read per row (`transaction_status + NULL`): a Nullable(Nothing) the engine computes per row, not a NULL literal it folds. */
+function arithmeticNull(node: Expression, t: Typed, isNothing: (node: Expression) => boolean): boolean {
+  return node.kind === "function" && TUPLE_ARITHMETIC.has(node.name) && t.constant === false && node.args.some(isNothing) && isNothing(node);
+}
+
+/**
+ * `(transaction_status + trace_sampled) IN tuple(http_method, partition)` on discover, whose
+ * trace_sampled is NULL (seed 36): a NULL computed per row looked for in a list of values read per
+ * row. ClickHouse converts the list's values to the left's type, a Nullable(Nothing), which it
+ * does from a number or an IPv4 but not from a string, a DateTime, a Date, a UUID, an IPv6, an
+ * array or a tuple (code 70, whatever the rows). A list of one value, or holding a NULL, is
+ * taken, unless the value is an array or an aggregate state.
+ */
+export function refuseListValuesForComputedNull(name: string, left: Expression, leftType: Typed, values: readonly Expression[], valueTypes: readonly Typed[], isNothing: (node: Expression) => boolean): void {
+  if (!arithmeticNull(left, leftType, isNothing)) return;
+  // An array or an aggregate state is refused there alone and beside a NULL too.
+  const scalars = values.length >= 2 && !values.some(isNothing);
+  const at_ = valueTypes.findIndex((t) => isArrayTyped(t) || t.cls === "aggregateState" || (scalars && (t.variant >= 0 ? t.variant !== IPV4_VARIANT && t.variant !== MIXED_VARIANT : t.cls !== null && NOT_TO_NOTHING.has(t.cls))));
+  if (at_ < 0) return;
+  const value = values[at_]!;
+  throw invalidQuery(
+    `${describe(left)}${at(left.position)} is a NULL computed per row (a Nullable(Nothing)), and ${nameOf(name)} reads ${describe(value)}${at(value.position)}, ${typeName(valueTypes[at_]!)} in its list, as that type: ClickHouse converts no ${typeName(valueTypes[at_]!).replace(/^an? /, "")} to it; drop the arithmetic with NULL`,
+    left.position ?? value.position,
+  );
+}
+
+/** The classes whose values ClickHouse cannot convert to a Nothing (numbers and Booleans it can). */
+const NOT_TO_NOTHING: ReadonlySet<ArgumentClass> = new Set(["string", "datetime", "uuid"]);
+
 /** See the call site: arithmetic with a NULL and a value read per row, looked for in a column of states. */
 export function refuseArithmeticNullInStates(name: string, left: Expression, right: Expression, leftType: Typed, isNothing: (node: Expression) => boolean): void {
-  if (left.kind !== "function" || !TUPLE_ARITHMETIC.has(left.name) || leftType.constant !== false) return;
-  if (!left.args.some(isNothing) || !isNothing(left)) return;
+  if (!arithmeticNull(left, leftType, isNothing)) return;
   throw invalidQuery(
     `${describe(left)}${at(left.position)} is a NULL computed per row, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, a column of aggregate states: ClickHouse reads that column as a Nullable of its type, and no Nullable holds an aggregate state; drop the arithmetic with NULL`,
     left.position ?? right.position,
