@@ -6,7 +6,7 @@
 import { atPosition as at, invalidQuery, type TextPosition } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, elementClass, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
-import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, IP_VARIANTS, isArrayTyped, type Typed } from "./typed-values.js";
+import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, typeName } from "./messages.js";
 import { isArrayCall } from "./array-types.js";
 import { foldedSetValue } from "../literal-texts.js";
@@ -77,7 +77,7 @@ function arithmeticNull(node: Expression, t: Typed, isNothing: (node: Expression
  * `(transaction_status + trace_sampled) IN tuple(http_method, partition)` on discover, whose
  * trace_sampled is NULL (seed 36): a NULL computed per row looked for in a list of values read per
  * row. ClickHouse converts the list's values to the left's type, a Nullable(Nothing), which it
- * does from a number or an IPv4 but not from a string, a DateTime, a Date, a UUID, an IPv6, an
+ * does from a number (a UInt128 too) or an IPv4 but not from a string, a map, a DateTime, a Date, a UUID, an IPv6, an
  * array or a tuple (code 70, whatever the rows). A list of one value, or holding a NULL, is
  * taken, unless the value is an array or an aggregate state.
  */
@@ -85,7 +85,7 @@ export function refuseListValuesForComputedNull(name: string, left: Expression, 
   if (!arithmeticNull(left, leftType, isNothing)) return;
   // An array or an aggregate state is refused there alone and beside a NULL too.
   const scalars = values.length >= 2 && !values.some(isNothing);
-  const at_ = valueTypes.findIndex((t) => isArrayTyped(t) || t.cls === "aggregateState" || (scalars && (t.variant >= 0 ? t.variant !== IPV4_VARIANT && t.variant !== MIXED_VARIANT : t.cls !== null && NOT_TO_NOTHING.has(t.cls))));
+  const at_ = valueTypes.findIndex((t) => isArrayTyped(t) || t.cls === "aggregateState" || (scalars && (t.variant >= 0 ? t.variant !== IPV4_VARIANT && t.variant !== UINT128_VARIANT && t.variant !== MIXED_VARIANT : t.cls !== null && NOT_TO_NOTHING.has(t.cls))));
   if (at_ < 0) return;
   const value = values[at_]!;
   throw invalidQuery(
