@@ -99,6 +99,8 @@ function topKProblem(index: number, param: Expression, params: readonly Expressi
 export function parameterProblem(name: string, index: number, param: Expression, constant: boolean | null, params: readonly Expression[] = [param], computed: ComputedParameter | null = null): string | null {
   if (param.kind === "lambda" || constant === false) return "must be a constant: the engine reads it once, not per row";
   const base = baseName(name);
+  // quantile, median and their kinds take one level; quantiles(…) takes several (code 42; seed 38).
+  if (index > 0 && LEVEL_FUNCTION.test(name) && !name.startsWith("quantiles")) return `is one too many: ${name} takes one level; quantiles(${params.map(() => "…").join(", ")}) takes several`;
   if (param.kind !== "literal" && computed !== null) {
     const problem = computedProblem(name, index, computed);
     if (problem !== null) return problem;

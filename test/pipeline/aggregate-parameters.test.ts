@@ -112,6 +112,20 @@ describe("aggregate parameters against the engine", () => {
     expect(refused).toBeGreaterThan(10);
   });
 
+  it("a second level is refused exactly where the engine refuses it: by quantile, median and their kinds, not by quantiles (seed 38's quantile(0.5, 0.75, 0.95, 0.99), code 42)", async () => {
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of PARAMETRIC.filter((name) => /^(quantile|median)/.test(name) && !name.endsWith("Merge"))) {
+      const params: Expression[] = [0.5, 0.9].map((value) => ({ kind: "literal", value }));
+      const refusal = params.map((param, i) => parameterProblem(name, i, param, true, params)).find((problem) => problem !== null) ?? null;
+      const taken = await accepted(callOf(name, "0.5, 0.9"));
+      if (refusal !== null) refused++;
+      if ((refusal === null) !== taken) wrong.push(`${name}(0.5, 0.9): ${refusal === null ? "taken" : `refused (${refusal})`}, the engine ${taken ? "answers" : "refuses it"}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(6);
+  });
+
   it("a column or a lambda as a parameter fails in ClickHouse for every parametric aggregate", async () => {
     const wrongly: string[] = [];
     for (const name of PARAMETRIC) {

@@ -8,7 +8,7 @@ import { atPosition as at, QueryServiceError, type TextPosition } from "../../er
 import type { Expression } from "../../query/ast.js";
 import { NULLABLE_CLASSES, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerCommonType, type IntegerShape, type NumberShape } from "../integer-types.js";
-import { typed, integerTyped, integerShapeOf, numberShapeOf, NULLABLE_STRINGS_VARIANT, MIXED_VARIANT, BRANCH_FAMILIES, VARIANT_FAMILIES, PLAIN_VARIANT, familyOf, variantTyped, mayHoldNull, NUMBER_CLASSES, NULLABLE_NUMBER_CLASSES, isContainer, IPV4_VARIANT, type Typed } from "./typed-values.js";
+import { typed, integerTyped, integerShapeOf, numberShapeOf, NULLABLE_STRINGS_VARIANT, MIXED_VARIANT, BRANCH_FAMILIES, VARIANT_FAMILIES, PLAIN_VARIANT, familyOf, variantTyped, mayHoldNull, isArrayTyped, NUMBER_CLASSES, NULLABLE_NUMBER_CLASSES, isContainer, IPV4_VARIANT, type Typed } from "./typed-values.js";
 import { describe, list, typeName } from "./messages.js";
 import { UINT8_CONDITION_ALTERNATIVES } from "./conditions.js";
 
@@ -18,7 +18,15 @@ import { UINT8_CONDITION_ALTERNATIVES } from "./conditions.js";
  * array variants and a UInt128 (BRANCH_VARIANT_FAMILIES).
  */
 function branchFamilyOf(t: Typed): string | undefined {
-  return t.variant >= 0 ? BRANCH_VARIANT_FAMILIES[t.variant] : familyOf(t);
+  if (t.variant >= 0) return BRANCH_VARIANT_FAMILIES[t.variant];
+  // An array known as one of a few (`array(span_op_breakdowns[k], 1.5)`, an array of Nullable
+  // numbers): their family, where they share one (`if(c, array(d, 1.5), message)` is a
+  // Variant(Array(Nullable(Float64)), String); seed 38).
+  if (t.cls === null && t.alternatives !== undefined && t.alternatives.every(isArrayTyped)) {
+    const families = new Set(t.alternatives.map(branchFamilyOf));
+    return families.size === 1 ? [...families][0] : undefined;
+  }
+  return familyOf(t);
 }
 
 /**
