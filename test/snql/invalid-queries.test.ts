@@ -219,7 +219,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT message WHERE ${R} AND project_id IN tuple(1, 2, 3) AND 'id:101511' IN (deleted IN now())`, "'id:101511' at line 1, column 180 is not an unsigned integer, and in (IN) compares it with in(…)", 1, 180],
   // past the probe's 4 arguments: a function that takes 4 and no more (code 42 in the engine)
   [`MATCH (transactions) SELECT dateDiff('second', start_ts, finish_ts, 'UTC', 'UTC') AS d WHERE ${TX} AND project_id = 1`, "dateDiff at line 1, column 29 does not take 5 arguments: it takes 3 or 4 arguments", 1, 29],
-  [`MATCH (transactions) SELECT quantileExact(0.5, 0.9)(duration) AS q WHERE ${TX} AND project_id = 1`, "does not take 2 parameters (in its first parentheses): it takes 0 or 1", 1, 29],
+  [`MATCH (transactions) SELECT quantileExact(0.5, 0.9)(duration) AS q WHERE ${TX} AND project_id = 1`, "0.9, is one too many: quantileExact takes one level; quantiles(…, …) takes several", 1, 48],
   [`MATCH (transactions) SELECT sum(1)(duration) AS q WHERE ${TX} AND project_id = 1`, "sum at line 1, column 29 does not take 1 parameter (in its first parentheses): it takes none: call it as sum(…)", 1, 29],
   // a call over a Nullable argument is Nullable where the probe saw it so (lower(user) is Nullable(String))
   [`MATCH (transactions) SELECT if(lower(user), 1, 2) AS a WHERE ${TX} AND project_id = 1`, "lower(…) at line 1, column 32 is a string (Nullable), and if does not take a string (Nullable) as argument 1 of 3", 1, 32],
