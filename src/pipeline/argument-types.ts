@@ -26,7 +26,7 @@ import { describe, nameOf, list, typeName } from "./typing/messages.js";
 import { formIndex, functionFacts, curriedArgumentFacts, MULTI_LEVEL_QUANTILE, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, judgeCurried, type FunctionFacts } from "./typing/function-facts.js";
 import { isBranch, pickedBranch, branchesType, numbersCommonTyped, coalesceType, rowsHoldingPrefix, noCommonType, refusalOfAlternatives, refuses, heldAlternatives, perRowAlternatives, mixedArgument, type ValueOf } from "./typing/branch-types.js";
 import { isArrayCall, arrayOf, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
-import { resultTyped, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
+import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
 import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
@@ -551,6 +551,10 @@ export class ArgumentTyping {
     }
     if (COMMON_TYPE_FUNCTIONS.has(name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
     if (LOGICAL_FUNCTIONS.has(name) && nodes.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(nodes[i]!)), constant);
+    if (name === "toNullable" && args.length === 1) {
+      const made = madeNullable(args[0]!, constant);
+      if (made !== null) return made;
+    }
     const result = withIntegerType(name, args, resultTyped(facts, args, constant, nodes));
     const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
     if (untyped && isNumbersProduct(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;

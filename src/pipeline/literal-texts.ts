@@ -299,6 +299,8 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     const first = node.args.find((arg) => !((arg.kind === "literal" && arg.value === null) || columns?.isNull(arg) === true));
     return first === undefined ? null : constantText(first, columns);
   }
+  // toNullable keeps its argument's value (`toNullable('abc') = now()`, code 41).
+  if (node.name === "toNullable") return node.args.length === 1 ? constantText(node.args[0]!, columns) : null;
   if (node.name === "substring") return substringOf(node.args, columns);
   if (node.name === "if" || node.name === "multiIf") return pickedText(node.args, columns);
   const fold = CONSTANT_TEXT_FUNCTIONS[node.name];

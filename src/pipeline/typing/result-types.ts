@@ -4,7 +4,7 @@
  * three or more arguments, the exact integer type where known, and the calls a NULL makes a Nothing.
  */
 import type { Expression } from "../../query/ast.js";
-import { ARGUMENT_CLASSES, NULLABLE_CLASSES, elementClass, keepsPlainResult, type ArgumentClass } from "../argument-classes.js";
+import { ARGUMENT_CLASSES, NULLABLE_CLASSES, VARIANTS as VARIANTS_BY_INDEX, elementClass, keepsPlainResult, type ArgumentClass } from "../argument-classes.js";
 import { DATETIME_DIFFERENCE, FIXED_INTEGER_RESULTS, integerArithmetic, integerOfOne } from "../integer-types.js";
 import { CLASS_INDEX, constnessIndex, typed, integerTyped, integerShapeOf, VARIANT_INDEX, TUPLE_VARIANT, MIXED_VARIANT, DATES, ARRAY_VARIANT_AT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, FLOAT64S_VARIANT, type Typed } from "./typed-values.js";
 import { classResultKey, functionFacts, type FunctionFacts } from "./function-facts.js";
@@ -124,6 +124,22 @@ export function resultTyped(facts: FunctionFacts, args: readonly Typed[], consta
   if (facts.choosesRow && rule !== undefined && "from" in rule && cls !== null && elementClass(cls) !== null && !args[rule.from]!.nullable) return typed(cls, constant);
   if (!signature.nullableResults.includes(args.length)) return typed(null, constant);
   return cls !== null && NULLABLE_CLASSES.includes(cls) ? typed(cls, constant, true) : typed(null, constant);
+}
+
+/**
+ * `toNullable(x)`: x's type made Nullable, where a Nullable of it exists (a class of
+ * NULLABLE_CLASSES, its integer type kept; a Date), else null. The probe compares plain types, so
+ * it found no result rule for it; without this `upper(toNullable(level_number))` went untyped to
+ * the engine (code 43). A value of several types (a Variant, a condition) is left to the probe's
+ * refusals. An engine test holds it over every class.
+ */
+export function madeNullable(t: Typed, constant: boolean | null): Typed | null {
+  if (t.alternatives !== undefined || t.holdsNoValue) return null;
+  if (t.variant < 0 && t.cls !== null && NULLABLE_CLASSES.includes(t.cls)) return t.integer !== undefined ? integerTyped(t.integer, constant, true) : typed(t.cls, constant, true);
+  if (t.cls !== null || t.variant < 0) return null;
+  const wrapped = NULLABLE_VARIANT_OF[VARIANTS_BY_INDEX[t.variant]!];
+  if (VARIANT_MAY_BE_NULL[t.variant]) return t.constant === constant ? t : variantTyped(t.variant, constant);
+  return wrapped !== undefined ? variantTyped(VARIANT_INDEX.get(wrapped)!, constant) : null;
 }
 
 /**
