@@ -26,6 +26,7 @@ import { describe, nameOf, list, typeName } from "./typing/messages.js";
 import { formIndex, functionFacts, curriedArgumentFacts, MULTI_LEVEL_QUANTILE, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, judgeCurried, type FunctionFacts } from "./typing/function-facts.js";
 import { isBranch, pickedBranch, branchesType, numbersCommonTyped, coalesceType, rowsHoldingPrefix, noCommonType, refusalOfAlternatives, refuses, heldAlternatives, perRowAlternatives, mixedArgument, type ValueOf } from "./typing/branch-types.js";
 import { isArrayCall, arrayOf, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
+import { TIME_ZONE_AFTER, timeZoneReading, refuseFirstBesideZone } from "./typing/time-zones.js";
 import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
 import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
@@ -252,6 +253,26 @@ export class ArgumentTyping {
     }
   }
 
+  /**
+   * A call given a time zone after its usual arguments: of the type of the call without it where
+   * the zone is a constant string (made Nullable where the zone is), else of no type the pass
+   * names (a NULL there makes a Nothing; a number, a DateTime64's scale); refused where the engine
+   * refuses the zone (timeZoneReading).
+   */
+  private visitZonedCall(node: Extract<Expression, { kind: "function" }>, zoneAt: number): Typed {
+    const zone = node.args[zoneAt]!;
+    const zoneType = this.visit(zone);
+    const reading = timeZoneReading(node.name, zone, zoneType, this.isNothing(zone));
+    const plain = { ...node, args: node.args.slice(0, zoneAt) };
+    if (reading === "zone") {
+      refuseFirstBesideZone(node.name, plain.args[0]!, this.visit(plain.args[0]!), zone);
+      const result = this.visitCall(plain);
+      return zoneType.nullable ? (madeNullable(result, result.constant) ?? typed(null, result.constant)) : result;
+    }
+    const constness = [zoneType, ...plain.args.map((arg) => this.visit(arg))].map((t) => t.constant);
+    return typed(null, constness.every((c) => c === true) ? true : constness.includes(false) ? false : null);
+  }
+
   /** A call: its arguments typed first, then the call judged with their types, and its own type from theirs. */
   private visitCall(node: Extract<Expression, { kind: "function" }>): Typed {
     // Read once: nodes of different kinds have different hidden classes, so each read of a node's
@@ -259,6 +280,10 @@ export class ArgumentTyping {
     const name = node.name;
     const nodes = node.args;
     const position = node.position;
+    // A time zone after the usual arguments (`toStartOfHour(t, 'UTC')`): judged apart, and the
+    // call judged and typed as the one without it (typing/time-zones.ts).
+    const zoneAt = TIME_ZONE_AFTER.get(name);
+    if (zoneAt !== undefined && nodes.length === zoneAt + 1) return this.visitZonedCall(node, zoneAt);
     const facts = functionFacts(name);
     const args: Typed[] = [];
     let constants = 0;
