@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { COUNT_CHECKED_BESIDE_NULL, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
+import { COUNT_CHECKED_BESIDE_NULL, ONE_ARGUMENT_CONVERSION, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
@@ -121,5 +121,17 @@ describe("a count past the probe's 4 arguments", () => {
       expect(refusedCount(`${name}(${Array(5).fill(sample.column).join(", ")})`)).toBe(5);
       expect(refusedCount(`${name}(${Array(4).fill(sample.column).join(", ")})`)).toBeNull();
     }
+  });
+});
+
+describe("a conversion to a number or a UUID that answers NULL or zero (toFloat64OrNull, …)", () => {
+  it("is refused with a second argument, a time zone or not, by the engine and the pass, and taken alone", async () => {
+    const names = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => ONE_ARGUMENT_CONVERSION.test(name));
+    expect(names.length).toBeGreaterThanOrEqual(6);
+    const seconds = ["'UTC'", "1", sample.column, "'a', 'b'"];
+    const calls = names.flatMap((name) => [`${name}('1.5')`, ...["'1.5'", sample.column].flatMap((first) => seconds.map((second) => `${name}(${first}, ${second})`))]);
+    const { wrong, refused } = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
+    expect(wrong).toEqual([]);
+    expect(refused).toBe(calls.length - names.length);
   });
 });
