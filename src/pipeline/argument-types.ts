@@ -265,7 +265,7 @@ export class ArgumentTyping {
     const reading = timeZoneReading(node.name, zone, zoneType, this.isNothing(zone));
     const plain = { ...node, args: node.args.slice(0, zoneAt) };
     if (reading === "zone") {
-      refuseFirstBesideZone(node.name, plain.args[0]!, this.visit(plain.args[0]!), zone);
+      if (zoneAt > 0) refuseFirstBesideZone(node.name, plain.args[0]!, this.visit(plain.args[0]!), zone);
       const result = this.visitCall(plain);
       return zoneType.nullable ? (madeNullable(result, result.constant) ?? typed(null, result.constant)) : result;
     }

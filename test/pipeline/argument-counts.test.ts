@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { COUNT_CHECKED_BESIDE_NULL, ONE_ARGUMENT_CONVERSION, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
+import { COUNT_CHECKED_BESIDE_NULL, COUNTS_READ_AS_OTHER_SYNTAX, ONE_ARGUMENT_CONVERSION, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
@@ -133,5 +133,23 @@ describe("a conversion to a number or a UUID that answers NULL or zero (toFloat6
     const { wrong, refused } = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
     expect(wrong).toEqual([]);
     expect(refused).toBe(calls.length - names.length);
+  });
+});
+
+describe("a count ClickHouse's SQL parser reads as other syntax (position(x), substring(x), trim(), not(a, b))", () => {
+  it("is refused by the engine with arguments of every kind, and by the pass; the counts around it are taken by both", async () => {
+    const kinds = ["'abc'", "1", sample.column, "now()"];
+    const refusedCalls: string[] = [];
+    const takenCalls: string[] = [];
+    for (const [name, counts] of COUNTS_READ_AS_OTHER_SYNTAX) {
+      for (const count of counts) refusedCalls.push(...kinds.map((kind) => `${name}(${Array(count).fill(kind).join(", ")})`));
+    }
+    takenCalls.push("position('abc', 'b')", "position('abc', 'b', 1)", "substring('abc', 2)", "substring('abc', 1, 2)", "trim('abc')", `not(${sample.column})`);
+    const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
+    expect(refused.wrong).toEqual([]);
+    expect(refused.refused).toBe(refusedCalls.length);
+    const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
+    expect(taken.wrong).toEqual([]);
+    expect(taken.refused).toBe(0);
   });
 });

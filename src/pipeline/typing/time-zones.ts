@@ -10,6 +10,8 @@ import type { Expression } from "../../query/ast.js";
 import { DATES, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 
+/** `now('UTC')`: the time now in that zone. */
+const NONE_BEFORE = ["now"];
 const ONE_BEFORE = [
   "toDateTime", "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull",
   "toYear", "toQuarter", "toMonth", "toDayOfMonth", "toDayOfYear", "toISOWeek", "toHour", "toMinute", "toSecond", "toYYYYMM", "toYYYYMMDD",
@@ -19,7 +21,7 @@ const ONE_BEFORE = [
 const TWO_BEFORE = ["toStartOfWeek", "toDayOfWeek", "toDateTime64", "addDays", "addHours", "addMinutes", "addSeconds", "subtractDays", "subtractHours", "subtractMinutes", "subtractSeconds"];
 
 /** Per function, how many arguments come before its time zone (an engine test holds each). */
-export const TIME_ZONE_AFTER: ReadonlyMap<string, number> = new Map([...ONE_BEFORE.map((name) => [name, 1] as const), ...TWO_BEFORE.map((name) => [name, 2] as const)]);
+export const TIME_ZONE_AFTER: ReadonlyMap<string, number> = new Map([...NONE_BEFORE.map((name) => [name, 0] as const), ...ONE_BEFORE.map((name) => [name, 1] as const), ...TWO_BEFORE.map((name) => [name, 2] as const)]);
 
 /** `toDateTime(x, 3)` and `parseDateTimeBestEffort(s, 3)` read a whole number there as a DateTime64's scale (TRUE as 1). */
 const SCALE_OR_TIME_ZONE: ReadonlySet<string> = new Set(["toDateTime", "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull"]);
@@ -31,6 +33,10 @@ const SCALE_OR_TIME_ZONE: ReadonlySet<string> = new Set(["toDateTime", "parseDat
  * Throws where the engine refuses it: read per row, or a constant of another type.
  */
 export function timeZoneReading(name: string, zone: Expression, t: Typed, isNull: boolean): "zone" | "other" {
+  // `now(NULL)`, `now(toNullable('UTC'))`: now takes no Nullable zone (code 43); the others answer a NULL.
+  if (name === "now" && (isNull || t.nullable)) {
+    throw invalidQuery(`${describe(zone)}${at(zone.position)} may be NULL, and now takes a time zone there only as a constant string that is not, such as 'UTC'`, zone.position);
+  }
   if (isNull) return "other";
   if (t.constant === false) {
     throw invalidQuery(`${describe(zone)}${at(zone.position)} is read per row, and ${nameOf(name)} takes a time zone there only as a constant string, such as 'UTC' (ClickHouse reads it once, not per row)`, zone.position);
