@@ -33,7 +33,7 @@ import { COMMON_TYPE_FUNCTIONS, uint128CommonType, refuseArraysOfIntegersWithout
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
 import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
 import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, refuseNullableBesideTuple, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
-import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda } from "./typing/lambdas.js";
+import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda, refuseMissingLambda } from "./typing/lambdas.js";
 import { judgeHoldingNoValue, judge, judgeMappedCount, judgeMappedCondition } from "./typing/judge.js";
 
 type EntityOf = (entityAlias: string | undefined) => EntityDefinition | undefined;
@@ -289,6 +289,7 @@ export class ArgumentTyping {
     let constants = 0;
     let columns = 0;
     let noValues = 0;
+    if (facts.signature?.lambda === true) refuseMissingLambda(name, nodes, position);
     // A lambda before arrays is typed after them: its parameters are their elements.
     const lambdaCall = nodes.length >= 2 && nodes[0]!.kind === "lambda" ? this.visitLambdaCall(nodes) : undefined;
     for (const [i, arg] of nodes.entries()) {

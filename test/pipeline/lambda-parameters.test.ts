@@ -10,7 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { ARGUMENT_CLASSES, ARRAY_VARIANTS, CLASS_SAMPLES, NULLABLE_CLASSES, PROBE_ROW_TABLE, elementClass, nullableSample, variantSamples } from "../../src/pipeline/argument-classes.js";
 import type { Expression } from "../../src/query/ast.js";
-import { passRefusal } from "../support/typing-pass.js";
+import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
+import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 
 const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
@@ -163,4 +164,19 @@ describe("a lambda's parameter", () => {
     // An array of NULLs: its elements are of no type the pass names.
     expect(passRefusal(call("arrayExists", [lambdaOf(call("equals", [parameter, column(CLASS_SAMPLES.uint8.column)])), call("array", [{ kind: "literal", value: null }])]), entity)).toBeNull();
   });
+
+  it("is no lambda where a function that takes one gets two arguments or more: refused as the engine refuses it, and a lambda first taken", async () => {
+    const lambdaFunctions = [...PROBED_FUNCTION_SIGNATURES].filter(([, signature]) => signature.lambda).map(([name]) => name);
+    expect(lambdaFunctions.length).toBeGreaterThan(10);
+    const arrays = [CLASS_SAMPLES.arrayNumber.column, CLASS_SAMPLES.arrayString.column];
+    const firsts = [...arrays, CLASS_SAMPLES.uint8.column, "1"];
+    const refusedCalls = lambdaFunctions.flatMap((name) => firsts.flatMap((first) => [`${name}(${first}, ${arrays[0]})`, `${name}(${first}, ${arrays[0]}, ${arrays[0]})`]));
+    const takenCalls = lambdaFunctions.map((name) => `${name}((\`x\`) -> identity(\`x\`), ${arrays[0]})`);
+    const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
+    expect(refused.wrong).toEqual([]);
+    expect(refused.refused).toBe(refusedCalls.length);
+    const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
+    expect(taken.wrong).toEqual([]);
+  });
 });
+

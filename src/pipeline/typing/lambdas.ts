@@ -141,3 +141,18 @@ export function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: Fu
     );
   }
 }
+
+/**
+ * A function that takes a lambda before arrays (`arrayMap(x -> …, a)`), given two arguments or
+ * more, takes a lambda first: arrays alone there (`arraySum(a, b)`) or a value (`arrayMap(n, a)`)
+ * are refused (code 43). The probe, trying classes, could not tell those counts. An engine test
+ * holds it for every such function.
+ */
+export function refuseMissingLambda(name: string, args: readonly Expression[], position: TextPosition | undefined): void {
+  if (args.length < 2 || args[0]!.kind === "lambda") return;
+  const first = args[0]!;
+  throw invalidQuery(
+    `${describe(first)}${at(first.position ?? position)} is no lambda, and ${nameOf(name)} given ${args.length} arguments takes one first, then arrays: ${name}(x -> …, array)`,
+    first.position ?? position,
+  );
+}
