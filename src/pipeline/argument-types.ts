@@ -26,6 +26,7 @@ import { describe, nameOf, list, typeName } from "./typing/messages.js";
 import { formIndex, functionFacts, curriedArgumentFacts, MULTI_LEVEL_QUANTILE, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, judgeCurried, type FunctionFacts } from "./typing/function-facts.js";
 import { isBranch, pickedBranch, branchesType, numbersCommonTyped, coalesceType, rowsHoldingPrefix, noCommonType, refusalOfAlternatives, refuses, heldAlternatives, perRowAlternatives, mixedArgument, type ValueOf } from "./typing/branch-types.js";
 import { isArrayCall, arrayOf, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
+import { refuseClassWhereNoneFits } from "./typing/first-argument-kinds.js";
 import { TIME_ZONE_AFTER, timeZoneReading, refuseFirstBesideZone } from "./typing/time-zones.js";
 import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
 import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct } from "./typing/arithmetic-types.js";
@@ -304,6 +305,7 @@ export class ArgumentTyping {
     // Before a value no row holds is made one of unknown type: the engine refuses it beside a tuple while planning.
     if (nodes.length === 2 && VALUE_COMPARISONS.has(name)) refuseNullableBesideTuple(name, nodes, args, this.nothing);
     if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
+    refuseClassWhereNoneFits(name, facts.aggregate, nodes, args, this.nothing, position);
     const mapper = this.mapperOf(name, nodes);
     if (mapper !== undefined) {
       // The mapped aggregate (sumMergeIf) takes no lambda either (code 1; seed 19).
