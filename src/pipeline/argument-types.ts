@@ -290,7 +290,7 @@ export class ArgumentTyping {
     let constants = 0;
     let columns = 0;
     let noValues = 0;
-    if (facts.signature?.lambda === true) refuseMissingLambda(name, nodes, position);
+    if (facts.signature?.lambda === true) refuseMissingLambda(node);
     // A lambda before arrays is typed after them: its parameters are their elements.
     const lambdaCall = nodes.length >= 2 && nodes[0]!.kind === "lambda" ? this.visitLambdaCall(nodes) : undefined;
     for (const [i, arg] of nodes.entries()) {

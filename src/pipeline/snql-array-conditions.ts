@@ -113,13 +113,23 @@ const SHORTHAND_OPERATORS: ReadonlyMap<string, string> = new Map([
   ["IN", "in"], ["NOT IN", "notIn"], ["LIKE", "like"], ["NOT LIKE", "notLike"], ["IS NULL", "isNull"], ["IS NOT NULL", "isNotNull"],
 ]);
 
+/** The operators of the shorthand, as a refusal lists them. */
+export const ARRAY_SHORTHAND_OPERATORS: readonly string[] = [...SHORTHAND_OPERATORS.keys()];
+
+/** The comparison Snuba's `arrayExists(col, '<op>', value)` shorthand spells, or null where the call is not one. */
+export function arrayShorthandComparison(node: Expression): string | null {
+  if (node.kind !== "function" || (node.name !== "arrayExists" && node.name !== "arrayAll") || node.args.length < 2 || node.args.length > 3) return null;
+  const [column, operator, value] = node.args;
+  if (operator?.kind !== "literal" || typeof operator.value !== "string" || column?.kind === "lambda") return null;
+  const name = SHORTHAND_OPERATORS.get(operator.value);
+  return name && (value === undefined) === name.startsWith("is") ? name : null;
+}
+
 /** `arrayExists(col, '=', 'v')` -> `arrayExists(x -> ifNull(equals(x, 'v'), 0), col)`; same for arrayAll. */
 function expandShorthand(node: Expression): Expression {
-  if (node.kind !== "function" || (node.name !== "arrayExists" && node.name !== "arrayAll") || node.args.length < 2 || node.args.length > 3) return node;
-  const [column, operator, value] = node.args;
-  if (operator?.kind !== "literal" || typeof operator.value !== "string" || column?.kind === "lambda") return node;
-  const name = SHORTHAND_OPERATORS.get(operator.value);
-  if (!name || (value === undefined) !== name.startsWith("is")) return node;
+  const name = arrayShorthandComparison(node);
+  if (name === null || node.kind !== "function") return node;
+  const [column, , value] = node.args;
   return elementTest(node.name === "arrayAll", name, value ? [value] : [], column!, node.position ? { position: node.position } : {});
 }
 

@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE } from "../../src/pipeline/argument-classes.js";
 import { PROBED_FUNCTION_SIGNATURES } from "../../src/pipeline/probed-function-signatures.js";
-import { COUNT_CHECKED_BESIDE_NULL, COUNTS_READ_AS_OTHER_SYNTAX, ONE_ARGUMENT_CONVERSION, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
+import { COUNT_CHECKED_BESIDE_NULL, COUNTS_READ_AS_OTHER_SYNTAX, ONE_ARGUMENT_CONVERSION, fixedAggregateCount, TAKES_AT_MOST_FOUR, functionFacts } from "../../src/pipeline/typing/function-facts.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
 import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
@@ -145,6 +145,25 @@ describe("a count ClickHouse's SQL parser reads as other syntax (position(x), su
       for (const count of counts) refusedCalls.push(...kinds.map((kind) => `${name}(${Array(count).fill(kind).join(", ")})`));
     }
     takenCalls.push("position('abc', 'b')", "position('abc', 'b', 1)", "substring('abc', 2)", "substring('abc', 1, 2)", "trim('abc')", `not(${sample.column})`);
+    const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
+    expect(refused.wrong).toEqual([]);
+    expect(refused.refused).toBe(refusedCalls.length);
+    const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
+    expect(taken.wrong).toEqual([]);
+    expect(taken.refused).toBe(0);
+  });
+});
+
+describe("an aggregate of a fixed number of arguments (quantile and its kinds, median, sumArray, …)", () => {
+  it("is refused with any other number, by the engine and the pass, and taken with its own; quantiles without its levels with none", async () => {
+    const names = [...PROBED_FUNCTION_SIGNATURES.keys()].filter((name) => fixedAggregateCount(name) !== undefined);
+    expect(names.length).toBeGreaterThanOrEqual(15);
+    const refusedCalls: string[] = [];
+    const takenCalls: string[] = [];
+    for (const name of names) {
+      const arg = name.endsWith("Array") ? `array(${sample.column})` : sample.column;
+      for (let count = 1; count <= 4; count++) (count === fixedAggregateCount(name) ? takenCalls : refusedCalls).push(`${name}(${Array(count).fill(arg).join(", ")})`);
+    }
     const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
     expect(refused.wrong).toEqual([]);
     expect(refused.refused).toBe(refusedCalls.length);

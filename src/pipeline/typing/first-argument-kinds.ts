@@ -10,19 +10,19 @@ import type { Expression } from "../../query/ast.js";
 import type { Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 
-/** What each takes first, as a refusal names it. */
-const FIRST_OF_NO_CLASS: ReadonlyMap<string, string> = new Map([
-  ["mapKeys", "a map"],
-  ["mapValues", "a map"],
-  ["mapContains", "a map"],
-  ["tupleElement", "a tuple, or an array of tuples"],
+/** What each takes first, as a refusal names it, and the counts it takes (other counts are judged as counts). */
+const FIRST_OF_NO_CLASS: ReadonlyMap<string, { readonly what: string; readonly counts: readonly number[] }> = new Map([
+  ["mapKeys", { what: "a map", counts: [1] }],
+  ["mapValues", { what: "a map", counts: [1] }],
+  ["mapContains", { what: "a map", counts: [2] }],
+  ["tupleElement", { what: "a tuple, or an array of tuples", counts: [2, 3] }],
 ]);
 
-/** What `name` takes first where it is none of the pass's classes, or undefined. */
-function kindTakenFirst(name: string, isAggregate: boolean): string | undefined {
+/** What `name` takes first given `count` arguments, where it is none of the pass's classes, or undefined. */
+function kindTakenFirst(name: string, isAggregate: boolean, count: number): string | undefined {
   const container = FIRST_OF_NO_CLASS.get(name);
-  if (container !== undefined) return container;
-  return isAggregate && name.endsWith("Merge") ? `an aggregate state (AggregateFunction) of ${name.slice(0, -"Merge".length)}` : undefined;
+  if (container !== undefined) return container.counts.includes(count) ? container.what : undefined;
+  return isAggregate && name.endsWith("Merge") && count === 1 ? `an aggregate state (AggregateFunction) of ${name.slice(0, -"Merge".length)}` : undefined;
 }
 
 /**
@@ -34,7 +34,7 @@ export function refuseClassWhereNoneFits(name: string, isAggregate: boolean, nod
   if (nodes.length === 0) return;
   const t = args[0]!;
   if (t.cls === null || t.cls === "aggregateState" || t.variant >= 0 || t.alternatives !== undefined) return;
-  const what = kindTakenFirst(name, isAggregate);
+  const what = kindTakenFirst(name, isAggregate, nodes.length);
   if (what === undefined || isNull(nodes[0]!)) return;
   const first = nodes[0]!;
   throw invalidQuery(`${describe(first)}${at(first.position ?? position)} is ${typeName(t)}, and ${nameOf(name)} takes ${what} as its first argument`, first.position ?? position);

@@ -156,18 +156,18 @@ function afterLambdaRules(signature: ProbedSignature): ReadonlyMap<number, After
 export const COUNT_CHECKED_BESIDE_NULL: ReadonlySet<string> = new Set([
   "IPv4NumToString", "IPv4StringToNum", "IPv6NumToString", "IPv6StringToNum", "abs", "and",
   "arrayDistinct", "arrayElement", "arrayEnumerate", "arrayFlatten", "arrayJoin", "arrayPushBack",
-  "arrayPushFront", "arrayReduce", "arrayReverse", "arraySlice", "assumeNotNull", "avgMerge",
+  "arrayPushFront", "arrayReduce", "arrayReverse", "arraySlice", "assumeNotNull", "avgArray", "avgMerge",
   "bitAnd", "bitOr", "bitXor", "count", "countIf", "countMerge", "divide", "empty", "endsWith",
   "equals", "exp", "extract", "greater", "greaterOrEquals", "has", "hasAll", "hasAny", "hasToken",
   "hex", "identity", "if", "ifNotFinite", "ifNull", "in", "indexOf", "intDiv", "intDivOrZero",
   "isFinite", "isIPv4String", "isIPv6String", "isInfinite", "isNaN", "isNotNull", "isNull",
   "length", "lengthUTF8", "less", "lessOrEquals", "log", "log10", "log2", "lower", "lowerUTF8",
-  "mapContains", "mapKeys", "mapValues", "match", "maxMerge", "medianIf", "minMerge", "minus",
+  "mapContains", "mapKeys", "mapValues", "match", "maxArray", "maxMerge", "minArray", "minMerge", "minus",
   "modulo", "moduloOrZero", "multiIf", "multiMatchAny", "multiSearchAny",
   "multiSearchAnyCaseInsensitive", "multiSearchFirstIndex", "multiply", "negate", "not", "notEmpty",
-  "notEquals", "notIn", "now", "nullIf", "or", "plus", "pow", "power", "quantileIf", "quantilesIf",
-  "quantilesMerge", "rand", "reinterpretAsUInt64", "replaceAll", "replaceOne", "replaceRegexpAll",
-  "replaceRegexpOne", "reverse", "sign", "sqrt", "startsWith", "substring", "sumMerge", "toNullable",
+  "notEquals", "notIn", "now", "nullIf", "or", "plus", "pow", "power", "quantiles", "quantilesIf",
+  "quantilesMerge", "quantilesTDigest", "quantilesTDigestWeighted", "rand", "reinterpretAsUInt64", "replaceAll", "replaceOne", "replaceRegexpAll",
+  "replaceRegexpOne", "reverse", "sign", "sqrt", "startsWith", "substring", "sumArray", "sumMerge", "toNullable",
   "toTimeZone", "toValidUTF8", "today", "transform", "tupleElement", "unhex",
   "uniqCombined64Merge", "uniqExactIf", "uniqIf", "uniqMerge", "upper", "upperUTF8",
 ]);
@@ -366,6 +366,26 @@ export const NO_POSITIONS: ReadonlySet<number> = new Set();
 export const ONE_ARGUMENT_CONVERSION = /^to(?:U?Int\d+|Float\d+|UUID)Or(?:Null|Zero)$/;
 
 /**
+ * The counts an aggregate of a fixed number of arguments takes, where the probe could not tell
+ * the others (a text there is code 43 before the count is code 42, so it marked them unknown), or
+ * undefined: quantile, median and their kinds take a value (and a weight or a determinator for
+ * the Weighted and Deterministic kinds), one more with -If; the -Array forms of one-argument
+ * aggregates one array. The quantiles of many levels called without their levels take none
+ * (`quantiles(x)`, code 42: `quantiles(0.5, 0.9)(x)`). argument-counts.test.ts holds it.
+ */
+export function fixedAggregateCount(name: string): number | undefined {
+  if (/^(?:sum|avg|min|max)Array$/.test(name)) return 1;
+  if (!/^(?:quantile|median)/.test(name) || !AGGREGATE_FUNCTIONS.has(name) || name.endsWith("Merge")) return undefined;
+  if (MULTI_LEVEL_QUANTILE.test(name)) return -1;
+  return 1 + (/Weighted|Deterministic/.test(name) ? 1 : 0) + (name.endsWith("If") ? 1 : 0);
+}
+
+function refusedByFixedCount(name: string, count: number): boolean {
+  const fixed = fixedAggregateCount(name);
+  return fixed !== undefined && count !== fixed;
+}
+
+/**
  * Counts ClickHouse's SQL parser reads as other syntax: `position(x)` and `substring(x)` (the
  * start of its `position(a IN b)` and `substring(s FROM n)` forms), `substring` of four or more,
  * `trim()` (code 62, a syntax error in the SQL Quarry sends); and `not` of other than one
@@ -400,7 +420,7 @@ export function functionFacts(name: string): FunctionFacts {
     facts = {
       signature,
       counts: signature ? [0, 1, 2, 3, 4].map((count) => countRules(signature, count)) : [],
-      refusedCounts: [0, 1, 2, 3, 4, 5].map((count) => (count > MAX_COUNTED_ARGUMENTS ? TAKES_AT_MOST_FOUR.has(name) || signature?.counts[MAX_COUNTED_ARGUMENTS] === "refused" : signature?.counts[count] === "refused") || ifCombinatorRefusesCount(name, count) || (count >= 2 && ONE_ARGUMENT_CONVERSION.test(name)) || COUNTS_READ_AS_OTHER_SYNTAX.get(name)?.includes(count) === true),
+      refusedCounts: [0, 1, 2, 3, 4, 5].map((count) => (count > MAX_COUNTED_ARGUMENTS ? TAKES_AT_MOST_FOUR.has(name) || signature?.counts[MAX_COUNTED_ARGUMENTS] === "refused" : signature?.counts[count] === "refused") || ifCombinatorRefusesCount(name, count) || (count >= 2 && ONE_ARGUMENT_CONVERSION.test(name)) || COUNTS_READ_AS_OTHER_SYNTAX.get(name)?.includes(count) === true || refusedByFixedCount(name, count)),
       countCheckedBesideNull: COUNT_CHECKED_BESIDE_NULL.has(name),
       afterLambda: signature ? afterLambdaRules(signature) : new Map(),
       comparesElements: comparesElements(name),

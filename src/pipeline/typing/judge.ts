@@ -12,7 +12,7 @@ import { ARGUMENT_CLASSES, CLASS_NAMES, MAX_COUNTED_ARGUMENTS, NULLABLE_CLASSES,
 import type { ArgumentTyping } from "../argument-types.js";
 import { integerShapeOf, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, countsTaken, typeName } from "./messages.js";
-import { formIndex, typeIndex, BOTH_NULLABLE, pairKey, type FunctionFacts } from "./function-facts.js";
+import { formIndex, typeIndex, BOTH_NULLABLE, pairKey, fixedAggregateCount, type FunctionFacts } from "./function-facts.js";
 import { mayHoldElementsOf, arrayOfUntried } from "./array-types.js";
 import { TUPLE_ARITHMETIC } from "./arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, refuseNumbersWithoutCommonType, shapesDecide, refuseWithoutCommonType, refuseNullBesideContainer, refuseArrayOfUnknownElementsBesideScalar } from "./common-types.js";
@@ -100,6 +100,9 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
     if (args.length < 3 || args.length % 2 === 0) {
       throw invalidQuery(`multiIf${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"}: it takes an odd number, 3 or more (pairs of a condition and its value, then the value otherwise)`, position);
     }
+  } else if (!curried && fixedAggregateCount(name) === -1 && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
+    // `quantiles(x)`: the levels come first, as parameters (code 42).
+    throw invalidQuery(`${nameOf(name)}${at(position)} does not take ${args.length} argument${args.length === 1 ? "" : "s"} without its levels, which come first, as parameters: ${name}(0.5, 0.9)(…)`, position);
   } else if (!curried && facts.refusedCounts[Math.min(args.length, MAX_COUNTED_ARGUMENTS + 1)] === true && (facts.countCheckedBesideNull || !args.some((arg) => typing.mayBeNothing(arg)))) {
     // Past the probe's counts, a function that refuses 4 arguments refuses more too (`abs(a, b, c,
     // d, e)`, code 42), and so do the few that take 4 and no more (TAKES_AT_MOST_FOUR). Given a NULL, an aggregate is ClickHouse's `nothing` aggregate and some

@@ -12,6 +12,7 @@ import { integerTyped, UNKNOWN_COLUMN, MIXED_VARIANT, ARRAY_VARIANT_AT, isUntype
 import { describe, nameOf, list, typeName } from "./messages.js";
 import type { FunctionFacts } from "./function-facts.js";
 import { isArrayCall, elementOf } from "./array-types.js";
+import { ARRAY_SHORTHAND_OPERATORS, arrayShorthandComparison } from "../snql-array-conditions.js";
 
 export const NO_PARAMETERS: ReadonlyMap<string, Typed> = new Map();
 
@@ -148,9 +149,16 @@ export function judgeAfterLambda(typing: ArgumentTyping, name: string, facts: Fu
  * are refused (code 43). The probe, trying classes, could not tell those counts. An engine test
  * holds it for every such function.
  */
-export function refuseMissingLambda(name: string, args: readonly Expression[], position: TextPosition | undefined): void {
-  if (args.length < 2 || args[0]!.kind === "lambda") return;
+export function refuseMissingLambda(node: Extract<Expression, { kind: "function" }>): void {
+  const { name, args, position } = node;
+  // A lambda elsewhere is refused where it stands (judgeLambdaArguments); Snuba's shorthand
+  // `arrayExists(tags.value, '=', 'x')` is rewritten to a lambda before the SQL.
+  if (args.length < 2 || args.some((arg) => arg.kind === "lambda") || arrayShorthandComparison(node) !== null) return;
   const first = args[0]!;
+  const operator = args[1]!;
+  if ((name === "arrayExists" || name === "arrayAll") && operator.kind === "literal" && typeof operator.value === "string") {
+    throw invalidQuery(`${describe(operator)}${at(operator.position ?? position)} is no operator of Snuba's ${name}(column, '<op>', value) shorthand: it takes ${list(ARRAY_SHORTHAND_OPERATORS.map((op) => `'${op}'`))} (IS NULL and IS NOT NULL without a value)`, operator.position ?? position);
+  }
   throw invalidQuery(
     `${describe(first)}${at(first.position ?? position)} is no lambda, and ${nameOf(name)} given ${args.length} arguments takes one first, then arrays: ${name}(x -> …, array)`,
     first.position ?? position,
