@@ -136,6 +136,16 @@ describe("a conversion to a number or a UUID that answers NULL or zero (toFloat6
   });
 });
 
+/** Each of `refusedCalls` refused and each of `takenCalls` taken, by the engine and the pass alike. */
+async function expectRefusedAndTaken(refusedCalls: readonly string[], takenCalls: readonly string[]): Promise<void> {
+  const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
+  expect(refused.wrong).toEqual([]);
+  expect(refused.refused).toBe(refusedCalls.length);
+  const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
+  expect(taken.wrong).toEqual([]);
+  expect(taken.refused).toBe(0);
+}
+
 describe("a count ClickHouse's SQL parser reads as other syntax (position(x), substring(x), trim(), not(a, b))", () => {
   it("is refused by the engine with arguments of every kind, and by the pass; the counts around it are taken by both", async () => {
     const kinds = ["'abc'", "1", sample.column, "now()"];
@@ -145,12 +155,7 @@ describe("a count ClickHouse's SQL parser reads as other syntax (position(x), su
       for (const count of counts) refusedCalls.push(...kinds.map((kind) => `${name}(${Array(count).fill(kind).join(", ")})`));
     }
     takenCalls.push("position('abc', 'b')", "position('abc', 'b', 1)", "substring('abc', 2)", "substring('abc', 1, 2)", "trim('abc')", `not(${sample.column})`);
-    const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
-    expect(refused.wrong).toEqual([]);
-    expect(refused.refused).toBe(refusedCalls.length);
-    const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
-    expect(taken.wrong).toEqual([]);
-    expect(taken.refused).toBe(0);
+    await expectRefusedAndTaken(refusedCalls, takenCalls);
   });
 });
 
@@ -164,11 +169,6 @@ describe("an aggregate of a fixed number of arguments (quantile and its kinds, m
       const arg = name.endsWith("Array") ? `array(${sample.column})` : sample.column;
       for (let count = 1; count <= 4; count++) (count === fixedAggregateCount(name) ? takenCalls : refusedCalls).push(`${name}(${Array(count).fill(arg).join(", ")})`);
     }
-    const refused = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
-    expect(refused.wrong).toEqual([]);
-    expect(refused.refused).toBe(refusedCalls.length);
-    const taken = await passAgainstEngine(engine, entity, takenCalls, PROBE_ROW_TABLE);
-    expect(taken.wrong).toEqual([]);
-    expect(taken.refused).toBe(0);
+    await expectRefusedAndTaken(refusedCalls, takenCalls);
   });
 });
