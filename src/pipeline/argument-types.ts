@@ -26,6 +26,7 @@ import { describe, nameOf, list, typeName } from "./typing/messages.js";
 import { formIndex, functionFacts, curriedArgumentFacts, MULTI_LEVEL_QUANTILE, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, judgeCurried, type FunctionFacts } from "./typing/function-facts.js";
 import { isBranch, pickedBranch, branchesType, numbersCommonTyped, coalesceType, rowsHoldingPrefix, noCommonType, refusalOfAlternatives, refuses, heldAlternatives, perRowAlternatives, mixedArgument, type ValueOf } from "./typing/branch-types.js";
 import { isArrayCall, arrayOf, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
+import { DATE_DIFFERENCES, judgeDateDifference } from "./typing/date-differences.js";
 import { refuseClassWhereNoneFits } from "./typing/first-argument-kinds.js";
 import { TIME_ZONE_AFTER, timeZoneReading, refuseFirstBesideZone } from "./typing/time-zones.js";
 import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
@@ -579,6 +580,7 @@ export class ArgumentTyping {
     }
     if (COMMON_TYPE_FUNCTIONS.has(name) && args.some((t) => t.cls === "bool" && t.variant < 0)) return numbersWithBool(args, constant);
     if (LOGICAL_FUNCTIONS.has(name) && nodes.some(this.nothing)) return logicalBesideNull(args.filter((_, i) => !this.isNothing(nodes[i]!)), constant);
+    if (DATE_DIFFERENCES.has(name)) return judgeDateDifference(name, nodes, args, this.nothing, position);
     if (name === "toNullable" && args.length === 1) {
       const made = madeNullable(args[0]!, constant);
       if (made !== null) return made;
