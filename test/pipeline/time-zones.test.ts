@@ -11,7 +11,7 @@ import { expressionTyping } from "../../src/pipeline/argument-types.js";
 import { TIME_ZONE_AFTER } from "../../src/pipeline/typing/time-zones.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { probeColumnsEntity, useProbeTablesEngine } from "../support/scratch-engine.js";
-import { passAgainstEngine } from "../support/typing-pass.js";
+import { passAgainstEngine, passRefusal } from "../support/typing-pass.js";
 
 const samples = [...Object.values(CLASS_SAMPLES), ...SCALAR_VARIANT_SAMPLES.date!.samples];
 const entity = probeColumnsEntity(samples);
@@ -25,7 +25,7 @@ const notAValue = (line: string) => !line.endsWith("the engine refuses it (41)")
 const typingOf = (sql: string) => expressionTyping(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
 
 /** The second argument of the functions with two before the zone: a week mode, a scale, an amount. */
-const SECOND: Readonly<Record<string, string>> = { toStartOfWeek: "0", toDayOfWeek: "0", toDateTime64: "3" };
+const SECOND: Readonly<Record<string, string>> = { toStartOfWeek: "0", toDayOfWeek: "0", toDateTime64: "3", formatDateTime: "'%Y'" };
 /** Every class as the first argument, as a column (a constant text is read as a DateTime while the query is planned). */
 const firsts = samples.map((sample) => sample.column);
 const callsWith = (zone: string) =>
@@ -44,6 +44,19 @@ describe("a time zone after a date function's arguments", () => {
     const { wrong, refused } = await passAgainstEngine(engine, entity, calls, PROBE_ROW_TABLE);
     expect(wrong).toEqual([]);
     expect(refused).toBeGreaterThan(10);
+  });
+
+  it("is read per row by toString and formatDateTime, which refuse a constant of another type there, and take only a DateTime or a DateTime64 before it (toString)", async () => {
+    const dt = CLASS_SAMPLES.datetime.column;
+    const refusedCalls = [`toString(${dt}, 1.5)`, `formatDateTime(${dt}, '%Y', 1.5)`, `toString(${CLASS_SAMPLES.uint8.column}, 'UTC')`, `toString(${SCALAR_VARIANT_SAMPLES.date!.samples[0]!.column}, 'UTC')`];
+    const { wrong, refused } = await passAgainstEngine(engine, entity, refusedCalls, PROBE_ROW_TABLE);
+    expect(wrong).toEqual([]);
+    expect(refused).toBe(refusedCalls.length);
+    // A zone read per row: the probe row's text, 'abc', is no zone's name (code 36, a value's error), so on no row.
+    for (const call of [`toString(${dt}, ${CLASS_SAMPLES.string.column})`, `formatDateTime(${dt}, '%Y', ${CLASS_SAMPLES.string.column})`]) {
+      expect(await engine.code(`SELECT ${call} FROM probe`)).toBeNull();
+      expect(passRefusal(parseSnql(`MATCH (x) SELECT ${call} AS zz`).selected[0]!.expression, entity)).toBeNull();
+    }
   });
 
   it("types the call as the call without it", () => {

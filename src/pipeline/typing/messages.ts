@@ -32,7 +32,8 @@ export function describe(node: Expression): string {
 }
 
 export function nameOf(name: string): string {
-  const symbol = OPERATOR_SYMBOLS[name];
+  // Own keys only: `toString` and `constructor` are functions on every object's prototype.
+  const symbol = Object.hasOwn(OPERATOR_SYMBOLS, name) ? OPERATOR_SYMBOLS[name] : undefined;
   return symbol ? `${name} (${symbol})` : name;
 }
 

@@ -7,21 +7,24 @@
  */
 import { atPosition as at, invalidQuery } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
-import { DATES, type Typed } from "./typed-values.js";
+import { DATES, MIXED_VARIANT, VARIANT_FAMILIES, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 
 /** `now('UTC')`: the time now in that zone. */
 const NONE_BEFORE = ["now"];
 const ONE_BEFORE = [
-  "toDateTime", "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull",
+  "toString", "toDateTime", "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull",
   "toYear", "toQuarter", "toMonth", "toDayOfMonth", "toDayOfYear", "toISOWeek", "toHour", "toMinute", "toSecond", "toYYYYMM", "toYYYYMMDD",
   "toMonday", "toStartOfYear", "toStartOfQuarter", "toStartOfMonth", "toStartOfDay", "toStartOfHour", "toStartOfMinute",
   "toStartOfFiveMinutes", "toStartOfTenMinutes", "toStartOfFifteenMinutes",
 ];
-const TWO_BEFORE = ["toStartOfWeek", "toDayOfWeek", "toDateTime64", "addDays", "addHours", "addMinutes", "addSeconds", "subtractDays", "subtractHours", "subtractMinutes", "subtractSeconds"];
+const TWO_BEFORE = ["formatDateTime", "toStartOfWeek", "toDayOfWeek", "toDateTime64", "addDays", "addHours", "addMinutes", "addSeconds", "subtractDays", "subtractHours", "subtractMinutes", "subtractSeconds"];
 
 /** Per function, how many arguments come before its time zone (an engine test holds each). */
 export const TIME_ZONE_AFTER: ReadonlyMap<string, number> = new Map([...NONE_BEFORE.map((name) => [name, 0] as const), ...ONE_BEFORE.map((name) => [name, 1] as const), ...TWO_BEFORE.map((name) => [name, 2] as const)]);
+
+/** `toString(t, zone)` and `formatDateTime(t, format, zone)` read a zone per row (a column there is taken). */
+const ZONE_PER_ROW: ReadonlySet<string> = new Set(["toString", "formatDateTime"]);
 
 /** `toDateTime(x, 3)` and `parseDateTimeBestEffort(s, 3)` read a whole number there as a DateTime64's scale (TRUE as 1). */
 const SCALE_OR_TIME_ZONE: ReadonlySet<string> = new Set(["toDateTime", "parseDateTimeBestEffort", "parseDateTimeBestEffortOrNull"]);
@@ -38,6 +41,7 @@ export function timeZoneReading(name: string, zone: Expression, t: Typed, isNull
     throw invalidQuery(`${describe(zone)}${at(zone.position)} may be NULL, and now takes a time zone there only as a constant string that is not, such as 'UTC'`, zone.position);
   }
   if (isNull) return "other";
+  if (ZONE_PER_ROW.has(name) && t.cls === "string" && t.variant < 0) return "zone";
   if (t.constant === false) {
     throw invalidQuery(`${describe(zone)}${at(zone.position)} is read per row, and ${nameOf(name)} takes a time zone there only as a constant string, such as 'UTC' (ClickHouse reads it once, not per row)`, zone.position);
   }
@@ -61,10 +65,12 @@ const DATE_TIME_FIRST_WITH_ZONE: ReadonlySet<string> = new Set(["toMonday", "toS
 
 /** Refuses a first argument that `name` takes without a time zone but not with one (DATE_TIME_FIRST_WITH_ZONE). */
 export function refuseFirstBesideZone(name: string, first: Expression, t: Typed, zone: Expression): void {
-  if (!DATE_TIME_FIRST_WITH_ZONE.has(name)) return;
-  const date = t.cls === null && DATES.has(t.variant);
-  const text = t.cls === "string" && t.variant < 0 && /^(add|subtract)/.test(name);
-  if (!date && !text) return;
+  // `toString(x, zone)` writes a DateTime or a DateTime64 in that zone, and takes nothing else with one (code 42).
+  const refused =
+    name === "toString"
+      ? t.alternatives === undefined && (t.cls !== null ? t.cls !== "datetime" : t.variant >= 0 && t.variant !== MIXED_VARIANT && (DATES.has(t.variant) || VARIANT_FAMILIES[t.variant] !== "datetime"))
+      : DATE_TIME_FIRST_WITH_ZONE.has(name) && ((t.cls === null && DATES.has(t.variant)) || (t.cls === "string" && t.variant < 0 && /^(add|subtract)/.test(name)));
+  if (!refused) return;
   throw invalidQuery(
     `${describe(first)}${at(first.position)} is ${typeName(t)}, and ${nameOf(name)} given a time zone (${describe(zone)}${at(zone.position)}) takes only a DateTime or a DateTime64 there`,
     first.position,
