@@ -8,9 +8,10 @@ import { atPosition as at, QueryServiceError, type TextPosition } from "../../er
 import type { Expression } from "../../query/ast.js";
 import { NULLABLE_CLASSES, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerCommonType, type IntegerShape, type NumberShape } from "../integer-types.js";
-import { typed, integerTyped, integerShapeOf, numberShapeOf, NULLABLE_STRINGS_VARIANT, MIXED_VARIANT, BRANCH_FAMILIES, VARIANT_FAMILIES, PLAIN_VARIANT, familyOf, variantTyped, mayHoldNull, isArrayTyped, NUMBER_CLASSES, NULLABLE_NUMBER_CLASSES, isContainer, IPV4_VARIANT, type Typed } from "./typed-values.js";
+import { typed, integerTyped, integerShapeOf, numberShapeOf, NULLABLE_STRINGS_VARIANT, MIXED_VARIANT, BRANCH_FAMILIES, VARIANT_FAMILIES, PLAIN_VARIANT, familyOf, variantTyped, mayHoldNull, isArrayTyped, NUMBER_CLASSES, NULLABLE_NUMBER_CLASSES, isContainer, IPV4_VARIANT, uint128CommonType, type Typed } from "./typed-values.js";
 import { describe, list, typeName } from "./messages.js";
 import { UINT8_CONDITION_ALTERNATIVES } from "./conditions.js";
+
 
 /**
  * The family of an `if`'s branch: a tuple is one of its own (`if(c, tuple(x), x)` is a
@@ -203,6 +204,12 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
   const states = branchStates(args, types, nullAt);
   if (states > 1) {
     return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: [typed("aggregateState", constant === false ? false : null)], ...(pickedOnce ? { pickedOnce } : {}) };
+  }
+  // A UInt128 beside unsigned integers (`if(item_type, 1000, item_id)`) is a UInt128, as
+  // greatest makes one (LIKE refuses it, code 43; seed 39). A NULL branch leaves it to the rules below.
+  if (!args.some((arg, i) => isBranch(i, args.length) && nullAt(arg))) {
+    const wide = uint128CommonType(args.flatMap((_, i) => (isBranch(i, args.length) ? [types[i]!] : [])), constant);
+    if (wide !== null) return wide;
   }
   // Numbers of known types and IPv4s with a common type: that type, where no constant condition
   // picks a branch (below, a NULL branch so picked holds no value). A constant condition among

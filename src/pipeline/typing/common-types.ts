@@ -9,7 +9,7 @@ import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, NULLABLE_CLASSES, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { commonTypeProblem, integerCommonType, integerTypeName, type NumberShape } from "../integer-types.js";
 import type { ArgumentTyping } from "../argument-types.js";
-import { typed, integerShapeOf, numberShapeOf, VARIANT_INDEX, MIXED_VARIANT, UINT128_VARIANT, CONTAINER_VARIANT_AT, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, isPlainNumber, NULLABLE_NUMBER_CLASSES, isContainer, type Typed } from "./typed-values.js";
+import { typed, numberShapeOf, VARIANT_INDEX, MIXED_VARIANT, CONTAINER_VARIANT_AT, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, isPlainNumber, NULLABLE_NUMBER_CLASSES, isContainer, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 import { constnessCode, typeIndex, pairKey, functionFacts, type FunctionFacts } from "./function-facts.js";
 import { isBranch } from "./branch-types.js";
@@ -66,24 +66,6 @@ export function shapesDecide(first: Typed, second: Typed): boolean {
 export function refuseWithoutCommonType(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
   const pair = pairWithoutCommonType(facts, types);
   if (pair !== null) refuseTogether(name, args, types, pair[0], pair[1], position);
-}
-
-/** The unsigned classes a UInt128 is the common type with (`greatest(0, item_id)`). */
-const UNDER_UINT128: ReadonlySet<ArgumentClass | null> = new Set(["uint8", "uint32", "bool"]);
-
-/**
- * `greatest(0, item_id, item_type)`: the common type of UInt128s and unsigned integers (none
- * Nullable) is a UInt128. With a signed integer it is an Int256, with a float none (code 43):
- * no type. An engine test holds it.
- */
-export function uint128CommonType(types: readonly Typed[], constant: boolean | null): Typed | null {
-  let wide = false;
-  for (const t of types) {
-    if (t.variant === UINT128_VARIANT) wide = true;
-    // An integer of the int64 class known unsigned (a UInt16, a UInt64) widens too (`greatest(downsampled_retention_days, item_id)`; seed 15).
-    else if (t.variant >= 0 || t.nullable || !(UNDER_UINT128.has(t.cls) || (t.cls === "int64" && integerShapeOf(t)?.signed === false))) return null;
-  }
-  return wide ? variantTyped(UINT128_VARIANT, constant) : null;
 }
 
 /**

@@ -230,3 +230,21 @@ export const IP_VARIANTS: ReadonlySet<number> = new Set([IPV4_VARIANT, IPV6_VARI
 export function isArrayTyped(t: Typed): boolean {
   return t.cls !== null ? elementClass(t.cls) !== null : t.variant >= 0 && isArrayVariant(VARIANTS[t.variant]!);
 }
+
+/** The unsigned classes a UInt128 is the common type with (`greatest(0, item_id)`). */
+const UNDER_UINT128: ReadonlySet<ArgumentClass | null> = new Set(["uint8", "uint32", "bool"]);
+
+/**
+ * `greatest(0, item_id, item_type)`: the common type of UInt128s and unsigned integers (none
+ * Nullable) is a UInt128. With a signed integer it is an Int256, with a float none (code 43):
+ * no type. An engine test holds it.
+ */
+export function uint128CommonType(types: readonly Typed[], constant: boolean | null): Typed | null {
+  let wide = false;
+  for (const t of types) {
+    if (t.variant === UINT128_VARIANT) wide = true;
+    // An integer of the int64 class known unsigned (a UInt16, a UInt64) widens too (`greatest(downsampled_retention_days, item_id)`; seed 15).
+    else if (t.variant >= 0 || t.nullable || !(UNDER_UINT128.has(t.cls) || (t.cls === "int64" && integerShapeOf(t)?.signed === false))) return null;
+  }
+  return wide ? variantTyped(UINT128_VARIANT, constant) : null;
+}
