@@ -914,6 +914,9 @@ export class ArgumentTyping {
     // An aggregate that returns one of its rows' values (`max(tuple(FALSE, n, 'transaction')) / 1`;
     // seed 16) returns a tuple of the same elements' types.
     if (ROW_VALUE_AGGREGATES.has(node.name) && node.args[0] !== undefined) return this.tupleValueOf(node.args[0], depth + 1);
+    // greatest or least of one value, and identity, are that value (`greatest(tuple(offset,
+    // last_seen)) / offset` divides a DateTime, code 43; seed 39).
+    if (node.args.length === 1 && (node.name === "greatest" || node.name === "least" || node.name === "identity")) return this.tupleValueOf(node.args[0]!, depth + 1);
     if (TUPLE_ARITHMETIC.has(node.name) && node.args.length === 2) return this.arithmeticTupleOf(node, depth);
     if (node.name !== "coalesce" && node.name !== "ifNull") return null;
     const first = node.args.find((arg) => !this.isNothing(arg));

@@ -85,7 +85,7 @@ describe("a Nullable beside a scalar in two tuples compared", () => {
   });
 });
 
-describe("a tuple an ifNull, a coalesce or an aggregate of rows' values returns", () => {
+describe("a tuple an ifNull, a coalesce, an aggregate of rows' values or greatest of one value returns", () => {
   // A tuple is never NULL, so `coalesce(tuple(…), 'x')` is that tuple (seed 15's
   // `receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a')`,
   // code 43): arithmetic and comparison work on its elements, as on the tuple(…) itself.
@@ -103,6 +103,10 @@ describe("a tuple an ifNull, a coalesce or an aggregate of rows' values returns"
       [`multiply(argMax(tuple(1, 'a'), ${d}), 2)`, true],
       [`less(any(tuple(${i}, 1)), tuple('abc', 2))`, true],
       [`divide(max(tuple(1, ${u})), 2)`, false],
+      // greatest or least of one value, and identity, are that value (seed 39).
+      [`divide(greatest(tuple(${u}, ${d})), ${u})`, true],
+      [`multiply(least(tuple(${s}, 1)), 2)`, true],
+      [`divide(identity(tuple(${u}, ${i})), 2)`, false],
       // Elements the operation takes: answered.
       [`minus(${d}, coalesce(tuple(1, ${u}), 'x'))`, false],
       [`multiply(ifNull(tuple(${u}, ${i}), 2), 3)`, false],
