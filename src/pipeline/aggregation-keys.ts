@@ -396,6 +396,9 @@ const arrayJoinColumns = memoizePerDefinition((entity: EntityDefinition): Readon
 /** The functions that answer NULL for a NULL argument, whose constant calls are folded so (constantFolding). */
 const NULL_PROPAGATING: ReadonlySet<string> = new Set(["like", "notLike", "ilike", "notILike", "match", "plus", "minus", "multiply", "divide", "concat", "lower", "upper"]);
 
+/** Calls whose result is NULL where an argument is: the comparisons and NULL_PROPAGATING, and substring. */
+const PASSES_ON_NULL: ReadonlySet<string> = new Set([...NULL_PROPAGATING, "substring", "equals", "notEquals", "less", "lessOrEquals", "greater", "greaterOrEquals"]);
+
 /** The columns each expression-mapped column reads, read from its SQL once per entity definition. */
 const expressionColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
   const columns = new Map<string, readonly string[]>();
@@ -450,6 +453,9 @@ function constantFolding(
     }
     return held;
   };
+  // A column mapped to a subscript (`geo_country_code`) is Nullable: NULL for a missing key.
+  const passesOnMappedNull = (node: Expression): boolean =>
+    mappedSubscripts.has(node) || (node.kind === "function" && PASSES_ON_NULL.has(node.name) && node.args.some(passesOnMappedNull));
   // The check asks again at each level it descends: each node is folded once.
   const folded = new Map<Expression, Folded>();
   const fold = (node: Expression): Folded => {
@@ -482,6 +488,9 @@ function constantFolding(
     // A call that answers NULL for a NULL, of constants only: NULL (`NULL LIKE 'x'`, `NULL + 1`),
     // which decides no AND or OR (`title != '' OR NULL LIKE 'x'` reads title: code 215; seed 16).
     if (constant && args.includes("null") && NULL_PROPAGATING.has(node.name)) return "null";
+    // An array or a tuple of constants is never NULL (`array('staging') IS NOT NULL AND x` is x,
+    // which the engine reads: code 215; seed 39).
+    if (constant && (node.name === "array" || node.name === "tuple")) return "value";
     if ((node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1) {
       if (args[0] === "null" || args[0] === "true" || args[0] === "false" || args[0] === "value") return (args[0] === "null") === (node.name === "isNull") ? "true" : "false";
       if (constant) return "unknown";
@@ -504,6 +513,9 @@ function constantFolding(
       // Of a call the pass knows Nullable, per row (`isNotNull(concat(environment, v) > t)` on
       // profiles, whose environment is Nullable: code 215; seed 21).
       if (only.kind === "function" && typeOf(only)?.nullable === true) return "column";
+      // Or of a call that passes on the NULL of a column mapped to a subscript (`(geo_country_code
+      // != 'x') IS NOT NULL` on events: a Nullable(UInt8), read per row, code 215; seed 39).
+      if (only.kind === "function" && passesOnMappedNull(only)) return "column";
       // A column the SQL computes is declared with the type the engine gives it (`ip_address` is
       // a Nullable(String) coalesce: `ip_address IS NOT NULL` beside `uniqExact(…)` reads it, code
       // 215; seed 26; expression-column-types.test.ts holds every such declaration to the engine).

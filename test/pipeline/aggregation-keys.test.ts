@@ -98,6 +98,10 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   // ... and in HAVING a test of its elements, read per row, also where the entity maps the part
   // onto another (`tags.value` is `tags.indexed_value`; seed 35, code 215): named as written
   [GENERIC_ORG_COUNTERS("sum(value) AS v BY project_id", " HAVING tags.value IS NOT NULL"), "column tags.value", "tags.value"],
+  // isNull of a call that passes on such a column's NULL is read per row too (seed 39)
+  [EVENTS("count() AS c BY project_id", " HAVING (geo_country_code != 'x') IS NOT NULL"), "column contexts[geo.country_code]", "geo_country_code"],
+  // an array or a tuple of constants is never NULL: `IS NOT NULL` of it is true, which decides no AND (seed 39)
+  [EVENTS("count() AS c BY project_id", " HAVING array('staging') IS NOT NULL AND title != ''"), "column title", "title"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -128,6 +132,8 @@ const TAKEN: readonly string[] = [
   EVENTS("count() AS c, if(isNull(project_id), title, 'x') AS t"),
   EVENTS("count() AS c, if(100 IS NULL, title, 'x') AS t"),
   EVENTS("count() AS c BY project_id", " HAVING 2 > 1.5 OR title != ''"),
+  EVENTS("count() AS c BY project_id", " HAVING array('staging') IS NULL AND title != ''"),
+  EVENTS("count() AS c BY project_id", " HAVING (coalesce(geo_country_code, 'a') != 'x') IS NOT NULL"),
   EVENTS("count() AS c BY project_id", " HAVING 'a' != 'a' AND title != ''"),
   EVENTS("count() AS c BY project_id", " HAVING TRUE = 0 AND title != ''"),
   EVENTS("count() AS c, if(1 = 2, title, 'x') AS t"),
