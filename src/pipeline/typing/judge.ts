@@ -45,6 +45,12 @@ export function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts:
   if (args.length === 2 && (VALUE_COMPARISONS.has(name) || inArray) && facts.signature && !nothing && types.every((t) => t.cls !== null && (t.cls !== "string" || inArray) && t.variant < 0 && t.alternatives === undefined)) {
     judge(typing, name, facts, args, types, position, false);
   }
+  // greatest and least find their arguments' common type at analysis, a text's too
+  // (`greatest(span_id, if(1, spans.op, 'x'))` on discover, whose spans.op is NULL: a UInt64 and a
+  // Nullable(String), code 386 with no row read; seed 39).
+  if (COMMON_TYPE_FUNCTIONS.has(name) && facts.signature && !nothing && types.every((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined)) {
+    judge(typing, name, facts, args, types, position, false);
+  }
   for (let i = 0; i < types.length; i++) {
     // A Variant that holds no value is judged per alternative (judgeAlternatives).
     if (!types[i]!.holdsNoValue || types[i]!.alternatives !== undefined) continue;
