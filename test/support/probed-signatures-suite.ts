@@ -54,8 +54,11 @@ import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import type { Expression } from "../../src/query/ast.js";
 import { passRefusal } from "./typing-pass.js";
 
-/** The probe's type errors (43, 386, and 48 for a conversion the engine has no code for) and wrong counts (42, 34, 35). */
-const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35]);
+/**
+ * The probe's type errors (43, 386, and 48 for a conversion the engine has no code for), wrong
+ * counts (42, 34, 35), and 44 for a value read per row where a constant goes (a time zone).
+ */
+const TYPE_OR_COUNT_ERRORS = new Set([43, 386, 48, 42, 34, 35, 44]);
 /** ClickHouse's codes for a text that does not read as the type it is converted to (a number, a DateTime, a UUID, an array). */
 const TEXT_CONVERSION_ERRORS = new Set([53, 72, 41, 376, 6, 27, 38, 130]);
 

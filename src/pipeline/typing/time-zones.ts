@@ -37,10 +37,11 @@ const SCALE_OR_TIME_ZONE: ReadonlySet<string> = new Set(["toDateTime", "parseDat
  */
 export function timeZoneReading(name: string, zone: Expression, t: Typed, isNull: boolean): "zone" | "other" {
   // `now(NULL)`, `now(toNullable('UTC'))`: now takes no Nullable zone (code 43); the others answer a NULL.
-  if (name === "now" && (isNull || t.nullable)) {
+  if (name === "now" && (isNull || t.nullable || t.holdsNoValue)) {
     throw invalidQuery(`${describe(zone)}${at(zone.position)} may be NULL, and now takes a time zone there only as a constant string that is not, such as 'UTC'`, zone.position);
   }
-  if (isNull) return "other";
+  // A value no row holds (`if(1, NULL, s)`) is NULL in every row, which the engine answers NULL for.
+  if (isNull || t.holdsNoValue) return "other";
   if (ZONE_PER_ROW.has(name) && t.cls === "string" && t.variant < 0) return "zone";
   if (t.constant === false) {
     throw invalidQuery(`${describe(zone)}${at(zone.position)} is read per row, and ${nameOf(name)} takes a time zone there only as a constant string, such as 'UTC' (ClickHouse reads it once, not per row)`, zone.position);
