@@ -127,9 +127,18 @@ export function unreadableDottedNumberAsComparedDateTime(text: string): boolean 
   return month > 12 || day > DAYS_IN_MONTH[month]!;
 }
 
+/**
+ * Whether a comparison with a DateTime fails on a text with a `+` no digit follows, which the
+ * best-effort reading takes as a time zone offset without its hours (`'9+Z8T7' = now()`, `'12 +
+ * 3'`: code 41; seed 39). An offset of digits (`+01`, `+0100`, `+01:00`) is taken.
+ */
+export function offsetWithoutDigitsAsComparedDateTime(text: string): boolean {
+  return /\+(?!\d)/.test(text);
+}
+
 /** Whether a comparison with a DateTime fails on a text the words-and-digits rule (readsAsComparedDateTime) lets through. */
 export function unreadableAsComparedDateTime(text: string): boolean {
-  return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text) || unreadableDottedNumberAsComparedDateTime(text);
+  return impossibleLeadingDate(text) || unreadableDigitsAsComparedDateTime(text) || trailingSeparatorAsComparedDateTime(text) || unreadableDottedNumberAsComparedDateTime(text) || offsetWithoutDigitsAsComparedDateTime(text);
 }
 
 /**

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { ARRAY_VARIANTS, classOfTypeName, isArrayVariant, variantOfTypeName, variantSamples } from "../../src/pipeline/argument-classes.js";
-import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime, unreadableDottedNumberAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
+import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, impossibleLeadingDate, readsAsConvertedDate, trailingSeparatorAsComparedDateTime, offsetWithoutDigitsAsComparedDateTime, unreadableAsComparedDateTime, unreadableDigitsAsComparedDateTime, unreadableDottedNumberAsComparedDateTime } from "../../src/pipeline/literal-texts.js";
 import type { Expression } from "../../src/query/ast.js";
 import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { expressionTyping } from "../../src/pipeline/argument-types.js";
@@ -256,6 +256,14 @@ describe("strings compared with a value of a class", () => {
     const unreadable = ["8-", "8/", "8.", "8:", "8,", "8+", "31-", "8 -", "2024-", "2024-01-", "2024-01-01-", "2024-01-01.", "2024-01-01 10:", "12:", "Jan 1 2024-", "2024-01-01 10:00:00+", "2024-01-01 10:00:00.5."];
     const readable = ["8 ", "8-1", "2024-01-01 ", "2024-01-01T", "2024-01-01 10:00.", "2024-01-01 10:00:00.", "10:00:00.", "2024-01-01 10:00:00.5"];
     for (const text of unreadable) expect(trailingSeparatorAsComparedDateTime(text), text).toBe(true);
+    for (const text of readable) expect(unreadableAsComparedDateTime(text), text).toBe(false);
+    expect(await wronglyReadAsDateTime(unreadable, readable, (text, column) => [`${text} = ${column}`, `${column} < ${text}`])).toEqual([]);
+  });
+
+  it("a text with a '+' no digit follows fails compared with a DateTime (a time zone offset without its hours), an offset of digits is taken (found by the fuzz: now() = '9+\\Z8T7', seed 39)", async () => {
+    const unreadable = ["9+Z8T7", "9+Z", "12 + 3", "2024-01-01 00:00:00+ 01", "2024-01-01 10:00:00+Z"];
+    const readable = ["2024-01-01 00:00:00+1", "2024-01-01 00:00:00+01", "2024-01-01 00:00:00+0100", "2024-01-01T00:00:00+05:30", "9+08", "2024-01-01 00:00:00 +01"];
+    for (const text of unreadable) expect(offsetWithoutDigitsAsComparedDateTime(text), text).toBe(true);
     for (const text of readable) expect(unreadableAsComparedDateTime(text), text).toBe(false);
     expect(await wronglyReadAsDateTime(unreadable, readable, (text, column) => [`${text} = ${column}`, `${column} < ${text}`])).toEqual([]);
   });
