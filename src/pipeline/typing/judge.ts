@@ -48,8 +48,13 @@ export function judgeHoldingNoValue(typing: ArgumentTyping, name: string, facts:
   // greatest and least find their arguments' common type at analysis, a text's too
   // (`greatest(span_id, if(1, spans.op, 'x'))` on discover, whose spans.op is NULL: a UInt64 and a
   // Nullable(String), code 386 with no row read; seed 39).
-  if (COMMON_TYPE_FUNCTIONS.has(name) && facts.signature && !nothing && types.every((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined)) {
-    judge(typing, name, facts, args, types, position, false);
+  // A NULL among them (`now() + url`, url NULL on discover) has every type, and leaves the others to find theirs.
+  if (COMMON_TYPE_FUNCTIONS.has(name) && facts.signature) {
+    const valued = args.flatMap((arg, i) => (types[i]!.cls === null && typing.mayBeNothing(arg) ? [] : [i]));
+    const valuedTypes = valued.map((i) => types[i]!);
+    if (valued.length >= 2 && valuedTypes.every((t) => t.cls !== null && t.variant < 0 && t.alternatives === undefined)) {
+      judge(typing, name, facts, valued.map((i) => args[i]!), valuedTypes, position, false);
+    }
   }
   for (let i = 0; i < types.length; i++) {
     // A Variant that holds no value is judged per alternative (judgeAlternatives).
