@@ -102,6 +102,9 @@ const REFUSED: readonly (readonly [string, string, string])[] = [
   [EVENTS("count() AS c BY project_id", " HAVING (geo_country_code != 'x') IS NOT NULL"), "column contexts[geo.country_code]", "geo_country_code"],
   // an array or a tuple of constants is never NULL: `IS NOT NULL` of it is true, which decides no AND (seed 39)
   [EVENTS("count() AS c BY project_id", " HAVING array('staging') IS NOT NULL AND title != ''"), "column title", "title"],
+  // greatest and least of constants with a NULL among them are not computed first (seed 40)
+  [EVENTS("if(greatest(FALSE, NULL, 2), title, 'x') AS t, count() AS c"), "column title", "title"],
+  [EVENTS("if(least(NULL, 0, 3), title, 'x') AS t, count() AS c"), "column title", "title"],
 ];
 
 const TAKEN: readonly string[] = [
@@ -133,6 +136,7 @@ const TAKEN: readonly string[] = [
   EVENTS("count() AS c, if(100 IS NULL, title, 'x') AS t"),
   EVENTS("count() AS c BY project_id", " HAVING 2 > 1.5 OR title != ''"),
   EVENTS("count() AS c BY project_id", " HAVING array('staging') IS NULL AND title != ''"),
+  EVENTS("if(least(0, 3), title, 'x') AS t, count() AS c"),
   EVENTS("count() AS c BY project_id", " HAVING (coalesce(geo_country_code, 'a') != 'x') IS NOT NULL"),
   EVENTS("count() AS c BY project_id", " HAVING 'a' != 'a' AND title != ''"),
   EVENTS("count() AS c BY project_id", " HAVING TRUE = 0 AND title != ''"),

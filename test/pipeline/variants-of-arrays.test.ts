@@ -5,7 +5,8 @@
  * (`if(exception_frames.function, exception_stacks.mechanism_type, span_op_breakdowns.key) IN
  * now()`, seed 15, code 53), in a column and in a list read per row (code 43). A Variant with a
  * scalar among its alternatives is looked for leniently and left alone. The typing pass refuses
- * the first (typing/membership.ts, isVariantOfArrays); this holds it to the embedded engine.
+ * the first (typing/membership.ts, isVariantOfArrays), and so a value known as one of some arrays
+ * (isOneOfArrays); this holds it to the embedded engine.
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_SAMPLES, PROBE_ROW_TABLE, variantSamples } from "../../src/pipeline/argument-classes.js";
@@ -21,7 +22,8 @@ const engine = useProbeTablesEngine("variants-of-arrays", samples);
 const { c_string: s, c_uint8: c, c_array_string: strings, c_array_number: numbers } = Object.fromEntries(samples.map((sample) => [sample.column, sample.column]));
 
 /** The Variants of arrays alone, and of an array beside a scalar (left alone). */
-const variantsOfArrays = [`if(NULL, NULL, ${strings})`, `if(${c}, ${numbers}, NULL)`, `if(${c}, ${strings}, ${uuids.column})`];
+// (and a product known only as one of some arrays of numbers, `offset * spans.exclusive_time_32`; seed 40)
+const variantsOfArrays = [`if(NULL, NULL, ${strings})`, `if(${c}, ${numbers}, NULL)`, `if(${c}, ${strings}, ${uuids.column})`, `multiply(${c}, array(${c}))`];
 const mixedWithScalars = [`if(${c}, ${strings}, ${s})`, `if(NULL, ${s}, ${numbers})`];
 /** What IN looks in: the clock, a value computed per row, a column, lists read per row. */
 const sets = [`now()`, `length(${s})`, s, `tuple(${s}, 'b')`, `tuple(${strings}, ${strings})`];

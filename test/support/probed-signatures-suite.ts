@@ -1280,8 +1280,8 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       }
     }, 900_000);
 
-    probeIt("an Array(UInt32) or Array(Bool) divided or multiplied by a number is an array of numbers, as the engine types it, refused where the engine refuses it", async () => {
-      const arrays = [call("array", [column(CLASS_SAMPLES.uint32.column)]), call("array", [column(CLASS_SAMPLES.bool.column)])];
+    probeIt("an Array(UInt32), Array(UInt8) or Array(Bool) divided or multiplied by a number is an array of numbers, as the engine types it, refused where the engine refuses it", async () => {
+      const arrays = [call("array", [column(CLASS_SAMPLES.uint32.column)]), call("array", [column(CLASS_SAMPLES.bool.column)]), call("array", [column(CLASS_SAMPLES.uint8.column)])];
       const numbers = [literal(2), literal(0.5), column(CLASS_SAMPLES.float64.column), column(CLASS_SAMPLES.int64.column)];
       const products = arrays.flatMap((array) => numbers.flatMap((number) => [call("divide", [array, number]), call("multiply", [number, array])]));
       const wrong: string[] = [];

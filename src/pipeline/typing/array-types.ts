@@ -7,7 +7,7 @@ import type { Expression } from "../../query/ast.js";
 import { ARGUMENT_CLASSES, ARRAY_VARIANT_SAMPLES, ARRAY_VARIANTS, classOfTypeName, elementClass, nullableClassOfTypeName, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { UINT32_SHAPE, UINT8_SHAPE, integerCommonType } from "../integer-types.js";
 import type { ArgumentTyping } from "../argument-types.js";
-import { constnessIndex, typed, integerTyped, integerShapeOf, UNKNOWN_COLUMN, VARIANT_INDEX, TUPLE_VARIANT, NULLABLE_STRINGS_VARIANT, UUIDS_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, ARRAY_VARIANT_AT, SCALAR_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, familyOf, variantTyped, FLOAT64S_VARIANT, FLOAT32S_VARIANT, isPlainNumber, BOOLS_VARIANT, IP_VARIANTS, IPV6_VARIANT, type Typed } from "./typed-values.js";
+import { constnessIndex, typed, integerTyped, integerShapeOf, UNKNOWN_COLUMN, VARIANT_INDEX, TUPLE_VARIANT, NULLABLE_STRINGS_VARIANT, UUIDS_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, ARRAY_VARIANT_AT, SCALAR_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, familyOf, variantTyped, FLOAT64S_VARIANT, FLOAT32S_VARIANT, isPlainNumber, BOOLS_VARIANT, UINT8S_VARIANT, IP_VARIANTS, IPV6_VARIANT, type Typed } from "./typed-values.js";
 import { NO_POSITIONS, type FunctionFacts } from "./function-facts.js";
 import { alternativeOf, branchType, shapesConflict } from "./branch-types.js";
 
@@ -394,7 +394,8 @@ const ARRAY_OF_VARIANT: Readonly<Partial<Record<ArgumentClass, number>>> = { uin
 export function isNumberArray(t: Typed): boolean {
   // Of one of some types: NUMBER_ARRAYS, or an array of numbers of a known class (an Array(UInt32)).
   if (t.variant < 0 && t.arrayOf !== undefined) return t.arrayOf === NUMBER_ARRAYS[0]!.arrayOf || (t.elementType !== undefined && isPlainNumber(t.elementType));
-  return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT || t.variant === BOOLS_VARIANT;
+  // An Array(UInt8) too (`span_id * array(100) >= x`, an array of numbers compared with a number: code 43; seed 40).
+  return t.variant < 0 ? t.cls === "arrayNumber" : t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT || t.variant === BOOLS_VARIANT || t.variant === UINT8S_VARIANT;
 }
 
 /**

@@ -260,7 +260,12 @@ export function containerWhat(node: Expression, t: Typed): string {
 
 /** A tuple or an array, typed so or written as a `tuple(…)` or `array(…)` call the pass has no type for. */
 export function isContainerValue(node: Expression, t: Typed): boolean {
-  return t.variant === TUPLE_VARIANT || isArrayTyped(t) || isArrayCall(node) || isTupleCall(node) || isVariantOfArrays(t);
+  return t.variant === TUPLE_VARIANT || isArrayTyped(t) || isArrayCall(node) || isTupleCall(node) || isVariantOfArrays(t) || isOneOfArrays(t);
+}
+
+/** A value known as one of some arrays (`offset * spans.exclusive_time_32`, an array of numbers of the operands' exact type; seed 40). */
+function isOneOfArrays(t: Typed): boolean {
+  return t.variant < 0 && t.alternatives !== undefined && t.alternatives.length > 0 && t.alternatives.every(isArrayTyped);
 }
 
 /**

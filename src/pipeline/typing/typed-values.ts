@@ -209,6 +209,7 @@ export function isPlainNumber(t: Typed): boolean {
   return t.variant < 0 && t.cls !== null && ARRAY_FAMILIES[t.cls] === "number";
 }
 export const BOOLS_VARIANT = VARIANT_INDEX.get("bools")!;
+export const UINT8S_VARIANT = VARIANT_INDEX.get("uint8s")!;
 
 /** The number classes (a UInt8, a 64-bit integer, a float, a UInt32, a Bool). */
 export const NUMBER_CLASSES: readonly Typed[] = ARGUMENT_CLASSES.filter((cls) => ARRAY_FAMILIES[cls] === "number").map((cls) => typed(cls, null));
