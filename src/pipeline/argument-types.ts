@@ -267,16 +267,18 @@ export class ArgumentTyping {
     const reading = timeZoneReading(node.name, zone, zoneType, this.isNothing(zone));
     const plain = { ...node, args: node.args.slice(0, zoneAt) };
     if (reading === "zone") {
-      if (zoneAt > 0) refuseFirstBesideZone(node.name, plain.args[0]!, this.visit(plain.args[0]!), zone);
-      const result = this.visitCall(plain);
+      const result = this.visitCall(plain, zone);
       return zoneType.nullable ? (madeNullable(result, result.constant) ?? typed(null, result.constant)) : result;
     }
     const constness = [zoneType, ...plain.args.map((arg) => this.visit(arg))].map((t) => t.constant);
     return typed(null, constness.every((c) => c === true) ? true : constness.includes(false) ? false : null);
   }
 
-  /** A call: its arguments typed first, then the call judged with their types, and its own type from theirs. */
-  private visitCall(node: Extract<Expression, { kind: "function" }>): Typed {
+  /**
+   * A call: its arguments typed first, then the call judged with their types, and its own type
+   * from theirs. `zone`: the time zone visitZonedCall set apart, judged beside the first argument.
+   */
+  private visitCall(node: Extract<Expression, { kind: "function" }>, zone?: Expression): Typed {
     // Read once: nodes of different kinds have different hidden classes, so each read of a node's
     // property is a megamorphic lookup in V8; locals keep the many checks below cheap.
     const name = node.name;
@@ -303,6 +305,7 @@ export class ArgumentTyping {
       if (t.constant === true) constants++;
       else if (t.constant === false) columns++;
     }
+    if (zone !== undefined && nodes.length > 0) refuseFirstBesideZone(name, nodes[0]!, args[0]!, zone);
     // Before a value no row holds is made one of unknown type: the engine refuses it beside a tuple while planning.
     if (nodes.length === 2 && VALUE_COMPARISONS.has(name)) refuseNullableBesideTuple(name, nodes, args, this.nothing);
     if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
