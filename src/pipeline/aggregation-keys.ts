@@ -479,8 +479,8 @@ function constantFolding(
       case "datetime":
         return "value";
       case "column": {
-        const mapper = entity.columnMappers[node.name];
-        return node.entityAlias === undefined && mapper?.kind === "literal" ? literalTruth(mapper.value) : "column";
+        const value = literalValueOf(node);
+        return value !== undefined ? literalTruth(value) : "column";
       }
       case "function":
         break;
