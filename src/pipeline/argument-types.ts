@@ -13,7 +13,7 @@
  */
 import { atPosition as at, invalidQuery, QueryServiceError, type TextPosition } from "../errors/query-service-error.js";
 import type { EntityDefinition, FunctionMapper } from "../datasets/definition-types.js";
-import { queryExpressions, type Expression, type LogicalQuery } from "../query/ast.js";
+import { queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 import { CLASS_NAMES, NULLABLE_CLASSES, elementClass, keepsPlainResult, VARIANTS, variantWhat, type ArgumentClass } from "./argument-classes.js";
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { constantText, type ColumnTexts } from "./literal-texts.js";
@@ -30,7 +30,7 @@ import { DATE_DIFFERENCES, judgeDateDifference } from "./typing/date-differences
 import { refuseClassWhereNoneFits } from "./typing/first-argument-kinds.js";
 import { TIME_ZONE_AFTER, timeZoneReading, refuseFirstBesideZone } from "./typing/time-zones.js";
 import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
-import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct } from "./typing/arithmetic-types.js";
+import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct, isNumberArraysSum } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
 import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
@@ -230,7 +230,12 @@ export class ArgumentTyping {
       case "datetime":
         return DATETIME_CONSTANT;
       case "column":
-        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) return this.aliasType(node.name);
+        if (node.entityAlias === undefined && !node.insideOwnAlias && this.aliases.size > 0 && this.aliases.has(node.name)) {
+          // An alias's type is read once, where it is first met (SELECT comes first): what it names
+          // is looked at again in WHERE (`SELECT sessions_abnormal AS users, users WHERE users > 1`).
+          if (this.inWhere) this.refuseAggregateColumnsNamedBy(node.name, 0);
+          return this.aliasType(node.name);
+        }
         if (this.inWhere) this.refuseAggregateColumn(node);
         // `time` at GRANULARITY 86400 is `toDate(received)` (expression-printer.ts).
         if (this.dayBuckets && this.entityOf(node.entityAlias)?.timeBucketColumns[node.name] !== undefined) return variantTyped(DATE_VARIANT, false);
@@ -545,6 +550,7 @@ export class ArgumentTyping {
       if (product !== null) return product;
       if (mixedAt >= 0 && isNumbersProduct(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
     }
+    if (mixedAt >= 0 && isNumberArraysSum(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
     if (mixedAt >= 0) return answersCondition() ? condition(name, args, constant) : typed(null, constant);
     if (COMMON_TYPE_FUNCTIONS.has(name)) {
       const common = this.numbersCommonType(nodes, args, constant);
@@ -590,7 +596,7 @@ export class ArgumentTyping {
     }
     const result = withIntegerType(name, args, resultTyped(facts, args, constant, nodes));
     const untyped = result.cls === null && result.variant < 0 && result.alternatives === undefined;
-    if (untyped && isNumbersProduct(name, args)) return NUMBER_ARRAYS[constnessIndex(constant)]!;
+    if (untyped && (isNumbersProduct(name, args) || isNumberArraysSum(name, args))) return NUMBER_ARRAYS[constnessIndex(constant)]!;
     return untyped && answersCondition() ? condition(name, args, constant) : result;
   }
 
@@ -823,15 +829,31 @@ export class ArgumentTyping {
       each[at] = alternative;
       if (refuses(() => judge(this, name, facts, nodes, each, undefined, false))) continue;
       const r = resultTyped(facts, each, constant, nodes);
-      if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined || r.cls === "aggregateState") return null;
+      // A state among several results is an alternative of the Variant (`x * if(1, value, 0)` is a
+      // Variant(AggregateFunction(sum, Float64), UInt16), which length refuses: code 43; seed 42).
+      if (r.cls === null || r.variant >= 0 || r.alternatives !== undefined) return null;
       if (!results.includes(r.cls)) results.push(r.cls);
     }
     if (results.length === 0) return null;
     if (results.length > 1) {
       const alternativeConstant = constant === false ? false : null;
-      return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives: results.map((cls) => typed(cls, alternativeConstant)) };
+      const alternatives = results.map((cls) => typed(cls, alternativeConstant));
+      if (!results.includes("aggregateState")) return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives };
+      // The engine fails only on a row holding the state: where a constant condition picks what
+      // every row holds (`2 * if(0, value, 0)` holds the UInt16), so does the result.
+      const source = args[at]!;
+      if (source.held !== undefined) return null;
+      let picked: Typed | undefined;
+      if (source.picked !== undefined) {
+        each[at] = source.picked;
+        const cls = resultTyped(facts, each, constant, nodes).cls;
+        picked = alternatives.find((alternative) => alternative.cls === cls);
+        if (picked === undefined) return null;
+      }
+      return { cls: null, index: -1, constant, nullable: false, variant: MIXED_VARIANT, alternatives, ...(source.pickedOnce ? { pickedOnce: true } : {}), ...(picked ? { picked } : {}) };
     }
     const result = results[0]!;
+    if (result === "aggregateState") return null;
     if (elementClass(result) !== null) return typed(result, constant);
     return NULLABLE_CLASSES.includes(result) ? typed(result, constant, true) : null;
   }
@@ -1337,6 +1359,16 @@ export class ArgumentTyping {
       `Aggregate function found in WHERE clause of query: column ${node.name}${at(node.position)} is the aggregate ${sql}; use HAVING to filter on aggregates`,
       node.position,
     );
+  }
+
+  /** refuseAggregateColumn of every column an alias's definition reads, through the aliases it reads (a cycle was refused before the pass). */
+  private refuseAggregateColumnsNamedBy(alias: string, depth: number): void {
+    if (depth > MAX_CONTAINER_DEPTH) return;
+    visitExpression(this.aliases.get(alias)!, (inner) => {
+      if (inner.kind !== "column") return;
+      if (inner.entityAlias === undefined && !inner.insideOwnAlias && this.aliases.has(inner.name)) this.refuseAggregateColumnsNamedBy(inner.name, depth + 1);
+      else this.refuseAggregateColumn(inner);
+    });
   }
 
   private isArrayJoined(node: Extract<Expression, { kind: "column" }>): boolean {

@@ -272,6 +272,31 @@ const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]
   least: (texts) => (texts.length === 0 ? null : texts.reduce((a, b) => (compareBytes(b, a) < 0 ? b : a))),
 };
 
+/**
+ * The value of arithmetic on numbers written out (`0.5 + 10`, `1 / 3`), as the engine computes it
+ * while it plans the query: the same IEEE doubles for floats, and for integers the exact value
+ * where it is a safe integer (the engine widens the type of a sum or a product, so a small one
+ * does not wrap). Null for anything else: a Boolean, an integer past 2^53, a result that is not
+ * finite, or -0, which the engine writes as '-0' and JavaScript as '0'.
+ */
+function arithmeticValueOf(node: Expression, depth: number): number | null {
+  if (node.kind === "literal") return typeof node.value === "number" && node.digits === undefined && Number.isFinite(node.value) ? node.value : null;
+  if (node.kind !== "function" || node.args.length !== 2 || depth > 8 || !(node.name in ARITHMETIC)) return null;
+  const left = arithmeticValueOf(node.args[0]!, depth + 1);
+  const right = left === null ? null : arithmeticValueOf(node.args[1]!, depth + 1);
+  if (left === null || right === null) return null;
+  const value = ARITHMETIC[node.name as keyof typeof ARITHMETIC](left, right);
+  const integers = Number.isInteger(left) && Number.isInteger(right) && node.name !== "divide";
+  return !Number.isFinite(value) || Object.is(value, -0) || (integers && !Number.isSafeInteger(value)) ? null : value;
+}
+
+const ARITHMETIC = {
+  plus: (a: number, b: number) => a + b,
+  minus: (a: number, b: number) => a - b,
+  multiply: (a: number, b: number) => a * b,
+  divide: (a: number, b: number) => a / b,
+} as const;
+
 /** What constant texts read of an entity's columns: the text it maps a column to (else null), and whether a value is always NULL there. */
 export interface ColumnTexts {
   text(column: Expression): string | null;
@@ -295,6 +320,10 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     // '0.5', which no integer reads as: seed 13), with an exponent as ClickHouse writes one, no
     // `+` in it (`toString(1.5e-7)` is '1.5e-7', `toString(1e21)` '1e21': seed 17).
     if (only?.kind === "literal" && (typeof only.value === "boolean" || (typeof only.value === "number" && Number.isFinite(only.value)))) return String(only.value).replace("e+", "e");
+    // So is a sum, difference, product or quotient of numbers written out (`toString(0.5 + 10)` is
+    // '10.5', which no integer reads as: code 53; seed 42).
+    const computed = only === null ? null : arithmeticValueOf(only, 0);
+    if (computed !== null) return String(computed).replace("e+", "e");
     // `toString(0 IS NULL)` is '0' (seed 20).
     if (only?.kind === "function" && (only.name === "isNull" || only.name === "isNotNull") && only.args.length === 1 && only.args[0]!.kind === "literal") {
       return (only.args[0]!.value === null) === (only.name === "isNull") ? "1" : "0";

@@ -86,6 +86,47 @@ describe("two arrays of a Variant compared", () => {
   });
 });
 
+describe("two arrays of a Variant of the same families compared, literals among their elements", () => {
+  it("are refused where one holds a literal's exact type (a Bool, a String, a Float64) no element of the other can be, as the engine refuses them; the rest are left to the engine (seed 42: array(use_case_id, 0.95) <= array(use_case_id, FALSE))", async () => {
+    const s = column(CLASS_SAMPLES.string.column);
+    const n = column(CLASS_SAMPLES.int64.column);
+    const f = column(CLASS_SAMPLES.float64.column);
+    const lit = (value: string | number | boolean): Expression => ({ kind: "literal", value });
+    const sqlOf = (node: Expression): string => (node.kind === "column" ? node.name : node.kind === "literal" ? (typeof node.value === "string" ? `'${node.value}'` : String(node.value).toUpperCase()) : "");
+    const arrays: Expression[][] = [
+      [s, lit(0.95)],
+      [s, lit(false)],
+      [s, lit(0.5)],
+      [s, lit(1)],
+      [s, n],
+      [s, f],
+      [lit("a"), lit(0.25)],
+      [lit("a"), lit(true)],
+      [s, lit(true), lit(0.5)],
+      [n, lit("x")],
+      [f, lit("x")],
+    ];
+    const wrong: string[] = [];
+    let refused = 0;
+    let taken = 0;
+    for (const a of arrays)
+      for (const b of arrays) {
+        const expression: Expression = { kind: "function", name: "lessOrEquals", args: [a, b].map((side): Expression => ({ kind: "function", name: "array", args: side })) };
+        const sql = `lessOrEquals(array(${a.map(sqlOf).join(", ")}), array(${b.map(sqlOf).join(", ")}))`;
+        const refusal = passRefusal(expression, entity);
+        const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+        if (refusal !== null) refused++;
+        else taken++;
+        if (refusal !== null && code !== 43) wrong.push(`${sql}: the pass refuses it (${refusal.slice(0, 100)}), the engine ${code === null ? "answers" : `fails (${code})`}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(20);
+    expect(taken).toBeGreaterThan(15);
+    const seed42: Expression = { kind: "function", name: "lessOrEquals", args: [arrays[0]!, arrays[1]!].map((side): Expression => ({ kind: "function", name: "array", args: side })) };
+    expect(passRefusal(seed42, entity)).toMatch(/holding a Float64/);
+  });
+});
+
 describe("an array holding an if's Variant", () => {
   it("is an array of a Variant in the pass and in the engine, alone or beside other values, and ORDER BY refuses it (seed 16)", async () => {
     const condition = CLASS_SAMPLES.uint8.column;

@@ -1614,7 +1614,11 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       // does one of a Nested column read whole (`10 / array(tags)` on replays, seed 18).
       const variantColumns = [...ARRAY_VARIANTS.map((variant) => variantSamples(variant)[0]!), ...variantSamples("nested")];
       const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...variantColumns].map((sample) => ({ name: sample.column, type: sample.type })));
-      const ofArrays = [...variantColumns.map((sample) => call("array", [column(sample.column)])), ...NULLABLE_ELEMENT_ARRAYS];
+      // And one of mixed arrays (`1 / groupUniqArray(array(level, measurements[cls]))`, seed 40):
+      // its elements are each an Array(Variant(...)).
+      const mixed = call("array", [column(CLASS_SAMPLES.string.column), column(CLASS_SAMPLES.uint8.column)]);
+      const ofMixedArrays = [call("array", [mixed]), call("groupUniqArray", [mixed]), call("groupArray", [mixed])];
+      const ofArrays = [...variantColumns.map((sample) => call("array", [column(sample.column)])), ...NULLABLE_ELEMENT_ARRAYS, ...ofMixedArrays];
       for (const array of ofArrays) expect(passTypingOf(array, entity)?.alternatives?.length, sqlOf(array)).toBeGreaterThan(2);
       const perRowNumbers = [literal(2), literal(0.95), literal(true), column(CLASS_SAMPLES.float64.column), column(CLASS_SAMPLES.int64.column)];
       const nested = names.flatMap((name) => ofArrays.flatMap((array) => perRowNumbers.flatMap((number) => [call(name, [number, array]), call(name, [array, number])])));
@@ -2491,6 +2495,61 @@ export function describeProbedSignatures(part: ProbedSignaturesPart): void {
       const { refused, disagreements } = await passAndEngine(callsWith(products, 2), { byRule: (message) => message.includes("whose type depends on the operands' exact types"), engineRefuses: (code) => TYPE_OR_COUNT_ERRORS.has(code), mustRefuse: () => false, entity });
       expect(refused).toBeGreaterThan(100);
       expect(disagreements).toEqual([]);
+    }, 300_000);
+
+    probeIt("two arrays of numbers added or subtracted element by element are an array of numbers none Nullable wherever the pass says one of them, and such a sum beside a DateTime is refused by both", async () => {
+      const arrays = [CLASS_SAMPLES.arrayNumber, ...["float64s", "float32s", "uint8s", "bools", "nullableUInt8"].map((variant) => variantSamples(variant)[0]!)].map((sample) => ({ name: sample.column, type: sample.type }));
+      const entity = columnsEntity("probe", [...CLASS_COLUMNS.map((sample) => ({ name: sample.column, type: sample.type })), ...arrays.slice(1)]);
+      const operands: Expression[] = [...arrays.map((array) => column(array.name)), call("array", [literal(100)]), call("array", [literal(2.5)])];
+      const wrong: string[] = [];
+      let sums = 0;
+      for (const name of ["plus", "minus"])
+        for (const left of operands)
+          for (const right of operands) {
+            const expression = call(name, [left, right]);
+            const known = passTypingOf(expression, entity);
+            if (known === null || known.cls === "arrayNumber") continue;
+            const type = await store.client
+              .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+              .then((r) => r.json<{ meta: { type: string }[] }>())
+              .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+            if (known.alternatives?.length !== 4) continue;
+            sums += 1;
+            if (!/^Array\((U?Int\d+|Float\d+)\)$/.test(type)) wrong.push(`${sqlOf(expression)}: ${type}, the pass one of the arrays of numbers`);
+          }
+      expect(sums).toBeGreaterThan(40);
+      expect(wrong).toEqual([]);
+      // `tags.value + array(100) + now()` (seed 42): such a sum beside a DateTime, either way round.
+      const sum = call("plus", [column(CLASS_SAMPLES.arrayNumber.column), call("array", [literal(100)])]);
+      for (const expression of [call("plus", [sum, call("now", [])]), call("minus", [call("now", []), sum])]) {
+        expect(passRefusal(expression, entity), sqlOf(expression)).not.toBeNull();
+        expect(TYPE_OR_COUNT_ERRORS.has((await codeOf(`SELECT ${sqlOf(expression)} AS r FROM ${PROBE_ROW_TABLE}`)) ?? 0), sqlOf(expression)).toBe(true);
+      }
+    }, 300_000);
+
+    probeIt("an if or multiIf whose branches are all of one map, IP or array variant is of that variant, as the engine types it", async () => {
+      const exact = ["mapStrings", "mapFloats", "mapInts", "mapBools", "nullableIPv4", "nullableIPv6", "nullableStrings", "nullableUInt8", "float64s", "float32s", "uuids", "uint8s", "bools"];
+      const samples = exact.map((variant) => ({ variant, sample: variantSamples(variant)[0]! }));
+      const entity = columnsEntity("probe", [...CLASS_COLUMNS, ...samples.map(({ sample }) => sample)].map((sample) => ({ name: sample.column, type: sample.type })));
+      const condition = column(CLASS_SAMPLES.uint8.column);
+      const wrong: string[] = [];
+      for (const { variant, sample } of samples) {
+        const value = column(sample.column);
+        for (const expression of [call("if", [condition, value, value]), call("multiIf", [condition, value, condition, value, value])]) {
+          const known = passTypingOf(expression, entity);
+          const type = await store.client
+            .query({ query: `SELECT ${sqlOf(expression)} AS r FROM probe LIMIT 0`, format: "JSONCompact" })
+            .then((r) => r.json<{ meta: { type: string }[] }>())
+            .then((r) => r.meta?.[0]?.type ?? "refused", () => "refused");
+          if (known?.variant !== variant || type !== sample.type) wrong.push(`${sqlOf(expression)}: ${type}, the pass ${known?.variant ?? known?.cls ?? "refuses it"}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      // `if(c, attributes_int, attributes_int) NOT IN attributes_float[k]` (seed 42): a map looked for among floats.
+      const maps = call("if", [condition, column(variantSamples("mapInts")[0]!.column), column(variantSamples("mapInts")[0]!.column)]);
+      const expression = call("notIn", [maps, column(CLASS_SAMPLES.float64.column)]);
+      expect(passRefusal(expression, entity), sqlOf(expression)).not.toBeNull();
+      expect(TYPE_OR_COUNT_ERRORS.has((await codeOf(`SELECT ${sqlOf(expression)} AS r FROM probe`)) ?? 0), sqlOf(expression)).toBe(true);
     }, 300_000);
 
     probeIt("an array of numbers with a float literal among them is an Array(Float64) wherever the pass says so", async () => {

@@ -210,6 +210,17 @@ export function isNumbersProduct(name: string, types: readonly Typed[]): boolean
 }
 
 /**
+ * `tags.value + array(100)`, `array(f) - array(2.5)`: two arrays of numbers, none Nullable, added
+ * or subtracted element by element, which the probe's class results do not type beyond two
+ * arrays of integers: an array of numbers whose element type depends on theirs (an Array(UInt64),
+ * an Array(Float64), an Array(UInt16) of two Array(Bool)s): NUMBER_ARRAYS (seed 42: `tags.value +
+ * array(100) + now()` is code 43). An engine test holds the engine's type of each such sum.
+ */
+export function isNumberArraysSum(name: string, types: readonly Typed[]): boolean {
+  return (name === "plus" || name === "minus") && types.length === 2 && isNumberArray(types[0]!) && isNumberArray(types[1]!);
+}
+
+/**
  * Of two operands, the position of an array of numbers (isNumberArray) beside a number of a known
  * class, else -1. The number may be Nullable: it makes no Nullable elements (`[1] * toNullable(2)`
  * is an Array(UInt16)).

@@ -219,12 +219,15 @@ export const MAPPED_ARRAYS = oneOfArrays(probedArrays, "an array arrayMap makes 
 /**
  * The variants whose values an array of them may hold as its known elements (judgeArrayElements):
  * the Dates, DateTime64s and IPs, and the array variants, each of one exact type (an
- * Array(Array(Nullable(String))) holds Array(Nullable(String))s), and arrays of tuples
+ * Array(Array(Nullable(String))) holds Array(Nullable(String))s), arrays of tuples
  * (`array(tags)` on replays holds Nested columns read whole: `10 / array(tags)` divides a number
- * by arrays of tuples, code 43; seed 18).
+ * by arrays of tuples, code 43; seed 18), and arrays of mixed arrays (`1 /
+ * groupUniqArray(array(level, measurements[cls]))` divides a number by Array(Variant(...))s, code
+ * 43; seed 40).
  */
 const KNOWN_ELEMENT_VARIANT_AT: readonly boolean[] = VARIANTS.map(
-  (variant, index) => VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || variant === "uint128" || ARRAY_VARIANT_SAMPLES[variant] !== undefined || index === NESTED_VARIANT,
+  (variant, index) =>
+    VARIANT_FAMILIES[index] === "datetime" || variant === "nullableIPv4" || variant === "nullableIPv6" || variant === "uint128" || ARRAY_VARIANT_SAMPLES[variant] !== undefined || index === NESTED_VARIANT || index === MIXED_ARRAY_VARIANT,
 );
 
 /**

@@ -6,7 +6,7 @@
  */
 import { atPosition as at, QueryServiceError, type TextPosition } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
-import { NULLABLE_CLASSES, VARIANTS, type ArgumentClass } from "../argument-classes.js";
+import { ARRAY_VARIANT_SAMPLES, NULLABLE_CLASSES, VARIANTS, type ArgumentClass } from "../argument-classes.js";
 import { UINT32_SHAPE, UINT8_SHAPE, commonTypeProblem, integerCommonType, type IntegerShape, type NumberShape } from "../integer-types.js";
 import { typed, integerTyped, integerShapeOf, numberShapeOf, NULLABLE_STRINGS_VARIANT, MIXED_VARIANT, BRANCH_FAMILIES, VARIANT_FAMILIES, PLAIN_VARIANT, familyOf, variantTyped, mayHoldNull, isArrayTyped, NUMBER_CLASSES, NULLABLE_NUMBER_CLASSES, isContainer, IPV4_VARIANT, uint128CommonType, type Typed } from "./typed-values.js";
 import { describe, list, typeName } from "./messages.js";
@@ -219,6 +219,10 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     const common = numberBranchesType(args, types, nullAt, constant);
     if (common !== null) return common;
   }
+  // Branches all of one variant of one exact type (`if(c, attributes_int, attributes_int)`, a
+  // Map(String, Int64)): that type (`… NOT IN attributes_float[k]` is code 43; seed 42).
+  const exact = oneExactVariant(args, types, nullAt);
+  if (exact >= 0) return variantTyped(exact, constant);
   // The common case, `if(c, a, b)` of one class (a NULL has none), is the probe's agreeing rule: no map.
   if (args.length === 3 && types[1]!.cls !== null && types[1]!.cls === types[2]!.cls && types[1]!.variant < 0 && types[2]!.variant < 0) return null;
   // Per family, its alternative: an alternative is a column of its own when the Variant is one,
@@ -286,6 +290,27 @@ export function branchesType(args: readonly Expression[], types: readonly Typed[
     if (nullAt(args[branch]!)) return { ...typed(only.cls, constant, true), holdsNoValue: true };
   }
   return typed(only.cls, constant, nullable || nulls > 0);
+}
+
+/**
+ * Per variant index, whether the variant is one exact type (a map, an IP, an array of one element
+ * type other than DateTime, whose time zone may differ): not a tuple, a Nested column, an array of
+ * a Variant or a Variant, each of many types, nor a Date or DateTime64 (of several precisions).
+ */
+const EXACT_VARIANT_AT: readonly boolean[] = VARIANTS.map(
+  (variant, index) => variant.startsWith("map") || variant === "nullableIPv4" || variant === "nullableIPv6" || (BRANCH_VARIANT_FAMILIES[index] !== undefined && ARRAY_VARIANT_SAMPLES[variant] !== undefined && variant !== "datetimes"),
+);
+
+/** The variant every branch is of (none NULL, each of one exact type, EXACT_VARIANT_AT), or -1. */
+function oneExactVariant(args: readonly Expression[], types: readonly Typed[], nullAt: (node: Expression) => boolean): number {
+  let found = -1;
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length)) continue;
+    const t = types[i]!;
+    if (nullAt(args[i]!) || t.variant < 0 || !EXACT_VARIANT_AT[t.variant] || t.alternatives !== undefined || (found >= 0 && t.variant !== found)) return -1;
+    found = t.variant;
+  }
+  return found;
 }
 
 /**

@@ -142,14 +142,62 @@ export function refuseMixedArraysOfOtherFamilies(name: string, args: readonly Ex
   const leftFamilies = familiesOf(left);
   const rightFamilies = familiesOf(right);
   if (leftFamilies.has(undefined) || rightFamilies.has(undefined)) return;
-  if (leftFamilies.size === rightFamilies.size && [...leftFamilies].every((family) => rightFamilies.has(family))) return;
   const [a, b] = args as [Expression, Expression];
+  if (leftFamilies.size === rightFamilies.size && [...leftFamilies].every((family) => rightFamilies.has(family))) {
+    refuseMixedArraysOfOtherTypes(name, a, left, b, right);
+    return;
+  }
   const plural = (family: string | undefined): string => (family === "datetime" ? "DateTimes" : family === "uuid" ? "UUIDs" : family!.startsWith("array of ") ? `arrays of ${family!.slice(9)}` : `${family}s`);
   const what = (families: Set<string | undefined>): string => [...families].map(plural).join(" and ");
   throw invalidQuery(
     `${describe(a)}${at(a.position)} is an array of ${what(leftFamilies)} (an Array(Variant(...))) and ${describe(b)}${at(b.position)} one of ${what(rightFamilies)}: ${nameOf(name)} compares arrays of a Variant only with arrays of the same Variant; compare arrays of one type`,
     b.position ?? a.position,
   );
+}
+
+/**
+ * Two `array(…)` calls of a Variant of the same families compared: their Variants differ where one
+ * holds an exact type written out (a Bool, a text, a number with a fraction: a Float64) that no
+ * element of the other can be (`array(use_case_id, 0.95) <= array(use_case_id, FALSE)`, an
+ * Array(Variant(Float64, String)) and an Array(Variant(Bool, String)), code 43; seed 42). An
+ * element that is no literal may be any type of its family (a text column a String, a
+ * LowCardinality(String) or a FixedString), and a whole number written out a UInt8 or a Float64
+ * (`1.0`): those say nothing. An engine test holds it.
+ */
+function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed, b: Expression, right: Typed): void {
+  if (!isArrayCall(a) || !isArrayCall(b)) return;
+  type Call = Extract<Expression, { kind: "function" }>;
+  const absent = (from: Call, fromTypes: Typed, other: Call, otherTypes: Typed): string | null => {
+    for (let i = 0; i < from.args.length; i++) {
+      const exact = exactLiteralType(from.args[i]!);
+      if (exact === null) continue;
+      const family = familyOf(fromTypes.elements![i]!);
+      const possible = other.args.some((element, k) => {
+        const t = otherTypes.elements![k];
+        if (t === null || t === undefined) return false;
+        const otherExact = exactLiteralType(element);
+        return otherExact !== null ? otherExact === exact : familyOf(t) === family;
+      });
+      if (!possible) return exact;
+    }
+    return null;
+  };
+  const leftOnly = absent(a, left, b, right);
+  const rightOnly = leftOnly === null ? absent(b, right, a, left) : null;
+  if (leftOnly === null && rightOnly === null) return;
+  const [holder, other] = leftOnly !== null ? [a, b] : [b, a];
+  throw invalidQuery(
+    `${describe(holder)}${at(holder.position)} is an array of a Variant holding a ${leftOnly ?? rightOnly}, and ${describe(other)}${at(other.position)} one of a Variant that cannot hold one: ${nameOf(name)} compares arrays of a Variant only with arrays of the same Variant; compare arrays of one type`,
+    b.position ?? a.position,
+  );
+}
+
+/** The exact type the engine gives a literal whatever is written: a Bool, a String, a Float64 (a number with a fraction); else null. */
+function exactLiteralType(node: Expression): string | null {
+  if (node.kind !== "literal") return null;
+  if (typeof node.value === "boolean") return "Bool";
+  if (typeof node.value === "string") return "String";
+  return typeof node.value === "number" && !Number.isInteger(node.value) ? "Float64" : null;
 }
 
 /**
