@@ -88,6 +88,7 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
           if (mapper?.kind === "subscript") {
             const subscript: Expression = { kind: "subscript", column: mapper.subscriptable, key: mapper.key, ...(node.position ? { position: node.position } : {}) };
             mappedSubscripts.add(subscript);
+            writtenNode.set(subscript, node);
             return subscript;
           }
           return node;
