@@ -7,7 +7,7 @@
  * each rule to the embedded engine.
  */
 import type { Expression } from "../query/ast.js";
-import { isNowCall } from "./literal-texts.js";
+import { constantNumberOf, isNowCall } from "./literal-texts.js";
 
 /** Functions whose every parameter is a level between 0 and 1 (`quantiles(0.5, 0.9)`), with their -If and -Merge forms. */
 const LEVEL_FUNCTION = /^(quantile|median)/;
@@ -68,8 +68,13 @@ const TOP_K_MAX_SIZE = 16_777_215;
  */
 function numberOf(param: Expression): number | null {
   if (isNowCall(param)) return Math.floor(Date.now() / 1000);
-  if (param.kind !== "literal") return null;
+  if (param.kind !== "literal") return constantNumberOf(param);
   return typeof param.value === "number" ? param.value : typeof param.value === "boolean" ? Number(param.value) : null;
+}
+
+/** Whether the engine's reading of a parameter is known here: a literal, `now()`, or a number computed from values written out (constantNumberOf). */
+function readable(param: Expression): boolean {
+  return param.kind === "literal" || isNowCall(param) || constantNumberOf(param) !== null;
 }
 
 /**
@@ -81,7 +86,7 @@ function numberOf(param: Expression): number | null {
  */
 function topKProblem(index: number, param: Expression, params: readonly Expression[]): string | null {
   if (index > 2) return "is one too many: topK takes at most three (the size, the load factor and 'counts')";
-  if (param.kind !== "literal" && !isNowCall(param)) return null;
+  if (!readable(param)) return null;
   if (index === 2) return param.kind === "literal" && param.value === "counts" ? null : "must be the word 'counts' (the count of each value in the result), or left out";
   const factor = numberOf(param);
   const size = numberOf(params[0]!);
@@ -106,7 +111,7 @@ export function parameterProblem(name: string, index: number, param: Expression,
     if (problem !== null) return problem;
   }
   if (index > 0 && (base === "topK" || base === "topKWeighted")) return topKProblem(index, param, params);
-  if (param.kind !== "literal" && !isNowCall(param)) return null;
+  if (!readable(param)) return null;
   const number = numberOf(param);
   if (LEVEL_FUNCTION.test(name)) {
     return number !== null && number >= 0 && number <= 1 ? null : "must be a level between 0 and 1, such as 0.95";

@@ -18,7 +18,7 @@ import { CLASS_NAMES, NULLABLE_CLASSES, elementClass, keepsPlainResult, VARIANTS
 import { comparedByElements, comparesElements, elementComparison, type ElementComparison } from "./snql-array-conditions.js";
 import { constantText, type ColumnTexts } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
-import { UINT8_SHAPE, integerShapeOfLiteral, integerTypeName } from "./integer-types.js";
+import { UINT8_SHAPE, UINT64_SHAPE, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName } from "./integer-types.js";
 import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
 import { literalClass, constnessIndex, typed, UNKNOWN, integerTyped, integerShapeOf, UNKNOWN_COLUMN, TUPLE_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, DATE_VARIANT, UINT128_VARIANT, DATES, ARRAY_VARIANT_AT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, DATETIME_CONSTANT, isPlainNumber, MAP_VARIANT_AT, IP_VARIANTS, IPV4_VARIANT, isArrayTyped, uint128CommonType, type Typed } from "./typing/typed-values.js";
 import { storedColumnNames, entityFacts, stateColumnTypes, type EntityFacts } from "./typing/entity-facts.js";
@@ -322,7 +322,7 @@ export class ArgumentTyping {
       if (lambda !== undefined) refuseLambda(name, lambda, position);
       judgeMappedCount(name, mapper, nodes, position);
       if (facts.signature && name.endsWith("If")) judgeMappedCondition(name, facts, nodes, args, position);
-      return UNKNOWN;
+      return this.mappedResult(mapper, nodes[0]!) ?? UNKNOWN;
     }
     // A tuple on the right of IN is the set of values to look for, not a tuple value (and a
     // set of columns, `x IN tuple(a, b)`, is taken): the tuple variant says nothing there.
@@ -407,6 +407,7 @@ export class ArgumentTyping {
     // row, for an aggregate too (`uniqIf(x, array(NULL, 0))`, code 43).
     const mixedAt = facts.signature ? this.judgeWholeCall(name, facts, nodes, args, position) : -1;
     if (facts.signature) this.refuseTupledStates(name, facts, nodes, args, position);
+    if (facts.signature && nodes.length === 1 && (name === "sum" || name === "avg")) this.judgeAggregateOfArithmetic(name, facts, nodes[0]!, position);
     if (TUPLE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeTupleElements(name, facts, nodes, args, position);
     if (ELEMENT_WISE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeArrayElements(name, facts, nodes, args, position);
     if ((ELEMENT_WISE_ARITHMETIC.has(name) || name === "plus" || name === "minus") && nodes.length === 2) refuseArithmeticOnNulls(name, nodes, args, this.nothing);
@@ -998,6 +999,9 @@ export class ArgumentTyping {
       this.judgeVariantInConstants(name, args, types, position, (variant, value, each) => judge(this, name, facts, [variant, value], each, position, false));
       mixedAt = -1;
     }
+    // greatest or least of one Variant twice (`greatest(if(c, s, f), if(c, s, f))`): their common
+    // type is that Variant, compared whole, not per alternative.
+    if (mixedAt >= 0 && COMMON_TYPE_FUNCTIONS.has(name) && this.oneVariantOnly(args, types)) mixedAt = -1;
     if (mixedAt >= 0) this.judgeAlternatives(name, facts, args, types, mixedAt, position);
     judge(this, name, facts, args, types, position, false);
     return mixedAt;
@@ -1139,6 +1143,70 @@ export class ArgumentTyping {
   }
 
   /** Judges a call the query's call stands for; a refusal is prefixed with what it stands for (built only then). */
+  /**
+   * The engine's analyzer moves arithmetic with a constant out of `sum` and `avg` before it judges
+   * them (`avg(x / 100)` is `avg(x) / 100`; `sum` only of `*` and of `/` by a constant, `avg` of
+   * `+` and `-` too), so they are judged on the value the arithmetic is done on:
+   * `avg(-1e10 + ip_address_v4 / 100)` takes the IPv4 itself (code 43; seed 43), although the
+   * arithmetic makes a number of it. A NULL is no such constant. An engine test holds it.
+   */
+  private judgeAggregateOfArithmetic(name: string, facts: FunctionFacts, argument: Expression, position: TextPosition | undefined): void {
+    const moved = name === "avg" ? AVG_MOVED_ARITHMETIC : SUM_MOVED_ARITHMETIC;
+    let inner = argument;
+    for (let depth = 0; depth < MAX_CONTAINER_DEPTH && inner.kind === "function" && inner.args.length === 2 && moved.has(inner.name); depth++) {
+      const [left, right] = inner.args as [Expression, Expression];
+      // A constant divided by the value (`avg(100 / x)`) stays inside.
+      if (this.isMovableConstant(right)) inner = left;
+      else if (inner.name !== "divide" && this.isMovableConstant(left)) inner = right;
+      else break;
+    }
+    if (inner === argument) return;
+    const value = inner;
+    this.judgeAs(
+      () => `${nameOf(name)}${at(position)} is computed on ${describe(value)}${at(value.position)}, its arithmetic done after it (ClickHouse moves arithmetic with a constant out of ${name}), and`,
+      () => judge(this, name, facts, [value], [this.visit(value)], position, false),
+    );
+  }
+
+  /**
+   * The type of an aggregate the entity maps to the merge of a stored state of sum, min, max or
+   * argMax/argMin (`last`) of numbers (`count(value)` on generic_metrics_gauges is sumMerge of an AggregateFunction(sum,
+   * UInt64): a UInt64, which `> 'x'` cannot read 'x' as, code 53; seed 43); else null (unknown).
+   * A sum of integers is a 64-bit one of their sign, of floats a Float64; the others are of the
+   * value's type (argMax's first).
+   */
+  private mappedResult(mapper: FunctionMapper, first: Expression): Typed | null {
+    const state = first.kind === "column" ? this.factsOf(first.entityAlias)?.columns.get(mapper.column)?.state : undefined;
+    const match = state === undefined ? null : MERGED_NUMBER_STATE.exec(state);
+    if (match === null || mapper.to.replace(/Merge(If)?$/, "") !== match[1]) return null;
+    const [, aggregate, type] = match as unknown as [string, string, string];
+    if (type.startsWith("Float")) return typed("float64", false);
+    const shape = integerShapeOfTypeName(type);
+    if (shape === null) return null;
+    return integerTyped(aggregate === "sum" ? (integerShapeOfTypeName(shape.signed ? "Int64" : "UInt64") ?? UINT64_SHAPE) : shape, false);
+  }
+
+  /** Whether every argument is a NULL or a Variant of the same alternatives as the others (typeName's, in order), two at least. */
+  private oneVariantOnly(args: readonly Expression[], types: readonly Typed[]): boolean {
+    let seen: string | undefined;
+    let variants = 0;
+    for (let i = 0; i < args.length; i++) {
+      if (this.isNothing(args[i]!)) continue;
+      const t = types[i]!;
+      if (t.variant !== MIXED_VARIANT || t.alternatives === undefined) return false;
+      const alternatives = t.alternatives.map(typeName).join();
+      if (seen !== undefined && alternatives !== seen) return false;
+      seen = alternatives;
+      variants++;
+    }
+    return variants >= 2;
+  }
+
+  /** A value the analyzer holds a constant (not a NULL), which it moves out of sum and avg with its arithmetic. */
+  private isMovableConstant(node: Expression): boolean {
+    return this.visit(node).constant === true && !this.isNothing(node);
+  }
+
   private judgeAs(prefix: () => string, judgeIt: () => void): void {
     try {
       judgeIt();
@@ -1476,6 +1544,13 @@ const NOT_JOINABLE_VARIANT_AT: readonly boolean[] = VARIANTS.map(
 );
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** A stored state of sum, min, max, argMax or argMin of a number, as entity facts write a state's type (spaces removed). */
+const MERGED_NUMBER_STATE = /^AggregateFunction\((sum|min|max|argMax|argMin),(U?Int(?:8|16|32|64)|Float(?:32|64))(?:,[A-Za-z0-9]+)?\)$/;
+
+/** The arithmetic the engine's analyzer moves out of sum and of avg when one operand is a constant (judgeAggregateOfArithmetic). */
+const SUM_MOVED_ARITHMETIC: ReadonlySet<string> = new Set(["multiply", "divide"]);
+const AVG_MOVED_ARITHMETIC: ReadonlySet<string> = new Set(["plus", "minus", "multiply", "divide"]);
 
 /** A Variant's type to the engine: an array of mixed types, or an `if` of mixed branches. */
 function isVariant(t: Typed): boolean {

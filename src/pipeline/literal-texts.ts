@@ -279,6 +279,18 @@ const CONSTANT_TEXT_FUNCTIONS: Readonly<Record<string, (texts: readonly string[]
  * does not wrap). Null for anything else: a Boolean, an integer past 2^53, a result that is not
  * finite, or -0, which the engine writes as '-0' and JavaScript as '0'.
  */
+/**
+ * A number the engine computes while it plans the query from values written out: arithmetic on
+ * numbers (arithmeticValueOf), and `isNull` or `isNotNull` of a literal (0 or 1). Null for anything
+ * else (`topK(1 - 1)` and `topK(isNull('x'))` are a size of 0, code 69; seed 43).
+ */
+export function constantNumberOf(node: Expression): number | null {
+  if (node.kind === "function" && (node.name === "isNull" || node.name === "isNotNull") && node.args.length === 1 && node.args[0]!.kind === "literal") {
+    return (node.args[0]!.value === null) === (node.name === "isNull") ? 1 : 0;
+  }
+  return arithmeticValueOf(node, 0);
+}
+
 function arithmeticValueOf(node: Expression, depth: number): number | null {
   if (node.kind === "literal") return typeof node.value === "number" && node.digits === undefined && Number.isFinite(node.value) ? node.value : null;
   if (node.kind !== "function" || node.args.length !== 2 || depth > 8 || !(node.name in ARITHMETIC)) return null;

@@ -112,6 +112,36 @@ describe("aggregate parameters against the engine", () => {
     expect(refused).toBeGreaterThan(10);
   });
 
+  it("a number computed from values written out (arithmetic, isNull of a literal) is read as its value, refused exactly where the engine refuses it (seed 43's topK(isNull('…')), code 69)", async () => {
+    const num = (value: number): Expression => ({ kind: "literal", value });
+    const op = (name: string, ...args: Expression[]): Expression => ({ kind: "function", name, args });
+    const computed: [string, Expression][] = [
+      ["isNull('x')", op("isNull", { kind: "literal", value: "x" })],
+      ["isNotNull('x')", op("isNotNull", { kind: "literal", value: "x" })],
+      ["isNotNull(NULL)", op("isNotNull", { kind: "literal", value: null })],
+      ["1 - 1", op("minus", num(1), num(1))],
+      ["2 * 3", op("multiply", num(2), num(3))],
+      ["1 + 1", op("plus", num(1), num(1))],
+      ["0.25 + 0.25", op("plus", num(0.25), num(0.25))],
+      ["1 / 2", op("divide", num(1), num(2))],
+      ["1 / 4", op("divide", num(1), num(4))],
+    ];
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const name of PARAMETRIC) {
+      if (name.endsWith("Merge") || !(await accepted(callOf(name, "1")))) continue;
+      for (const [sql, param] of computed) {
+        const params = [param];
+        const refusal = parameterProblem(name, 0, param, true, params);
+        const taken = await accepted(callOf(name, sql));
+        if (refusal !== null) refused++;
+        if ((refusal !== null) === taken) wrong.push(`${name}(${sql}): ${refusal === null ? "taken" : `refused (${refusal})`}, the engine ${taken ? "answers" : "refuses it"}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(20);
+  });
+
   it("a second level is refused exactly where the engine refuses it: by quantile, median and their kinds, not by quantiles (seed 38's quantile(0.5, 0.75, 0.95, 0.99), code 42)", async () => {
     const wrong: string[] = [];
     let refused = 0;

@@ -67,3 +67,27 @@ describe("an if or a multiIf of arrays of strings, some of Nullable ones", () =>
     expect(wrong).toEqual([]);
   });
 });
+
+describe("greatest and least of a Variant (an if of branches with no common type)", () => {
+  it("are refused beside a value of any other type, a NULL among them or not, as the engine refuses them, and taken beside a NULL or the same Variant (found by the fuzz: greatest(1000, if(site, 'error', measurements[lcp]), sample_weight), code 386, seed 43)", async () => {
+    const s = CLASS_SAMPLES.string.column;
+    const f = CLASS_SAMPLES.float64.column;
+    const variants = [`if(${u}, ${s}, ${f})`, `if(0, ${s}, ${f})`, `if(${u}, 'error', 1000)`, `if(${u}, ${d}, ${s})`];
+    const partners = [...scalars.map((sample) => sample.column), nullable.column, "1000", "'x'", ...arrays.map((sample) => sample.column)];
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const variant of variants)
+      for (const name of ["greatest", "least"]) {
+        const calls = [...partners.flatMap((partner) => [`${name}(${variant}, ${partner})`, `${name}(${partner}, ${variant}, NULL)`, `${name}(NULL, ${variant}, ${partner})`]), `${name}(${variant}, NULL)`, `${name}(${variant}, ${variant})`];
+        for (const sql of calls) {
+          const refusal = passRefusal(parseSnql(`MATCH (x) SELECT ${sql} AS zz`).selected[0]!.expression, entity);
+          const code = await engine.code(`SELECT ${sql} FROM ${PROBE_ROW_TABLE}`);
+          if (refusal !== null) refused++;
+          const engineRefuses = code === 386 || code === 43;
+          if ((refusal !== null) !== engineRefuses) wrong.push(`${sql}: the pass ${refusal === null ? "takes it" : `refuses it (${refusal.slice(0, 120)})`}, the engine ${code === null ? "answers" : `fails (${code})`}`);
+        }
+      }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(200);
+  });
+});

@@ -175,6 +175,25 @@ export function refuseNullBesideContainer(typing: ArgumentTyping, name: string, 
 }
 
 /**
+ * greatest and least of a Variant (an `if` or a `coalesce` of branches with no common type)
+ * beside a value of any other known type: the engine finds no common type of a Variant and another
+ * type (`greatest(1000, if(site, 'error', measurements[lcp]), sample_weight)` on discover, code
+ * 386; seed 43), a NULL among them or not, whichever branch a condition picks. Beside a NULL, or
+ * beside another Variant (which may be the same one), the pass says nothing. An engine test holds it.
+ */
+export function refuseVariantBesideOtherType(typing: ArgumentTyping, name: string, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  const variantAt = types.findIndex((t) => t.variant === MIXED_VARIANT);
+  if (variantAt < 0) return;
+  const otherAt = types.findIndex((t, i) => t.variant !== MIXED_VARIANT && (t.cls !== null || t.variant >= 0 || t.alternatives !== undefined) && !typing.isNothing(args[i]!));
+  if (otherAt < 0) return;
+  const [variant, other] = [args[variantAt]!, args[otherAt]!];
+  throw invalidQuery(
+    `${describe(variant)}${at(variant.position ?? position)} is ${typeName(types[variantAt]!)}, and ${describe(other)}${at(other.position ?? position)} ${typeName(types[otherAt]!)}: ${nameOf(name)} compares its arguments in one common type, and ClickHouse finds none for a Variant and another type`,
+    (otherAt > variantAt ? other : variant).position ?? position,
+  );
+}
+
+/**
  * greatest and least of an array whose elements the pass cannot name (`array(NULL)`, an
  * Array(Nullable(Nothing)); an array of Nullable numbers, arrayMap's) beside a value of a scalar
  * class: whatever the elements, an array has no common type with a scalar (`greatest(

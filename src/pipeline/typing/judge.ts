@@ -15,7 +15,7 @@ import { describe, nameOf, list, countsTaken, typeName } from "./messages.js";
 import { formIndex, typeIndex, BOTH_NULLABLE, pairKey, fixedAggregateCount, type FunctionFacts } from "./function-facts.js";
 import { mayHoldElementsOf, arrayOfUntried } from "./array-types.js";
 import { TUPLE_ARITHMETIC } from "./arithmetic-types.js";
-import { COMMON_TYPE_FUNCTIONS, refuseNumbersWithoutCommonType, shapesDecide, refuseWithoutCommonType, refuseNullBesideContainer, refuseArrayOfUnknownElementsBesideScalar } from "./common-types.js";
+import { COMMON_TYPE_FUNCTIONS, refuseNumbersWithoutCommonType, shapesDecide, refuseWithoutCommonType, refuseNullBesideContainer, refuseVariantBesideOtherType, refuseArrayOfUnknownElementsBesideScalar } from "./common-types.js";
 import { VALUE_COMPARISONS } from "./comparisons.js";
 import { refuseLambda, judgeLambdaBody, judgeAfterLambda } from "./lambdas.js";
 
@@ -142,6 +142,7 @@ export function judge(typing: ArgumentTyping, name: string, facts: FunctionFacts
   }
   if (!curried && COMMON_TYPE_FUNCTIONS.has(name)) {
     refuseNullBesideContainer(typing, name, args, types, position);
+    refuseVariantBesideOtherType(typing, name, args, types, position);
     refuseArrayOfUnknownElementsBesideScalar(name, args, types, position);
     refuseNumbersWithoutCommonType(typing, name, args, types, position);
     refuseWithoutCommonType(name, facts, args, types, position);
