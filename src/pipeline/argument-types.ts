@@ -1279,11 +1279,18 @@ export class ArgumentTyping {
   /**
    * constantValue, and `isNull(x)` or `isNotNull(x)` of a column stored in a type that cannot be
    * NULL, which the engine's analyzer folds to 0 or 1 before it runs the query
-   * (`arrayElement(tags.value, timestamp IS NULL)` is index 0, code 135; seed 26).
+   * (`arrayElement(tags.value, timestamp IS NULL)` is index 0, code 135; seed 26). So it folds
+   * them of a literal, and of a call the pass types as never NULL (`substring(s, now() IS NULL,
+   * 0)`, seed 41's run), which is visited again here: rare, as only an index asks.
    */
   private readonly foldedValue: ValueOf = (node) => {
     if (node.kind !== "function" || (node.name !== "isNull" && node.name !== "isNotNull") || node.args.length !== 1) return this.constantValue(node);
     const only = node.args[0]!;
+    if (only.kind === "literal") return Number((only.value === null) === (node.name === "isNull"));
+    if (only.kind === "function") {
+      const t = this.visit(only);
+      return t.cls !== null && !t.nullable && t.alternatives === undefined ? Number(node.name === "isNotNull") : undefined;
+    }
     const entity = this.entityOfColumn(only);
     // A column renamed to a stored one is that column; one the entity computes may be NULL.
     if (entity === undefined || only.kind !== "column") return undefined;

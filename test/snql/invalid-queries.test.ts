@@ -744,6 +744,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (generic_metrics_distributions) SELECT percentiles_weighted + max * 10 AS x WHERE ${METRICS}`, "and multiply(…) at line 1, column 73 one of AggregateFunction(max, Float64): plus (+) merges states of one function over one type only", 1, 73],
   // seed 26: isNull of a column that is never NULL is folded to 0, an index arrayElement refuses (135)
   [`MATCH (transactions) SELECT contexts.key WHERE contexts.key IN arrayElement(tags.value, timestamp IS NULL) AND project_id = 1 AND ${TX}`, "isNull(…) (0: its column is never NULL) at line 1, column 99 is index 0", 1, 99],
+  // seed 41's run: isNull of a call never NULL (now()) is folded to 0 too (135)
+  [`MATCH (replays) SELECT substring(user_geo_city, now() IS NULL, 0) AS level WHERE project_id = 2 AND ${R}`, "isNull(…) (0: its argument is never NULL) at line 1, column 55 is index 0", 1, 55],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)

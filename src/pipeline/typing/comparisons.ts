@@ -370,7 +370,7 @@ export function refuseZeroIndex(name: string, args: readonly Expression[], types
   // `multiIf(10, 5, NULL)`) is checked as one written out (seed 18); a Nullable one on the first row.
   if (args.length > 2 && !holdsNumber(args[2]!, types[2]!)) return;
   if (t.constant !== false || !(name === "arrayElement" ? isArrayTyped(t) : t.cls === "string")) return;
-  const what = index.kind === "literal" ? describe(index) : index.kind === "function" ? `${describe(index)} (0: its column is never NULL)` : `${describe(index)} (0 on this entity)`;
+  const what = index.kind === "literal" ? describe(index) : index.kind === "function" ? `${describe(index)} (0: ${index.args[0]?.kind === "column" ? "its column" : "its argument"} is never NULL)` : `${describe(index)} (0 on this entity)`;
   const when = t.nullable ? " on the first row that holds a value" : "";
   throw invalidQuery(`${what}${at(index.position)} is index 0, and ${nameOf(name)} counts ${counts} from 1: ClickHouse refuses 0${when}; the first is 1`, index.position);
 }
