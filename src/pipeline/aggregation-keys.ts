@@ -15,7 +15,7 @@
  */
 import { isNullableType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import { comparedByElements, comparesElements, elementComparison } from "./snql-array-conditions.js";
-import { compareBytes } from "./literal-texts.js";
+import { comparedLiterals, listedLiteral } from "./literal-texts.js";
 import { nestedColumnParts } from "./nested-columns.js";
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { AGGREGATE_FUNCTIONS } from "../clickhouse/function-allow-list.js";
@@ -202,8 +202,10 @@ export function checkAggregationKeys(query: LogicalQuery, entity: EntityDefiniti
       const mapper = entity.columnMappers[node.name];
       if (mapper?.kind === "literal") return true;
       // An expression over storage columns (`ip_address` is coalesce(IPv4NumToString(ip_address_v4),
-      // ...), `tags_key` is arrayJoin(tags.key)) is a key's expression when a column it reads is a key.
-      if (mapper?.kind === "expression") return (expressionColumns(entity).get(node.name) ?? []).some((column) => keyColumns.has(column));
+      // ...), `tags_key` is arrayJoin(tags.key)) is a key's expression when each column it reads is
+      // a key: `BY ip_address_v4` leaves ip_address_v6 outside, and the engine refuses `ip_address`
+      // beside it (code 215; seed 45).
+      if (mapper?.kind === "expression") return (expressionColumns(entity).get(node.name) ?? []).every((column) => keyColumns.has(column));
       const bucketed = entity.timeBucketColumns[node.name];
       if (bucketed !== undefined) return bucketedKeys.has(bucketed);
       // A Nested column read whole (`tags`) is the tuple of its parts: a key when each part is
@@ -580,44 +582,6 @@ function constantFolding(
     return constant ? "unknown" : "column";
   };
   return fold;
-}
-
-/**
- * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`,
- * `'b' > 'a'`); "unknown" for any other constant comparison (mixed types, computed operands).
- */
-function comparedLiterals(name: string, args: readonly Expression[]): Folded {
-  const [left, right] = args;
-  if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";
-  const number = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
-  const [a, b] = [number(left.value), number(right.value)];
-  // Texts in the engine's order of Strings, their UTF-8 bytes' (`'production' > 'backend@1.2.0'`
-  // is true, which decides no AND: `user != click_text AND …` reads user outside BY, code 215; seed 27).
-  if (typeof a === "string" && typeof b === "string") return truthOfOrder(name, compareBytes(a, b));
-  // Past 2^53 the literal's number is not the engine's integer.
-  if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
-  // (A NaN is in no order: every comparison but `!=` is false, as JavaScript's are.)
-  return truthOfOrder(name, a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
-}
-
-/** What a comparison answers of two values in this order (negative, 0, positive; NaN for none); "unknown" for another function. */
-function truthOfOrder(name: string, order: number): Folded {
-  const truth = { equals: order === 0, notEquals: order !== 0, less: order < 0, greater: order > 0, lessOrEquals: order <= 0, greaterOrEquals: order >= 0 }[name];
-  return truth === undefined ? "unknown" : truth ? "true" : "false";
-}
-
-/**
- * The truth of a literal looked for in a literal or in a list of literals written out (`'a' IN
- * 'b'`, `1 NOT IN (1, 2)`): found where `=` is true of one, not found where it is false of each;
- * "unknown" where any comparison is not plain (comparedLiterals) or the list is computed.
- */
-function listedLiteral(name: string, args: readonly Expression[]): Folded {
-  const [left, right] = args;
-  if (args.length !== 2 || left === undefined || right === undefined) return "unknown";
-  const listed = right.kind === "function" && (right.name === "tuple" || right.name === "array") ? right.args : [right];
-  const found = listed.map((item) => comparedLiterals("equals", [left, item]));
-  if (found.includes("unknown")) return "unknown";
-  return found.includes("true") === (name === "in") ? "true" : "false";
 }
 
 /** The column names an entity's SQL expression reads: its identifiers that are not called and not inside quotes. */

@@ -20,17 +20,18 @@ import { constantText, type ColumnTexts } from "./literal-texts.js";
 import { parameterProblem } from "./aggregate-parameters.js";
 import { UINT8_SHAPE, UINT64_SHAPE, integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName } from "./integer-types.js";
 import { DATE_BUCKET_GRANULARITY } from "../clickhouse/expression-printer.js";
-import { literalClass, constnessIndex, typed, UNKNOWN, integerTyped, integerShapeOf, UNKNOWN_COLUMN, TUPLE_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, DATE_VARIANT, UINT128_VARIANT, DATES, ARRAY_VARIANT_AT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, DATETIME_CONSTANT, isPlainNumber, MAP_VARIANT_AT, IP_VARIANTS, IPV4_VARIANT, isArrayTyped, uint128CommonType, type Typed } from "./typing/typed-values.js";
+import { literalClass, constnessIndex, typed, UNKNOWN, integerTyped, integerShapeOf, UNKNOWN_COLUMN, TUPLE_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, DATE_VARIANT, UINT128_VARIANT, DATES, ARRAY_VARIANT_AT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, DATETIME_CONSTANT, isPlainNumber, MAP_VARIANT_AT, IP_VARIANTS, IPV4_VARIANT, isArrayTyped, uint128CommonType, isDateLike, type Typed } from "./typing/typed-values.js";
 import { storedColumnNames, entityFacts, stateColumnTypes, type EntityFacts } from "./typing/entity-facts.js";
 import { describe, nameOf, list, typeName } from "./typing/messages.js";
 import { formIndex, functionFacts, curriedArgumentFacts, MULTI_LEVEL_QUANTILE, SINGLE_LEVEL_QUANTILE, SIZED_AGGREGATE, judgeCurried, type FunctionFacts } from "./typing/function-facts.js";
 import { isBranch, pickedBranch, branchesType, numbersCommonTyped, coalesceType, rowsHoldingPrefix, noCommonType, refusalOfAlternatives, refuses, heldAlternatives, perRowAlternatives, mixedArgument, type ValueOf } from "./typing/branch-types.js";
-import { isArrayCall, arrayOf, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
+import { isArrayCall, arrayOf, numberArrayBranchesType, MAPPED_ARRAYS, elementsDecide, mixedElementType, arrayOfClass, elementOf, NUMBER_ARRAYS } from "./typing/array-types.js";
 import { DATE_DIFFERENCES, judgeDateDifference } from "./typing/date-differences.js";
 import { refuseClassWhereNoneFits } from "./typing/first-argument-kinds.js";
+import { refuseMapKeyOfOtherType } from "./typing/map-keys.js";
 import { TIME_ZONE_AFTER, timeZoneReading, refuseFirstBesideZone } from "./typing/time-zones.js";
 import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_FUNCTIONS, resultOfOneOf, withIntegerType, nothingOfNullArgument, NOTHING_OF_NULL, NOTHING_OF_NULL_PAIR, NOTHING_OF_NULL_TRIPLE } from "./typing/result-types.js";
-import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct, isNumberArraysSum } from "./typing/arithmetic-types.js";
+import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, refuseDateMovedPastInt64, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct, isNumberArraysSum } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
 import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
@@ -408,9 +409,10 @@ export class ArgumentTyping {
     const mixedAt = facts.signature ? this.judgeWholeCall(name, facts, nodes, args, position) : -1;
     if (facts.signature) this.refuseTupledStates(name, facts, nodes, args, position);
     if (facts.signature && nodes.length === 1 && (name === "sum" || name === "avg")) this.judgeAggregateOfArithmetic(name, facts, nodes[0]!, position);
-    if (TUPLE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeTupleElements(name, facts, nodes, args, position);
+    const byTuple = TUPLE_ARITHMETIC.has(name) && nodes.length === 2 ? this.judgeTupleElements(name, facts, nodes, args, position) : null;
     if (ELEMENT_WISE_ARITHMETIC.has(name) && nodes.length === 2) this.judgeArrayElements(name, facts, nodes, args, position);
     if ((ELEMENT_WISE_ARITHMETIC.has(name) || name === "plus" || name === "minus") && nodes.length === 2) refuseArithmeticOnNulls(name, nodes, args, this.nothing);
+    refuseDateMovedPastInt64(name, nodes, args, this.constantValue);
     if (LOGICAL_FUNCTIONS.has(name) || name === "xor") refuseFloatAmongConditions(name, nodes, args, this.grouped);
     // A value computed per row on the right of IN (`toHour(t) IN tags[k]`, `n IN upper(s)`,
     // `user IN toDate(finish_ts)`) is no set: ClickHouse compares the two as `=` does, and
@@ -438,9 +440,12 @@ export class ArgumentTyping {
     const soughtIp = membership && IP_VARIANTS.has(args[0]!.variant);
     const sought = membership ? (soughtDate ? "datetime" : args[0]!.cls) : null;
     const setType = sought !== null || soughtIp ? unconvertibleSet(args[1]!) : undefined;
-    if (setType !== undefined && (soughtIp ? setType === UUID_SET : setType.refused.has(sought!)) && this.isStorageColumn(nodes[1]!)) {
+    // The integer class is an Int64 or a UInt64 to it: an IPv4 converts to the unsigned ones
+    // only (`-2 IN ip_address_v4`, code 48; seed 45), so a signed integer of known type is refused.
+    const signedIntoIPv4 = sought === "int64" && args[1]!.variant === IPV4_VARIANT && integerShapeOf(args[0]!)?.signed === true;
+    if (setType !== undefined && (soughtIp ? setType === UUID_SET : setType.refused.has(sought!) || signedIntoIPv4) && this.isStorageColumn(nodes[1]!)) {
       const [left, right] = nodes as [Expression, Expression];
-      const what = soughtDate || soughtIp ? variantWhat(VARIANTS[args[0]!.variant]!) : CLASS_NAMES[sought!];
+      const what = soughtDate || soughtIp ? variantWhat(VARIANTS[args[0]!.variant]!) : signedIntoIPv4 ? "a signed integer" : CLASS_NAMES[sought!];
       throw invalidQuery(
         `${describe(left)}${at(left.position)} is ${what}, and ${nameOf(name)} looks for it in ${describe(right)}${at(right.position)}, ${setType.column}: ClickHouse cannot convert ${what} to ${setType.to}; ${setType.instead}`,
         left.position ?? position,
@@ -480,6 +485,7 @@ export class ArgumentTyping {
     judgeConvertedText(name, nodes, this.columnTexts);
     refuseUnendedLikeEscape(name, nodes, this.columnTexts);
     refuseZeroIndex(name, nodes, args, this.foldedValue, this.holdsNumber);
+    refuseMapKeyOfOtherType(name, nodes, args);
     refuseOverflowingLength(name, nodes, args, this.constantValue);
     if (nodes.length === 2 && (name === "plus" || name === "multiply")) this.refuseStateArithmetic(name, nodes, args);
     // In a condition, a comparison of an array column's elements is what the rewrite makes of
@@ -516,6 +522,7 @@ export class ArgumentTyping {
     // So is `tuple(a)`: the SQL keeps the call, and ClickHouse makes a Tuple(T) of it
     // (`tuple(n) = 1` and `tags[level] != tuple('x')` are refused, codes 43 and 386).
     if (name === "tuple") return args.length > 0 ? variantTyped(TUPLE_VARIANT, constant) : typed(null, constant);
+    if (byTuple !== null) return byTuple;
     if (name === "array") return arrayOf(args, constant, nodes.map(this.nothing), nodes);
     const ipArithmetic = ipv4ArithmeticType(name, args, constant);
     if (ipArithmetic !== null) return ipArithmetic;
@@ -525,7 +532,7 @@ export class ArgumentTyping {
     if (elementAt >= 0 && args[elementAt]!.variant === NESTED_VARIANT) return variantTyped(TUPLE_VARIANT, constant);
     if (name === "if" || name === "multiIf") {
       refuseIPv4AmongBranches(name, nodes, args, this.nothing, this.constantValue);
-      const branches = branchesType(nodes, args, constant, this.nothing, this.constantValue);
+      const branches = numberArrayBranchesType(nodes, args, constant, this.nothing, this.constantValue) ?? branchesType(nodes, args, constant, this.nothing, this.constantValue);
       if (branches !== null) return branches;
     }
     if (name === "ifNull" || name === "coalesce") {
@@ -692,7 +699,7 @@ export class ArgumentTyping {
    * refuses the whole call when it refuses one element's operation (code 43), so each is judged
    * as the call of its own. Two tuples of different sizes are refused too.
    */
-  private judgeTupleElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): void {
+  private judgeTupleElements(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], position: TextPosition | undefined): Typed | null {
     const [left, right] = args as [Expression, Expression];
     const leftTuple = this.tupleValueOf(left);
     const rightTuple = this.tupleValueOf(right);
@@ -707,20 +714,44 @@ export class ArgumentTyping {
         const pair = [leftTuple.args[k]!, rightTuple.args[k]!];
         this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, pair.map((element) => this.visit(element)), position));
       }
-      return;
+      return null;
     }
     const tuple = leftTuple ?? rightTuple;
     // A tuple the query did not write as a call, nor as an alias of one (a column, a function's
     // result): its elements are not known.
     const tupleFirst = tuple === leftTuple;
-    if (!tuple || types[tupleFirst ? 1 : 0]!.variant === TUPLE_VARIANT) return;
+    if (!tuple || types[tupleFirst ? 1 : 0]!.variant === TUPLE_VARIANT) return null;
     const other = tupleFirst ? right : left;
     const otherType = types[tupleFirst ? 1 : 0]!;
+    if ((name === "minus" ? !tupleFirst : name === "plus") && isDateLike(otherType)) return this.dateByTupleOfIntervals(name, facts, other, otherType, tuple, position);
     tuple.args.forEach((element, k) => {
       const elementType = this.visit(element);
       const pair = tupleFirst ? [element, other] : [other, element];
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
     });
+    return null;
+  }
+
+  /**
+   * `t - tuple(a, b)` of a date `t` is `(t - a) - b` (the engine's subtractTupleOfIntervals;
+   * `tuple(a, b) + t` and `t + tuple(a, b)` add so): each element taken from what the ones before
+   * left, a DateTime minus a DateTime being a number, which a DateTime is not taken from
+   * (`timestamp - tuple(project_id, now(), timestamp)`, code 43; seed 44). Each step is judged as
+   * the call of its own, and typed as one: the call is of the last step's type.
+   */
+  private dateByTupleOfIntervals(name: string, facts: FunctionFacts, date: Expression, dateType: Typed, tuple: Extract<Expression, { kind: "function" }>, position: TextPosition | undefined): Typed {
+    let done = date;
+    let doneType = dateType;
+    tuple.args.forEach((element, k) => {
+      const pair = [done, element];
+      const elementType = this.visit(element);
+      const prefix = () => `${nameOf(name)}${at(position)} of a date and a tuple ${name === "minus" ? "subtracts" : "adds"} its elements in turn, and refuses element ${k + 1}${k === 0 ? "" : ` on what the ones before left`}:`;
+      this.judgeAs(prefix, () => this.judgeElementOperation(name, facts, pair, [doneType, elementType], position));
+      const step: Expression = { kind: "function", name, args: pair, position: element.position };
+      doneType = this.judgeAs(prefix, () => this.visit(step));
+      done = step;
+    });
+    return doneType;
   }
 
   /**
@@ -1207,9 +1238,9 @@ export class ArgumentTyping {
     return this.visit(node).constant === true && !this.isNothing(node);
   }
 
-  private judgeAs(prefix: () => string, judgeIt: () => void): void {
+  private judgeAs<T>(prefix: () => string, judgeIt: () => T): T {
     try {
-      judgeIt();
+      return judgeIt();
     } catch (error) {
       if (!(error instanceof QueryServiceError)) throw error;
       throw invalidQuery(`${prefix()} ${error.message}`, error.position);

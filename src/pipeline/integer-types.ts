@@ -107,7 +107,7 @@ export function integerOfOne(name: string, integer: IntegerShape): IntegerShape 
   }
 }
 
-/** A DateTime minus a DateTime is a number of seconds, an Int32. */
+/** A DateTime minus a DateTime is a number of seconds, a Date minus a Date one of days: an Int32. */
 export const DATETIME_DIFFERENCE = shape(true, 4);
 
 /**

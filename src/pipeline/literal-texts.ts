@@ -315,6 +315,9 @@ export interface ColumnTexts {
   isNull(node: Expression): boolean;
 }
 
+/** The comparisons whose truth of two literals comparedLiterals tells. */
+const COMPARISON_NAMES: ReadonlySet<string> = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"]);
+
 /**
  * The text a string literal holds, or a call computes from one before any row is read
  * (`toString(10)`, `upper('production')`, `greatest('a', 'b')`): ClickHouse folds such calls to
@@ -336,6 +339,10 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     // '10.5', which no integer reads as: code 53; seed 42).
     const computed = only === null ? null : arithmeticValueOf(only, 0);
     if (computed !== null) return String(computed).replace("e+", "e");
+    // So is a comparison of literals, and a literal looked for among literals (`toString(1 = 2)`
+    // is '0', which no DateTime reads: code 41; seed 46).
+    const truth = only?.kind !== "function" || only.args.length !== 2 ? "unknown" : COMPARISON_NAMES.has(only.name) ? comparedLiterals(only.name, only.args) : only.name === "in" || only.name === "notIn" ? listedLiteral(only.name, only.args) : "unknown";
+    if (truth !== "unknown") return truth === "true" ? "1" : "0";
     // `toString(0 IS NULL)` is '0' (seed 20).
     if (only?.kind === "function" && (only.name === "isNull" || only.name === "isNotNull") && only.args.length === 1 && only.args[0]!.kind === "literal") {
       return (only.args[0]!.value === null) === (only.name === "isNull") ? "1" : "0";
@@ -448,4 +455,45 @@ function textOfNow(node: Expression): string | null {
 /** `now()` with no time zone: a constant the engine computes once per query. */
 export function isNowCall(node: Expression): boolean {
   return node.kind === "function" && node.name === "now" && node.args.length === 0;
+}
+
+/** What a comparison of literals folds to: its truth, or unknown where the pass cannot tell the engine's. */
+export type LiteralTruth = "true" | "false" | "unknown";
+
+/**
+ * The truth of a comparison of two literals, where it is plain (`1 = 1`, `2 < 1.5`, `'a' != 'b'`,
+ * `'b' > 'a'`); "unknown" for any other constant comparison (mixed types, computed operands).
+ */
+export function comparedLiterals(name: string, args: readonly Expression[]): LiteralTruth {
+  const [left, right] = args;
+  if (args.length !== 2 || left?.kind !== "literal" || right?.kind !== "literal") return "unknown";
+  const number = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
+  const [a, b] = [number(left.value), number(right.value)];
+  // Texts in the engine's order of Strings, their UTF-8 bytes' (`'production' > 'backend@1.2.0'`
+  // is true, which decides no AND: `user != click_text AND …` reads user outside BY, code 215; seed 27).
+  if (typeof a === "string" && typeof b === "string") return truthOfOrder(name, compareBytes(a, b));
+  // Past 2^53 the literal's number is not the engine's integer.
+  if (typeof a !== "number" || typeof b !== "number" || [a, b].some((n) => Number.isInteger(n) && !Number.isSafeInteger(n))) return "unknown";
+  // (A NaN is in no order: every comparison but `!=` is false, as JavaScript's are.)
+  return truthOfOrder(name, a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
+}
+
+/** What a comparison answers of two values in this order (negative, 0, positive; NaN for none); "unknown" for another function. */
+function truthOfOrder(name: string, order: number): LiteralTruth {
+  const truth = { equals: order === 0, notEquals: order !== 0, less: order < 0, greater: order > 0, lessOrEquals: order <= 0, greaterOrEquals: order >= 0 }[name];
+  return truth === undefined ? "unknown" : truth ? "true" : "false";
+}
+
+/**
+ * The truth of a literal looked for in a literal or in a list of literals written out (`'a' IN
+ * 'b'`, `1 NOT IN (1, 2)`): found where `=` is true of one, not found where it is false of each;
+ * "unknown" where any comparison is not plain (comparedLiterals) or the list is computed.
+ */
+export function listedLiteral(name: string, args: readonly Expression[]): LiteralTruth {
+  const [left, right] = args;
+  if (args.length !== 2 || left === undefined || right === undefined) return "unknown";
+  const listed = right.kind === "function" && (right.name === "tuple" || right.name === "array") ? right.args : [right];
+  const found = listed.map((item) => comparedLiterals("equals", [left, item]));
+  if (found.includes("unknown")) return "unknown";
+  return found.includes("true") === (name === "in") ? "true" : "false";
 }

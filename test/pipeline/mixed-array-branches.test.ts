@@ -87,12 +87,16 @@ describe("two arrays of a Variant compared", () => {
 });
 
 describe("two arrays of a Variant of the same families compared, literals among their elements", () => {
-  it("are refused where one holds a literal's exact type (a Bool, a String, a Float64) no element of the other can be, as the engine refuses them; the rest are left to the engine (seed 42: array(use_case_id, 0.95) <= array(use_case_id, FALSE))", async () => {
+  it("are refused where one holds a literal's exact type (a Bool, a String, a Float64), a condition's or an integer column's no element of the other can be, as the engine refuses them; the rest are left to the engine (seed 42: array(use_case_id, 0.95) <= array(use_case_id, FALSE))", async () => {
     const s = column(CLASS_SAMPLES.string.column);
     const n = column(CLASS_SAMPLES.int64.column);
     const f = column(CLASS_SAMPLES.float64.column);
     const lit = (value: string | number | boolean): Expression => ({ kind: "literal", value });
-    const sqlOf = (node: Expression): string => (node.kind === "column" ? node.name : node.kind === "literal" ? (typeof node.value === "string" ? `'${node.value}'` : String(node.value).toUpperCase()) : "");
+    // A condition is a UInt8 and an integer column of its declared type, whatever the rows (seed 45: array(dist, round(span_id) IN 2) >= array(0.95, release)).
+    const u = column(CLASS_SAMPLES.uint8.column);
+    const condition: Expression = { kind: "function", name: "equals", args: [n, lit(2)] };
+    const sqlOf = (node: Expression): string =>
+      node.kind === "column" ? node.name : node.kind === "literal" ? (typeof node.value === "string" ? `'${node.value}'` : String(node.value).toUpperCase()) : node.kind === "function" ? `${node.name}(${node.args.map(sqlOf).join(", ")})` : "";
     const arrays: Expression[][] = [
       [s, lit(0.95)],
       [s, lit(false)],
@@ -105,6 +109,8 @@ describe("two arrays of a Variant of the same families compared, literals among 
       [s, lit(true), lit(0.5)],
       [n, lit("x")],
       [f, lit("x")],
+      [s, condition],
+      [s, u],
     ];
     const wrong: string[] = [];
     let refused = 0;

@@ -173,7 +173,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // a map where a higher-order function takes only arrays (fuzz: code 43)
   [`MATCH (eap_items) SELECT arrayMap((\`k\`) -> upper(\`k\`), attributes_int) AS m WHERE ${R}`, "column attributes_int at line 1, column 56 is a Map(String, Int64), and arrayMap takes only arrays after its lambda (argument 2)", 1, 56],
   // arithmetic with an alias of a tuple call works on its elements (fuzz: code 43)
-  [`MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(username, platform, 'production') AS level WHERE ${R} AND project_id = 3`, "plus (+) at line 1, column 48 works on a tuple element by element, and refuses element 1: column username at line 1, column 68 is a string (Nullable)", 1, 68],
+  [`MATCH (search_issues) SELECT message_timestamp + level AS n, tuple(username, platform, 'production') AS level WHERE ${R} AND project_id = 3`, "plus (+) at line 1, column 48 of a date and a tuple adds its elements in turn, and refuses element 1: column username at line 1, column 68 is a string (Nullable)", 1, 68],
   // an IP beside strings makes an array of a Variant (fuzz: code 43)
   [`MATCH (replays) SELECT array(dist, ip_address_v6, click_testid) - greatest(count_error_events, 1, 0.95) AS x_1 WHERE ${R} AND project_id IN tuple(1, 2, 3)`, "array(…) at line 1, column 24 is an array of mixed types (an Array(Variant(...))), and minus (-) does not take", 1, 24],
   // a call given an if's Variant is the one result of the types it takes: an array here (fuzz: code 43)
@@ -356,7 +356,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (events) SELECT quantiles(0.5, 0.9)(title) AS q WHERE ${R} AND project_id = 1`, "column title at line 1, column 43 is a string, and quantiles does not take a string as argument 1 of 1", 1, 43],
   // arithmetic with a tuple, element by element (tupleMultiplyByNumber, tuplePlus, subtractTupleOfIntervals; found by the fuzz)
   [`MATCH (events) SELECT 10 * tuple('x', exception_main_thread) AS m WHERE ${R} AND project_id = 1`, "multiply (*) at line 1, column 26 works on a tuple element by element, and refuses element 1: 'x' at line 1, column 34 is a string", 1, 34],
-  [`MATCH (events) SELECT timestamp - tuple(0.95, project_id, event_id) AS m WHERE ${R} AND project_id = 1`, "refuses element 3: column event_id at line 1, column 59 is a UUID", 1, 59],
+  [`MATCH (events) SELECT timestamp - tuple(0.95, project_id, event_id) AS m WHERE ${R} AND project_id = 1`, "refuses element 3 on what the ones before left: column event_id at line 1, column 59 is a UUID", 1, 59],
   [`MATCH (events) SELECT tuple(1, 'a') + tuple(1, 2) AS m WHERE ${R} AND project_id = 1`, "refuses element 2: 'a' at line 1, column 32 is a string", 1, 32],
   [`MATCH (events) SELECT tuple(1, 2) * tuple(1, 2, 3) AS m WHERE ${R} AND project_id = 1`, "needs tuples of the same size", 1, 37],
   [`MATCH (discover_events) SELECT greatest(trace_sampled, exception_main_thread, 'info') AS g WHERE ${R} AND project_id = 1`, "column trace_sampled at line 1, column 41 is a small integer (UInt8) (Nullable) and 'info' at line 1, column 79 is a string: greatest does not take them together as arguments 1 and 3", 1, 79],
@@ -656,7 +656,7 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   // seed 14: an ifNull of an if whose NULL condition (group_ids, stored as NULL on discover_events) picks an array for every row (386)
   [`MATCH (discover_events) SELECT contexts[trace.op] WHERE ${R} AND project_id = 1 AND tags[environment] = ifNull(if(group_ids, 'transaction', exception_stacks.mechanism_type), now())`, "ifNull(…) at line 1, column 197 is a Variant of a string, an Array(Nullable(String)) or a datetime (its branches have no common type), and its conditions pick the branch of an Array(Nullable(String)) for every row", 1, 197],
   // seed 15: a coalesce of a tuple is that tuple, and a DateTime minus it works element by element (43)
-  [`MATCH (search_issues) SELECT receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a') AS d WHERE ${R} AND project_id = 1`, "minus (-) at line 1, column 48 works on a tuple element by element, and refuses element 2: column geo_subdivision at line 1, column 71 is a string (Nullable)", 1, 71],
+  [`MATCH (search_issues) SELECT receive_timestamp - coalesce(tuple(TRUE, geo_subdivision, occurrence_id), 'node-api-a') AS d WHERE ${R} AND project_id = 1`, "minus (-) at line 1, column 48 of a date and a tuple subtracts its elements in turn, and refuses element 2 on what the ones before left: column geo_subdivision at line 1, column 71 is a string (Nullable)", 1, 71],
   // seed 17: a UUID compared with an if whose constant condition picks its NULL branch (url is NULL on discover): a Nullable(UInt8), refused at analysis (43)
   [`MATCH (discover) SELECT num_processing_errors AS c WHERE ${R} AND project_id = 2 AND profiler_id = if(100, url, 1)`, "column profiler_id at line 1, column 178 is a UUID (Nullable) and if(…) at line 1, column 192 is a small integer (UInt8) (Nullable): equals (=) does not take them together", 1, 192],
   // seed 17: toString of a float written with an exponent is its text as ClickHouse writes it, which no integer reads as (53)
@@ -746,6 +746,18 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT contexts.key WHERE contexts.key IN arrayElement(tags.value, timestamp IS NULL) AND project_id = 1 AND ${TX}`, "isNull(…) (0: its column is never NULL) at line 1, column 99 is index 0", 1, 99],
   // seed 41's run: isNull of a call never NULL (now()) is folded to 0 too (135)
   [`MATCH (replays) SELECT substring(user_geo_city, now() IS NULL, 0) AS level WHERE project_id = 2 AND ${R}`, "isNull(…) (0: its argument is never NULL) at line 1, column 55 is index 0", 1, 55],
+  // seed 44: a date minus a tuple takes the elements in turn; a DateTime minus a DateTime is a number, which a DateTime is not taken from (43)
+  [`MATCH (events) SELECT timestamp - tuple(project_id, now(), timestamp) AS d WHERE project_id = 1 AND ${R}`, "of a date and a tuple subtracts its elements in turn, and refuses element 3 on what the ones before left: minus(…) at line 1, column 53 is an integer and column timestamp at line 1, column 60 is a datetime", 1, 60],
+  // seed 45: an IPv4 column converts to unsigned integers only, not to a negative literal's type (48)
+  [`MATCH (discover_events) SELECT event_id WHERE (-2 IN ip_address_v4) AND project_id = 1 AND ${R}`, "-2 at line 1, column 49 is a signed integer, and in (IN) looks for it in column ip_address_v4 at line 1, column 54, an IPv4 column", 1, 49],
+  // seed 45: a map keyed by strings looked up by a number (43, with rows or none)
+  [`MATCH (eap_items) SELECT count() AS c WHERE ${R} AND arrayElement(attributes_int, sampling_weight) = 1`, "column sampling_weight at line 1, column 175 is an integer, and column attributes_int at line 1, column 159 is a Map(String, Int64), keyed by strings", 1, 175],
+  // seed 45: an if of an Array(UInt64) and an Array(Float32) is a Variant of the two, which plus takes beside no number (43)
+  [`MATCH (discover_transactions) SELECT span_op_breakdowns[ops.db] + if(group_id, group_ids, spans.exclusive_time_32) AS x WHERE project_id = 1 AND ${TX}`, "if(…) at line 1, column 67 is a Variant of an array of integers or an Array(Float32) (its branches have no common type)", 1, 67],
+  // seed 45: a condition in an array of a Variant is a UInt8, which 0.95's Variant does not hold (43)
+  [`MATCH (discover_events) SELECT event_id WHERE ${R} AND project_id = 2 AND array(dist, round(span_id) IN 2) >= array(0.95, release)`, "array(…) at line 1, column 167 is an array of a Variant holding a UInt8", 1, 203],
+  // seed 44: a date computed once moved past 2^63 overflows while the query is planned (407)
+  [`MATCH (replays) SELECT url AS c, 99999999999999999999999 + now() AS n WHERE project_id = 2 AND ${R}`, "99999999999999999999999 at line 1, column 34 lies past 2^63, and plus (+) moves now(…) at line 1, column 60, a date computed once", 1, 34],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)

@@ -6,8 +6,8 @@
 import { atPosition as at, invalidQuery, type TextPosition } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
 import { VARIANTS, type ArgumentClass } from "../argument-classes.js";
-import { UINT32_SHAPE, integerArithmetic, type IntegerShape } from "../integer-types.js";
-import { constnessIndex, typed, integerTyped, integerShapeOf, VARIANT_INDEX, TUPLE_VARIANT, UINT128_VARIANT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, FLOAT64S_VARIANT, isPlainNumber, IPV4_VARIANT, IP_VARIANTS, type Typed } from "./typed-values.js";
+import { DATETIME_DIFFERENCE, UINT32_SHAPE, integerArithmetic, type IntegerShape } from "../integer-types.js";
+import { constnessIndex, typed, integerTyped, integerShapeOf, VARIANT_INDEX, TUPLE_VARIANT, UINT128_VARIANT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, FLOAT64S_VARIANT, isPlainNumber, IPV4_VARIANT, IP_VARIANTS, DATES, isDateLike, type Typed } from "./typed-values.js";
 import { describe, nameOf } from "./messages.js";
 import { NULLS_ARRAY, isNumberArray } from "./array-types.js";
 
@@ -42,6 +42,37 @@ export function refuseArithmeticOnNulls(name: string, args: readonly Expression[
   throw invalidQuery(
     `${describe(array)}${at(array.position)} is an array of NULLs (an Array(Nullable(Nothing))), and ${nameOf(name)} works element by element on it: ClickHouse does no arithmetic on a NULL of no type`,
     array.position,
+  );
+}
+
+/** A value the engine computes once per query: the clock's (`now()`), or a call of such values alone (`toDate(now())`). */
+function computedOnce(node: Expression): boolean {
+  if (node.kind === "literal" || node.kind === "datetime") return true;
+  if (node.kind !== "function") return false;
+  return node.args.length === 0 ? CLOCK_CALLS.has(node.name) : node.args.every(computedOnce);
+}
+const CLOCK_CALLS: ReadonlySet<string> = new Set(["now", "now64", "today", "yesterday"]);
+
+/** 2^63: a date moves by seconds (or days) counted in an Int64. */
+const INT64_END = 2 ** 63;
+
+/**
+ * `99999999999999999999999 + now()`: a date computed once moved by a number computed once that
+ * no Int64 holds (past 2^63 either way, an infinity) overflows while the query is planned (code
+ * 407; seed 44), where a date read per row is taken (the engine wraps it). Judged on the number's
+ * value as JavaScript holds it: one within a unit of 2^63 is left to the engine. An engine test
+ * holds it (dates-moved-past-int64.test.ts).
+ */
+export function refuseDateMovedPastInt64(name: string, args: readonly Expression[], types: readonly Typed[], valueOf: (node: Expression) => unknown): void {
+  if ((name !== "plus" && name !== "minus") || types.length !== 2) return;
+  const dateAt = types.findIndex((t, i) => isDateLike(t) && (t.constant === true || computedOnce(args[i]!)));
+  if (dateAt < 0 || (name === "minus" && dateAt !== 0) || types[1 - dateAt]!.constant !== true) return;
+  const amount = args[1 - dateAt]!;
+  const value = valueOf(amount);
+  if (typeof value !== "number" || !(Math.abs(value) > INT64_END)) return;
+  throw invalidQuery(
+    `${describe(amount)}${at(amount.position)} lies past 2^63, and ${nameOf(name)} moves ${describe(args[dateAt]!)}${at(args[dateAt]!.position)}, a date computed once, by it: ClickHouse counts the move in an Int64, which holds no such number, and fails the query (numeric overflow)`,
+    amount.position,
   );
 }
 
@@ -104,8 +135,9 @@ function dateArithmeticType(name: string, types: readonly Typed[], constant: boo
  * A date plus a tuple, either way round, or minus one with the date first, adds each element as
  * an interval (addTupleOfIntervals): `tuple(3, organization_id) + time` is a DateTime, which
  * `version_name != …` compares with a String (code 386; seed 26), and `toDate(t) + tuple(1, 2)` a
- * Date. Its elements are judged beside the date (judgeTupleElements). Of a date that is not
- * Nullable; an engine test holds it.
+ * Date. Of a date that is not Nullable, and a tuple whose elements are not known: one written
+ * out is added element by element, each step typed (dateByTupleOfIntervals), for a DateTime
+ * element makes a number of the date. An engine test holds both.
  */
 function dateTupleArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
   if (name !== "plus" && name !== "minus") return null;
@@ -114,6 +146,17 @@ function dateTupleArithmeticType(name: string, types: readonly Typed[], constant
   if (dateAt < 0 || types[1 - dateAt]!.variant !== TUPLE_VARIANT || (name === "minus" && dateAt !== 0)) return null;
   const date = types[dateAt]!;
   return date.constant === constant ? date : { ...date, constant };
+}
+
+/**
+ * A Date minus a Date is a number of days, an Int32, Nullable where either is
+ * (`toDate(t) - tuple(1, toDate(t))` ends in one, which `… < version_name` refuses, code 386; seed
+ * 44). An engine test holds it (date-tuple-arithmetic.test.ts).
+ */
+function dateDifferenceType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
+  const [left, right] = types as [Typed, Typed];
+  if (name !== "minus" || !DATES.has(left.variant) || !DATES.has(right.variant)) return null;
+  return integerTyped(DATETIME_DIFFERENCE, constant, VARIANT_MAY_BE_NULL[left.variant]! || VARIANT_MAY_BE_NULL[right.variant]!);
 }
 
 /**
@@ -149,7 +192,7 @@ function ipArithmeticType(name: string, types: readonly Typed[], constant: boole
  * give: a tuple's (element by element), a date's (beside a number or a tuple), an IP's, a 128-bit integer's.
  */
 export function keptArithmeticType(name: string, types: readonly Typed[], constant: boolean | null): Typed | null {
-  return tupleArithmeticType(name, types, constant) ?? dateTupleArithmeticType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant) ?? integerArraysArithmeticType(name, types, constant);
+  return tupleArithmeticType(name, types, constant) ?? dateTupleArithmeticType(name, types, constant) ?? dateDifferenceType(name, types, constant) ?? dateArithmeticType(name, types, constant) ?? ipArithmeticType(name, types, constant) ?? wideIntegerArithmeticType(name, types, constant) ?? integerArraysArithmeticType(name, types, constant);
 }
 
 /**

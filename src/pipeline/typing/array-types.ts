@@ -9,7 +9,7 @@ import { UINT32_SHAPE, UINT8_SHAPE, integerCommonType } from "../integer-types.j
 import type { ArgumentTyping } from "../argument-types.js";
 import { constnessIndex, typed, integerTyped, integerShapeOf, UNKNOWN_COLUMN, VARIANT_INDEX, TUPLE_VARIANT, NULLABLE_STRINGS_VARIANT, UUIDS_VARIANT, NESTED_VARIANT, MIXED_ARRAY_VARIANT, MIXED_VARIANT, ARRAY_VARIANT_AT, SCALAR_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, familyOf, variantTyped, FLOAT64S_VARIANT, FLOAT32S_VARIANT, isPlainNumber, BOOLS_VARIANT, UINT8S_VARIANT, IP_VARIANTS, IPV6_VARIANT, type Typed } from "./typed-values.js";
 import { NO_POSITIONS, type FunctionFacts } from "./function-facts.js";
-import { alternativeOf, branchType, shapesConflict } from "./branch-types.js";
+import { alternativeOf, branchType, shapesConflict, isBranch, mixedTyped, pickedBranch, numbersCommonTyped, type ValueOf } from "./branch-types.js";
 
 /** An array (an array variant or an `array(...)` call) whose elements may be of the class `cls` (unknown elements may). */
 export function mayHoldElementsOf(typing: ArgumentTyping, node: Expression, t: Typed, cls: ArgumentClass): boolean {
@@ -427,3 +427,49 @@ const UINT32_ARRAYS = withElements(oneOfArrays((constant) => [typed("arrayNumber
  * elements too (`array(0.5) = attributes_int`, code 43). An engine test holds it.
  */
 const FLOAT_ARRAYS = withElements(oneOfArrays((constant) => ["float64s", "float32s"].map((variant) => variantTyped(VARIANT_INDEX.get(variant)!, constant)), "an array of floats", true), "float64");
+
+/** The exact type of an array of numbers' elements where the pass knows it (an array-of-integers column's, an Array(Float64)'s, Array(Float32)'s or Array(UInt8)'s), as a number; else null. */
+function numberElementOf(t: Typed): Typed | null {
+  if (t.variant === FLOAT64S_VARIANT || t.variant === FLOAT32S_VARIANT) return typed("float64", false);
+  if (t.variant === UINT8S_VARIANT) return integerTyped(UINT8_SHAPE, false);
+  return t.variant < 0 && t.cls === "arrayNumber" && t.alternatives === undefined && t.elementInteger !== undefined ? integerTyped(t.elementInteger, false) : null;
+}
+
+/** Two arrays of numbers of one exact type, as a Variant holds them. */
+function sameArrayType(a: Typed, b: Typed): boolean {
+  return a.variant === b.variant && a.cls === b.cls && a.elementInteger === b.elementInteger;
+}
+
+/**
+ * An `if` or `multiIf` whose branches are arrays of numbers of known element types, of two types
+ * or more (one type is that type, branchesType's), none NULL (a NULL beside arrays is
+ * branchesType's Variant):
+ * - where two element types have no common type (an Array(UInt64) and an Array(Float32) or an
+ *   Array(Int64)), a Variant of the arrays, each refused where it is (`duration + if(c,
+ *   group_ids, spans.exclusive_time_32)`, code 43; seed 45);
+ * - else an array of the elements' common type (`if(c, a_uint64, a_uint8)` is an Array(UInt64),
+ *   which plus takes beside no number).
+ * Even where a constant condition picks a branch: the engine folds the call, not its type. Null
+ * for any other branches. An engine test holds it (number-array-branches.test.ts).
+ */
+export function numberArrayBranchesType(args: readonly Expression[], types: readonly Typed[], constant: boolean | null, nullAt: (node: Expression) => boolean, valueOf: ValueOf): Typed | null {
+  if (args.length < 3 || args.length % 2 === 0) return null;
+  const arrays: Typed[] = [];
+  const elements: Typed[] = [];
+  for (let i = 1; i < args.length; i++) {
+    if (!isBranch(i, args.length)) continue;
+    const element = nullAt(args[i]!) ? null : numberElementOf(types[i]!);
+    if (element === null) return null;
+    elements.push(element);
+    if (!arrays.some((known) => sameArrayType(known, types[i]!))) arrays.push({ ...types[i]!, constant: types[i]!.constant === false ? false : null });
+  }
+  if (arrays.length < 2) return null;
+  if (!shapesConflict(elements)) {
+    const common = numbersCommonTyped(elements, false, false);
+    return common === null || common.cls === null ? null : arrayOfClass(common.cls, constant, common);
+  }
+  const pickedOnce = types.some((t, i) => !isBranch(i, args.length) && (t.constant === true || nullAt(args[i]!)));
+  const branch = pickedOnce ? pickedBranch(args, nullAt, valueOf) : -1;
+  const picked = branch >= 0 ? arrays.find((alternative) => sameArrayType(alternative, types[branch]!)) : undefined;
+  return mixedTyped(arrays, constant, pickedOnce, picked, false);
+}

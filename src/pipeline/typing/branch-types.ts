@@ -110,7 +110,7 @@ function heldFrom(variant: Typed, alternatives: Typed[], constant: boolean | nul
  * NULL (`if(0, if(c, s, 5), NULL)`), no value at all: a call of it is judged as of a value no row
  * holds (judgeHoldingNoValue; `… = event_id` is answered, NULL).
  */
-function mixedTyped(alternatives: Typed[], constant: boolean | null, pickedOnce: boolean, picked: Typed | undefined, picksNull: boolean): Typed {
+export function mixedTyped(alternatives: Typed[], constant: boolean | null, pickedOnce: boolean, picked: Typed | undefined, picksNull: boolean): Typed {
   return {
     cls: null,
     index: -1,

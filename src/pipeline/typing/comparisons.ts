@@ -161,21 +161,22 @@ export function refuseMixedArraysOfOtherFamilies(name: string, args: readonly Ex
  * element of the other can be (`array(use_case_id, 0.95) <= array(use_case_id, FALSE)`, an
  * Array(Variant(Float64, String)) and an Array(Variant(Bool, String)), code 43; seed 42). An
  * element that is no literal may be any type of its family (a text column a String, a
- * LowCardinality(String) or a FixedString), and a whole number written out a UInt8 or a Float64
- * (`1.0`): those say nothing. An engine test holds it.
+ * LowCardinality(String) or a FixedString), but a condition or an integer of known type
+ * (exactElementType); a whole number written out a UInt8 or a Float64 (`1.0`): those say
+ * nothing. An engine test holds it.
  */
 function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed, b: Expression, right: Typed): void {
   if (!isArrayCall(a) || !isArrayCall(b)) return;
   type Call = Extract<Expression, { kind: "function" }>;
   const absent = (from: Call, fromTypes: Typed, other: Call, otherTypes: Typed): string | null => {
     for (let i = 0; i < from.args.length; i++) {
-      const exact = exactLiteralType(from.args[i]!);
+      const exact = exactElementType(from.args[i]!, fromTypes.elements![i]);
       if (exact === null) continue;
       const family = familyOf(fromTypes.elements![i]!);
       const possible = other.args.some((element, k) => {
         const t = otherTypes.elements![k];
         if (t === null || t === undefined) return false;
-        const otherExact = exactLiteralType(element);
+        const otherExact = exactElementType(element, t);
         return otherExact !== null ? otherExact === exact : familyOf(t) === family;
       });
       if (!possible) return exact;
@@ -190,6 +191,23 @@ function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed,
     `${describe(holder)}${at(holder.position)} is an array of a Variant holding a ${leftOnly ?? rightOnly}, and ${describe(other)}${at(other.position)} one of a Variant that cannot hold one: ${nameOf(name)} compares arrays of a Variant only with arrays of the same Variant; compare arrays of one type`,
     b.position ?? a.position,
   );
+}
+
+/**
+ * The exact type an element of an `array(…)` call is in its Variant, where nothing else can be:
+ * a literal's (exactLiteralType), or a value computed of a class of one type (a condition's UInt8,
+ * `round(span_id) IN 2` beside 0.95's Float64, code 43; seed 45), or an integer of known type.
+ * Not a float or a text computed or read (a Float32, a FixedString may be one), nor a whole
+ * number written out.
+ */
+function exactElementType(node: Expression, t: Typed | null | undefined): string | null {
+  if (node.kind === "literal") return exactLiteralType(node);
+  if (t === null || t === undefined || t.variant >= 0 || t.alternatives !== undefined) return null;
+  if (t.cls === "uint8") return "UInt8";
+  if (t.cls === "uint32") return "UInt32";
+  if (t.cls === "uuid") return "UUID";
+  const integer = t.cls === "int64" ? integerShapeOf(t) : null;
+  return integer === null ? null : integerTypeName(integer);
 }
 
 /** The exact type the engine gives a literal whatever is written: a Bool, a String, a Float64 (a number with a fraction); else null. */

@@ -6,7 +6,7 @@
 import { atPosition as at, invalidQuery, type TextPosition } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, elementClass, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
-import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, isArrayTyped, type Typed } from "./typed-values.js";
+import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, isArrayTyped, isDateLike, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, typeName } from "./messages.js";
 import { isArrayCall } from "./array-types.js";
 import { foldedSetValue } from "../literal-texts.js";
@@ -153,19 +153,18 @@ interface ReadAs {
   readonly cannotRead: (column: Typed) => boolean;
 }
 
-const dateLike = (t: Typed): boolean => t.cls === "datetime" || (t.variant >= 0 && VARIANT_FAMILIES[t.variant] === "datetime");
-const READ_AS_UUID: ReadAs = { what: "a UUID", plural: "UUIDs", instead: UUID_SET.instead, cannotRead: (t) => dateLike(t) || IP_VARIANTS.has(t.variant) || (t.variant < 0 && t.cls !== null && NOT_UUID_VALUES.has(t.cls)) };
+const READ_AS_UUID: ReadAs = { what: "a UUID", plural: "UUIDs", instead: UUID_SET.instead, cannotRead: (t) => isDateLike(t) || IP_VARIANTS.has(t.variant) || (t.variant < 0 && t.cls !== null && NOT_UUID_VALUES.has(t.cls)) };
 const READ_AS_IPV4: ReadAs = {
   what: "an IPv4",
   plural: "IPv4s",
   instead: UNCONVERTIBLE_VARIANT_SETS[IPV4_VARIANT]!.instead,
-  cannotRead: (t) => dateLike(t) || (t.variant < 0 && (t.cls === "uuid" || t.cls === "float64" || integerShapeOf(t)?.signed === true)),
+  cannotRead: (t) => isDateLike(t) || (t.variant < 0 && (t.cls === "uuid" || t.cls === "float64" || integerShapeOf(t)?.signed === true)),
 };
 const READ_AS_IPV6: ReadAs = {
   what: "an IPv6",
   plural: "IPv6s",
   instead: UNCONVERTIBLE_VARIANT_SETS[IPV6_VARIANT]!.instead,
-  cannotRead: (t) => dateLike(t) || (t.variant < 0 && t.cls !== null && (t.cls === "uuid" || ARRAY_FAMILIES[t.cls] === "number")),
+  cannotRead: (t) => isDateLike(t) || (t.variant < 0 && t.cls !== null && (t.cls === "uuid" || ARRAY_FAMILIES[t.cls] === "number")),
 };
 
 export function readAsOf(sought: Typed): ReadAs | undefined {

@@ -164,6 +164,11 @@ export const BRANCH_FAMILIES: Readonly<Partial<Record<ArgumentClass, string>>> =
  * engine finds a common type of an IPv4 and a number.
  */
 export const VARIANT_FAMILIES: readonly (string | undefined)[] = VARIANTS.map((variant) => (variant === "date" || variant === "nullableDate" || variant === "nullableDateTime64" ? "datetime" : undefined));
+
+/** A DateTime, a Date or a DateTime64, Nullable or not. */
+export function isDateLike(t: Typed): boolean {
+  return t.cls === "datetime" || (t.variant >= 0 && VARIANT_FAMILIES[t.variant] === "datetime");
+}
 /** Per variant index, the variant it is as an alternative of a Variant, which holds no Nullable: a Nullable(Date) is a Date there. A DateTime64 stays the Nullable one, the only DateTime64 probed. */
 export const PLAIN_VARIANT: readonly number[] = VARIANTS.map((variant, index) => (variant === "nullableDate" ? VARIANT_INDEX.get("date")! : index));
 
