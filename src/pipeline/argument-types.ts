@@ -568,7 +568,15 @@ export class ArgumentTyping {
     // on transactions), or a comparison of one (isNothing).
     if (COMMON_TYPE_FUNCTIONS.has(name) && nodes.some(this.nothing)) return commonTypeBesideNull(facts, args.filter((_, i) => !this.isNothing(nodes[i]!)), constant);
     // `sumIf(x, NULL)`: of the type the call has with a UInt8 condition (a UInt64 here), not a NULL.
-    if (isIfAggregate(name, facts, args.length) && this.isNothing(nodes[args.length - 1]!)) return resultTyped(facts, [...args.slice(0, -1), CONDITION], constant);
+    // So with a Nullable one (`sumIf(1, 10 IN device_model)`, a UInt64 no DateTime is taken from,
+    // code 43; seed 47): the probe tried plain conditions only, and the engine types both alike.
+    if (isIfAggregate(name, facts, args.length)) {
+      const condition = args[args.length - 1]!;
+      if (this.isNothing(nodes[args.length - 1]!) || (condition.nullable && condition.variant < 0 && (condition.cls === "uint8" || condition.cls === "bool"))) {
+        const plain = [...args.slice(0, -1), CONDITION];
+        return withIntegerType(name, plain, resultTyped(facts, plain, constant));
+      }
+    }
     // `arrayMap((k) -> now(), tags.value)` is an Array(DateTime): an array of what its lambda
     // returns, where that has a scalar class and reads no column (nor a parameter, read per
     // element as a column is). An engine test holds it.

@@ -111,6 +111,9 @@ describe("two arrays of a Variant of the same families compared, literals among 
       [f, lit("x")],
       [s, condition],
       [s, u],
+      // A whole number is written as an integer (seed 47: array(http_method, measurements[lcp]) = array(10, 'error')).
+      [lit(10), lit("error")],
+      [lit(1000), s],
     ];
     const wrong: string[] = [];
     let refused = 0;

@@ -758,6 +758,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (discover_events) SELECT event_id WHERE ${R} AND project_id = 2 AND array(dist, round(span_id) IN 2) >= array(0.95, release)`, "array(…) at line 1, column 167 is an array of a Variant holding a UInt8", 1, 203],
   // seed 44: a date computed once moved past 2^63 overflows while the query is planned (407)
   [`MATCH (replays) SELECT url AS c, 99999999999999999999999 + now() AS n WHERE project_id = 2 AND ${R}`, "99999999999999999999999 at line 1, column 34 lies past 2^63, and plus (+) moves now(…) at line 1, column 60, a date computed once", 1, 34],
+  // seed 47: an -If aggregate with a Nullable condition is of the type a plain one gives (a UInt64), which a DateTime is not taken from (43)
+  [`MATCH (replays) SELECT sumIf(tags[server_name] != tags[environment], 10 IN device_model) - now() AS total WHERE project_id = 2 AND ${R}`, "sumIf(…) at line 1, column 24 is an integer and now(…) at line 1, column 92 is a datetime", 1, 92],
+  // seed 47: 10 is written as a UInt8, which no float element of the other array is (43)
+  [`MATCH (transactions) SELECT contexts[runtime.name] AS users WHERE array(http_method, geo_region, measurements[lcp]) = array(10, 'error') AND project_id = 1 AND ${TX}`, "array(…) at line 1, column 119 is an array of a Variant holding a UInt8, and array(…) at line 1, column 67 one of a Variant that cannot hold one", 1, 119],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)

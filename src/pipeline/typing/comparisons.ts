@@ -8,7 +8,7 @@ import { atPosition as at, invalidQuery } from "../../errors/query-service-error
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
 import { STRING_READ_AS, TEXT_CONVERSIONS, constantText, foldedSetValue, writtenAsArray, unreadableAsComparedDateTime, type ColumnTexts, type StringReading } from "../literal-texts.js";
-import { integerTypeName, wholeWithinIntegers } from "../integer-types.js";
+import { integerShapeOfLiteral, integerShapeOfTypeName, integerTypeName, wholeWithinIntegers } from "../integer-types.js";
 import { integerShapeOf, TUPLE_VARIANT, MIXED_ARRAY_VARIANT, ARRAY_VARIANT_AT, familyOf, IPV4_VARIANT, isArrayTyped, type Typed } from "./typed-values.js";
 import { describe, nameOf, typeName } from "./messages.js";
 import { SCALAR_CLASSES } from "./function-facts.js";
@@ -162,8 +162,7 @@ export function refuseMixedArraysOfOtherFamilies(name: string, args: readonly Ex
  * Array(Variant(Float64, String)) and an Array(Variant(Bool, String)), code 43; seed 42). An
  * element that is no literal may be any type of its family (a text column a String, a
  * LowCardinality(String) or a FixedString), but a condition or an integer of known type
- * (exactElementType); a whole number written out a UInt8 or a Float64 (`1.0`): those say
- * nothing. An engine test holds it.
+ * (exactElementType), and a float is no integer (mayBeExactly). An engine test holds it.
  */
 function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed, b: Expression, right: Typed): void {
   if (!isArrayCall(a) || !isArrayCall(b)) return;
@@ -177,7 +176,7 @@ function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed,
         const t = otherTypes.elements![k];
         if (t === null || t === undefined) return false;
         const otherExact = exactElementType(element, t);
-        return otherExact !== null ? otherExact === exact : familyOf(t) === family;
+        return otherExact !== null ? otherExact === exact : mayBeExactly(t, exact, family);
       });
       if (!possible) return exact;
     }
@@ -206,16 +205,37 @@ function exactElementType(node: Expression, t: Typed | null | undefined): string
   if (t.cls === "uint8") return "UInt8";
   if (t.cls === "uint32") return "UInt32";
   if (t.cls === "uuid") return "UUID";
+  if (t.cls === "bool") return "Bool";
   const integer = t.cls === "int64" ? integerShapeOf(t) : null;
   return integer === null ? null : integerTypeName(integer);
 }
 
-/** The exact type the engine gives a literal whatever is written: a Bool, a String, a Float64 (a number with a fraction); else null. */
+/**
+ * Whether an element of no exact type the pass knows may be of this exact type: a float
+ * (a Float32 or a Float64) no integer, an integer of unknown width no float, else any type of
+ * its family (`measurements[lcp]` is no UInt8: `array(http_method, measurements[lcp]) =
+ * array(10, 'error')`, code 43; seed 47).
+ */
+function mayBeExactly(t: Typed, exact: string, family: string | undefined): boolean {
+  if (exact === "Float64") return t.cls === "float64";
+  if (integerShapeOfTypeName(exact) !== null && exact !== "Bool") return t.cls === "int64";
+  if (exact === "Bool") return t.cls === "bool";
+  return familyOf(t) === family;
+}
+
+/**
+ * The exact type the engine gives a literal as Quarry writes it: a Bool, a String, a Float64 (a
+ * number with a fraction), a whole number's integer type (`10.0` is written `10`, a UInt8; one
+ * past 2^64 a Float64, left alone); else null.
+ */
 function exactLiteralType(node: Expression): string | null {
   if (node.kind !== "literal") return null;
   if (typeof node.value === "boolean") return "Bool";
   if (typeof node.value === "string") return "String";
-  return typeof node.value === "number" && !Number.isInteger(node.value) ? "Float64" : null;
+  if (typeof node.value !== "number" || !Number.isFinite(node.value)) return null;
+  if (!Number.isInteger(node.value)) return "Float64";
+  const integer = integerShapeOfLiteral(node.value, node.digits);
+  return integer === null ? null : integerTypeName(integer);
 }
 
 /**
