@@ -312,6 +312,10 @@ export class ArgumentTyping {
       else if (t.constant === false) columns++;
     }
     if (zone !== undefined && nodes.length > 0) refuseFirstBesideZone(name, nodes[0]!, args[0]!, zone);
+    if (ELEMENT_WISE_ARITHMETIC.has(name) && nodes.length === 2) {
+      const byNumber = this.arrayOfTuplesByNumber(name, facts, nodes, args, constants === 2 ? true : columns > 0 ? false : null, position);
+      if (byNumber !== null) return byNumber;
+    }
     // Before a value no row holds is made one of unknown type: the engine refuses it beside a tuple while planning.
     if (nodes.length === 2 && VALUE_COMPARISONS.has(name)) refuseNullableBesideTuple(name, nodes, args, this.nothing);
     if (noValues > 0) judgeHoldingNoValue(this, name, facts, nodes, args, position);
@@ -738,6 +742,45 @@ export class ArgumentTyping {
       this.judgeAs(() => elementBy(name, k, position), () => this.judgeElementOperation(name, facts, pair, tupleFirst ? [elementType, otherType] : [otherType, elementType], position));
     });
     return null;
+  }
+
+  /**
+   * `array(tuple(1, 2)) / 2`, `2 * groupArray(tuple(x))`: an array of tuples written out times a
+   * number, or over one with the array first, is worked element by element, each tuple as
+   * `tuple(…) / 2` is (judgeTupleElements), and stays an array of tuples (the engine's
+   * tupleDivideByNumber). The probe's array of tuples is a Nested column read whole, of strings,
+   * which it refused. Of tuples of one size whose elements are of one class at each position
+   * (else their array is a Variant's, which the engine refuses). Null for any other call.
+   */
+  private arrayOfTuplesByNumber(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], constant: boolean | null, position: TextPosition | undefined): Typed | null {
+    const leftTuples = this.writtenTuplesOf(args[0]!);
+    const arrayAt = leftTuples !== null ? 0 : name === "multiply" && this.writtenTuplesOf(args[1]!) !== null ? 1 : -1;
+    if (arrayAt < 0) return null;
+    const tuples = (leftTuples ?? this.writtenTuplesOf(args[1]!))!;
+    const number = types[1 - arrayAt]!;
+    if (number.variant >= 0 || number.cls === null || ARRAY_FAMILIES[number.cls] !== "number") return null;
+    const first = tuples[0]!;
+    const sameClasses = first.args.every((element, k) => this.visit(element).cls !== null && tuples.every((tuple) => this.visit(tuple.args[k]!).cls === this.visit(element).cls));
+    if (!sameClasses) return null;
+    const other = args[1 - arrayAt]!;
+    for (const tuple of tuples) {
+      tuple.args.forEach((element, k) => {
+        const pair = arrayAt === 0 ? [element, other] : [other, element];
+        const pairTypes = arrayAt === 0 ? [this.visit(element), number] : [number, this.visit(element)];
+        this.judgeAs(() => `${nameOf(name)}${at(position)} works on an array of tuples element by element, and refuses element ${k + 1} of ${describe(tuple)}${at(tuple.position)}:`, () => this.judgeElementOperation(name, facts, pair, pairTypes, position));
+      });
+    }
+    return variantTyped(NESTED_VARIANT, constant);
+  }
+
+  /** The tuples of an array written out of tuples of one size (`array(tuple(1, 2))`), or collected from one (`groupArray(tuple(x))`); else null. */
+  private writtenTuplesOf(node: Expression): Extract<Expression, { kind: "function" }>[] | null {
+    if (node.kind !== "function") return null;
+    const written = node.name === "array" ? node.args : WRITTEN_TUPLE_ARRAYS.has(node.name) && node.args.length === 1 ? node.args : [];
+    const tuples = written.map((element) => this.tupleValueOf(element));
+    const first = tuples[0];
+    if (first === undefined || first === null || tuples.some((tuple) => tuple === null || tuple.args.length !== first.args.length)) return null;
+    return tuples as Extract<Expression, { kind: "function" }>[];
   }
 
   /**
@@ -1590,6 +1633,9 @@ const NOT_JOINABLE_VARIANT_AT: readonly boolean[] = VARIANTS.map(
 );
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Aggregates whose array holds their rows' values as they are: of a tuple written out, tuples of its elements' types (arrayOfTuplesByNumber). */
+const WRITTEN_TUPLE_ARRAYS: ReadonlySet<string> = new Set(["groupArray", "groupUniqArray"]);
 
 /** A stored state of sum, min, max, argMax or argMin of a number, as entity facts write a state's type (spaces removed). */
 const MERGED_NUMBER_STATE = /^AggregateFunction\((sum|min|max|argMax|argMin),(U?Int(?:8|16|32|64)|Float(?:32|64))(?:,[A-Za-z0-9]+)?\)$/;

@@ -762,6 +762,8 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (replays) SELECT sumIf(tags[server_name] != tags[environment], 10 IN device_model) - now() AS total WHERE project_id = 2 AND ${R}`, "sumIf(…) at line 1, column 24 is an integer and now(…) at line 1, column 92 is a datetime", 1, 92],
   // seed 47: 10 is written as a UInt8, which no float element of the other array is (43)
   [`MATCH (transactions) SELECT contexts[runtime.name] AS users WHERE array(http_method, geo_region, measurements[lcp]) = array(10, 'error') AND project_id = 1 AND ${TX}`, "array(…) at line 1, column 119 is an array of a Variant holding a UInt8, and array(…) at line 1, column 67 one of a Variant that cannot hold one", 1, 119],
+  // seed 47: an array of tuples collected divided by a number divides each tuple element by element, a String among them (43)
+  [`MATCH (metrics_counters) SELECT groupUniqArray(tuple(org_id, '', bucketed_time)) / count(now()) AS x WHERE ${METRICS}`, "works on an array of tuples element by element, and refuses element 2 of tuple(…) at line 1, column 48: '' at line 1, column 62 is a string", 1, 62],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)
