@@ -341,7 +341,7 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     if (computed !== null) return String(computed).replace("e+", "e");
     // So is a comparison of literals, and a literal looked for among literals (`toString(1 = 2)`
     // is '0', which no DateTime reads: code 41; seed 46).
-    const truth = only?.kind !== "function" || only.args.length !== 2 ? "unknown" : COMPARISON_NAMES.has(only.name) ? comparedLiterals(only.name, only.args) : only.name === "in" || only.name === "notIn" ? listedLiteral(only.name, only.args) : "unknown";
+    const truth = only?.kind !== "function" || only.args.length !== 2 ? "unknown" : COMPARISON_NAMES.has(only.name) ? comparedLiterals(only.name, only.args) : only.name === "in" || only.name === "notIn" ? (textInClock(only.name, only.args) ?? listedLiteral(only.name, only.args)) : "unknown";
     if (truth !== "unknown") return truth === "true" ? "1" : "0";
     // `toString(0 IS NULL)` is '0' (seed 20).
     if (only?.kind === "function" && (only.name === "isNull" || only.name === "isNotNull") && only.args.length === 1 && only.args[0]!.kind === "literal") {
@@ -456,6 +456,20 @@ function textOfNow(node: Expression): string | null {
 export function isNowCall(node: Expression): boolean {
   return node.kind === "function" && node.name === "now" && node.args.length === 0;
 }
+
+/**
+ * A text looked for in the clock's value (`'x' IN now()`, `'9' NOT IN today()`): not found,
+ * whatever the text, where it is not a date or a time written out in full (the engine answers 0
+ * even for `toString(now()) IN now()`; a full one is left alone, the clock's). Null where the call
+ * is not one.
+ */
+function textInClock(name: string, args: readonly Expression[]): LiteralTruth | null {
+  const [text, clock] = args;
+  if (text?.kind !== "literal" || typeof text.value !== "string" || clock?.kind !== "function" || clock.args.length !== 0 || !CLOCK_FUNCTIONS.has(clock.name)) return null;
+  if (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2})?$/.test(text.value.trim())) return "unknown";
+  return name === "in" ? "false" : "true";
+}
+const CLOCK_FUNCTIONS: ReadonlySet<string> = new Set(["now", "today", "yesterday"]);
 
 /** What a comparison of literals folds to: its truth, or unknown where the pass cannot tell the engine's. */
 export type LiteralTruth = "true" | "false" | "unknown";
