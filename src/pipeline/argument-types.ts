@@ -830,7 +830,11 @@ export class ArgumentTyping {
     // tuple('a', 2)` of a UInt64 u is code 53). Not beside a pair of constants `=` may find
     // different (`tuple(u, 1) = tuple('a', 2)` is answered; `tuple(u, 1) = tuple('a', 1)` is not).
     const constantPairsEqual = pairs.every((pair, k) => !types[k]!.every((t) => t.constant === true) || (pair.every((element) => element.kind === "literal") && this.constantValue(pair[0]!) === this.constantValue(pair[1]!)));
-    if (!equality || constantPairsEqual) pairs.forEach((pair, k) => this.judgeAs(() => elementBy(name, k, position), () => this.judgeComparedStrings(name, pair, types[k]!, false)));
+    // A pair of two constants is compared first whatever the rest (`tuple(d, 'http.server') =
+    // tuple(d, 1e+10)` reads the text as a UInt64, code 53; seed 50).
+    pairs.forEach((pair, k) => {
+      if (!equality || constantPairsEqual || types[k]!.every((t) => t.constant === true)) this.judgeAs(() => elementBy(name, k, position), () => this.judgeComparedStrings(name, pair, types[k]!, false));
+    });
     // An array beside a Nullable value of a class other than a string (`tuple(contexts.key) =
     // tuple(num_processing_errors)`, code 43; seed 15): refused while the query is planned,
     // whatever the rows. A Nullable string is read as an array per row, and taken.

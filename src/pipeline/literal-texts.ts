@@ -339,6 +339,12 @@ export function constantText(node: Expression, columns?: ColumnTexts): string | 
     // '10.5', which no integer reads as: code 53; seed 42).
     const computed = only === null ? null : arithmeticValueOf(only, 0);
     if (computed !== null) return String(computed).replace("e+", "e");
+    // So is a tuple of numbers and Booleans written out, in parentheses (`toString(tuple(10))` is
+    // '(10)', which no DateTime reads: code 41; seed 50).
+    if (only?.kind === "function" && only.name === "tuple" && only.args.length > 0) {
+      const texts = only.args.map((arg) => (arg.kind === "literal" && (typeof arg.value === "boolean" || (typeof arg.value === "number" && Number.isFinite(arg.value) && (!Number.isInteger(arg.value) || Number.isSafeInteger(arg.value)))) ? String(arg.value).replace("e+", "e") : null));
+      if (texts.every((text) => text !== null)) return `(${texts.join(",")})`;
+    }
     // So is a comparison of literals, and a literal looked for among literals (`toString(1 = 2)`
     // is '0', which no DateTime reads: code 41; seed 46).
     const truth = only?.kind !== "function" || only.args.length !== 2 ? "unknown" : COMPARISON_NAMES.has(only.name) ? comparedLiterals(only.name, only.args) : only.name === "in" || only.name === "notIn" ? (textInClock(only.name, only.args) ?? listedLiteral(only.name, only.args)) : "unknown";

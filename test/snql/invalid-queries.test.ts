@@ -764,6 +764,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT contexts[runtime.name] AS users WHERE array(http_method, geo_region, measurements[lcp]) = array(10, 'error') AND project_id = 1 AND ${TX}`, "array(…) at line 1, column 119 is an array of a Variant holding a UInt8, and array(…) at line 1, column 67 one of a Variant that cannot hold one", 1, 119],
   // seed 47: an array of tuples collected divided by a number divides each tuple element by element, a String among them (43)
   [`MATCH (metrics_counters) SELECT groupUniqArray(tuple(org_id, '', bucketed_time)) / count(now()) AS x WHERE ${METRICS}`, "works on an array of tuples element by element, and refuses element 2 of tuple(…) at line 1, column 48: '' at line 1, column 62 is a string", 1, 62],
+  // seed 50: a pair of constants in compared tuples is compared first, the text read as the number's type (53)
+  [`MATCH (transactions) SELECT duration WHERE tuple(spans.group, 'http.server') = tuple(geo_subdivision, 1e+10) AND project_id = 1 AND ${TX}`, "refuses element 2: 'http.server' at line 1, column 63 is not an unsigned integer", 1, 63],
+  // seed 50: toString of a tuple of numbers is its text in parentheses, which no DateTime reads (41)
+  [`MATCH (generic_metrics_counters) SELECT count() AS c, bucketed_time BY bucketed_time WHERE (toString(tuple(10)) >= now()) AND ${METRICS}`, "toString(…) at line 1, column 93 (the text '(10)') is not a datetime", 1, 93],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)
