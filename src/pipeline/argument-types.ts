@@ -34,7 +34,7 @@ import { resultTyped, madeNullable, CONVERSION, ROW_VALUE_AGGREGATES, BRANCHING_
 import { elementCall, elementBy, TUPLE_ARITHMETIC, ELEMENT_WISE_ARITHMETIC, isTupleCall, refuseArithmeticOnNulls, refuseDateMovedPastInt64, ipv4ArithmeticType, keptArithmeticType, arrayArithmeticType, isNumbersProduct, isNumberArraysSum } from "./typing/arithmetic-types.js";
 import { COMMON_TYPE_FUNCTIONS, refuseArraysOfIntegersWithoutCommonType, ARRAYS_IN_COMMON_TYPE, commonTypeBesideNull, STATE_BESIDE_NULL_FUNCTIONS, refuseStateBesideNull } from "./typing/common-types.js";
 import { condition, numbersWithBool, isIfAggregate, CONDITION, BOOL_CONSTANT, LOGICAL_FUNCTIONS, refuseFloatAmongConditions, logicalBesideNull } from "./typing/conditions.js";
-import { PER_ROW_LIST_LEFT, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
+import { PER_ROW_LIST_LEFT, refuseNestedInNulls, UUID_SET, unconvertibleSet, scalarPerRow, computedScalar, refuseArithmeticNullInStates, refuseListValuesForComputedNull, refuseComputedTupleSet, isLiteralIf, readAsOf, refuseUnconvertibleSetValues, containerWhat, isContainerValue } from "./typing/membership.js";
 import { COMPARISONS, VALUE_COMPARISONS, SCALAR_VALUE_CLASSES, refuseTuplesOfTwoSizes, refuseIPv4BesideFloatOrSigned, refuseIPv4AmongFloatsOrSigned, refuseIPv4AmongBranches, refuseMixedArraysOfOtherFamilies, ELEMENT_LOOKUPS, refuseArrayBesideScalar, refuseNullableBesideTuple, judgeComparedString, judgeConvertedText, refuseZeroIndex, refuseOverflowingLength, refuseUnendedLikeEscape } from "./typing/comparisons.js";
 import { NO_PARAMETERS, ARRAY_KEEPING_LAMBDA_FUNCTIONS, lambdaParameterType, refuseLambda, refuseMissingLambda } from "./typing/lambdas.js";
 import { judgeHoldingNoValue, judge, judgeMappedCount, judgeMappedCondition } from "./typing/judge.js";
@@ -394,6 +394,7 @@ export class ArgumentTyping {
     // And a Variant (`if(10, time, 1000) IN tuple(2, message)`, a Variant(DateTime, UInt16);
     // code 43, seed 16): no Nullable holds one.
     const variantOnLeft = membership && !containerOnLeft && args[0]!.variant === MIXED_VARIANT;
+    if (membership) refuseNestedInNulls(name, nodes[0]!, args[0]!, nodes[1]!, this.nothing);
     if ((containerOnLeft || stateOnLeft || variantOnLeft) && (perRowList || this.isStorageColumn(nodes[1]!))) {
       const left = nodes[0]!;
       const right = nodes[1]!;

@@ -307,6 +307,9 @@ const ARITHMETIC = {
   minus: (a: number, b: number) => a - b,
   multiply: (a: number, b: number) => a * b,
   divide: (a: number, b: number) => a / b,
+  // `quantileExact(greatest(2, 10))(x)` is a level of 10 (code 12; seed 51).
+  greatest: (a: number, b: number) => Math.max(a, b),
+  least: (a: number, b: number) => Math.min(a, b),
 } as const;
 
 /** What constant texts read of an entity's columns: the text it maps a column to (else null), and whether a value is always NULL there. */

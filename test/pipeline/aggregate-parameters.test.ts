@@ -113,9 +113,10 @@ describe("aggregate parameters against the engine", () => {
     expect(refused).toBeGreaterThan(10);
   });
 
-  it("a number computed from values written out (arithmetic, isNull of a literal) is read as its value, refused exactly where the engine refuses it (seed 43's topK(isNull('…')), code 69)", async () => {
+  it("a number computed from values written out (arithmetic, greatest, least, isNull of a literal) is read as its value, refused exactly where the engine refuses it (seed 43's topK(isNull('…')), code 69)", async () => {
     // Each written as SnQL and SQL alike, parsed for the pass.
-    const computed = ["isNull('x')", "isNotNull('x')", "isNotNull(NULL)", "1 - 1", "2 * 3", "1 + 1", "0.25 + 0.25", "1 / 2", "1 / 4"];
+    // greatest and least of two (seed 51's quantileExact(greatest(2, 10)), code 12).
+    const computed = ["isNull('x')", "isNotNull('x')", "isNotNull(NULL)", "1 - 1", "2 * 3", "1 + 1", "0.25 + 0.25", "1 / 2", "1 / 4", "greatest(2, 10)", "least(0.5, 3)", "greatest(0, 0.25)"];
     const wrong: string[] = [];
     let refused = 0;
     for (const name of PARAMETRIC) {

@@ -768,6 +768,10 @@ const CORPUS: readonly [string, string | RegExp, number, number][] = [
   [`MATCH (transactions) SELECT duration WHERE tuple(spans.group, 'http.server') = tuple(geo_subdivision, 1e+10) AND project_id = 1 AND ${TX}`, "refuses element 2: 'http.server' at line 1, column 63 is not an unsigned integer", 1, 63],
   // seed 50: toString of a tuple of numbers is its text in parentheses, which no DateTime reads (41)
   [`MATCH (generic_metrics_counters) SELECT count() AS c, bucketed_time BY bucketed_time WHERE (toString(tuple(10)) >= now()) AND ${METRICS}`, "toString(…) at line 1, column 93 (the text '(10)') is not a datetime", 1, 93],
+  // seed 51: an array of tuples looked for among NULLs alone (url is NULL on discover_transactions: 43)
+  [`MATCH (discover_transactions) SELECT tags.value AS v, title WHERE ${TX} AND project_id = 1 AND (tags IN (url))`, "column tags at line 1, column 188 is an array of tuples, and in (IN) looks for it among NULLs alone (column url at line 1, column 197)", 1, 197],
+  // seed 51: a level computed as greatest of two numbers written out is read as its value, 10 (12)
+  [`MATCH (events) SELECT title, quantileExact(greatest(2, 10))(now()) AS time BY title WHERE ${R} AND project_id = 1`, "parameter 1 of quantileExact(…) at line 1, column 44, greatest(…), must be a level between 0 and 1", 1, 44],
   // seed 26: isNotNull of a column the SQL computes, Nullable, beside an aggregate reads it (215)
   [`MATCH (search_issues) SELECT ip_address IS NOT NULL AND uniqExact(tags.key) AS c WHERE project_id = 2 AND ${R}`, "column ip_address at line 1, column 30 is neither a BY key nor inside an aggregate", 1, 30],
   // seed 26: an array of UInt128s knows its elements: a Float64 times it is a Float64 times UInt128s (43)

@@ -6,7 +6,7 @@
 import { atPosition as at, invalidQuery, type TextPosition } from "../../errors/query-service-error.js";
 import type { Expression } from "../../query/ast.js";
 import { CLASS_NAMES, elementClass, VARIANTS, variantWhat, type ArgumentClass } from "../argument-classes.js";
-import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, isArrayTyped, isDateLike, type Typed } from "./typed-values.js";
+import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, NESTED_VARIANT, isArrayTyped, isDateLike, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, typeName } from "./messages.js";
 import { isArrayCall } from "./array-types.js";
 import { foldedSetValue } from "../literal-texts.js";
@@ -276,4 +276,20 @@ function isOneOfArrays(t: Typed): boolean {
  */
 function isVariantOfArrays(t: Typed): boolean {
   return t.variant === MIXED_VARIANT && t.fromElements !== true && t.alternatives !== undefined && t.alternatives.length > 0 && t.alternatives.every(isArrayTyped);
+}
+
+/**
+ * `tags IN (url)` on discover_transactions, which stores no `url`: an array of tuples (a Nested
+ * column read whole) looked for among NULLs alone, ClickHouse refuses (code 43; seed 51), where an
+ * array of another type, or a tuple, is answered (not found). A list with any other value is
+ * answered too. An engine test holds it (nested-in-nulls.test.ts).
+ */
+export function refuseNestedInNulls(name: string, left: Expression, leftType: Typed, set: Expression, isNothing: (node: Expression) => boolean): void {
+  if (leftType.variant !== NESTED_VARIANT) return;
+  const values = isTupleCall(set) ? set.args : [set];
+  if (values.length === 0 || !values.every(isNothing)) return;
+  throw invalidQuery(
+    `${describe(left)}${at(left.position)} is an array of tuples, and ${nameOf(name)} looks for it among NULLs alone (${describe(set)}${at(set.position)}): ClickHouse builds no set of arrays of tuples from a NULL; leave the condition out, or list an array of tuples`,
+    set.position ?? left.position,
+  );
 }
