@@ -755,9 +755,9 @@ export class ArgumentTyping {
    */
   private arrayOfTuplesByNumber(name: string, facts: FunctionFacts, args: readonly Expression[], types: readonly Typed[], constant: boolean | null, position: TextPosition | undefined): Typed | null {
     const leftTuples = this.writtenTuplesOf(args[0]!);
-    const arrayAt = leftTuples !== null ? 0 : name === "multiply" && this.writtenTuplesOf(args[1]!) !== null ? 1 : -1;
-    if (arrayAt < 0) return null;
-    const tuples = (leftTuples ?? this.writtenTuplesOf(args[1]!))!;
+    const tuples = leftTuples ?? (name === "multiply" ? this.writtenTuplesOf(args[1]!) : null);
+    if (tuples === null) return null;
+    const arrayAt = leftTuples !== null ? 0 : 1;
     const number = types[1 - arrayAt]!;
     if (number.variant >= 0 || number.cls === null || ARRAY_FAMILIES[number.cls] !== "number") return null;
     const first = tuples[0]!;
@@ -778,10 +778,14 @@ export class ArgumentTyping {
   private writtenTuplesOf(node: Expression): Extract<Expression, { kind: "function" }>[] | null {
     if (node.kind !== "function") return null;
     const written = node.name === "array" ? node.args : WRITTEN_TUPLE_ARRAYS.has(node.name) && node.args.length === 1 ? node.args : [];
-    const tuples = written.map((element) => this.tupleValueOf(element));
-    const first = tuples[0];
-    if (first === undefined || first === null || tuples.some((tuple) => tuple === null || tuple.args.length !== first.args.length)) return null;
-    return tuples as Extract<Expression, { kind: "function" }>[];
+    if (written.length === 0) return null;
+    const tuples: Extract<Expression, { kind: "function" }>[] = [];
+    for (const element of written) {
+      const tuple = this.tupleValueOf(element);
+      if (tuple === null || (tuples.length > 0 && tuple.args.length !== tuples[0]!.args.length)) return null;
+      tuples.push(tuple);
+    }
+    return tuples;
   }
 
   /**

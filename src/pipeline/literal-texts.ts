@@ -461,6 +461,11 @@ function textOfNow(node: Expression): string | null {
   return isNowCall(node) ? new Date().toISOString().slice(0, 19).replace("T", " ") : null;
 }
 
+/** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
+export function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
+  return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
+}
+
 /** `now()` with no time zone: a constant the engine computes once per query. */
 export function isNowCall(node: Expression): boolean {
   return node.kind === "function" && node.name === "now" && node.args.length === 0;
@@ -474,11 +479,10 @@ export function isNowCall(node: Expression): boolean {
  */
 function textInClock(name: string, args: readonly Expression[]): LiteralTruth | null {
   const [text, clock] = args;
-  if (text?.kind !== "literal" || typeof text.value !== "string" || clock?.kind !== "function" || clock.args.length !== 0 || !CLOCK_FUNCTIONS.has(clock.name)) return null;
+  if (text?.kind !== "literal" || typeof text.value !== "string" || clock === undefined || !isClockCall(clock)) return null;
   if (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2})?$/.test(text.value.trim())) return "unknown";
   return name === "in" ? "false" : "true";
 }
-const CLOCK_FUNCTIONS: ReadonlySet<string> = new Set(["now", "today", "yesterday"]);
 
 /** What a comparison of literals folds to: its truth, or unknown where the pass cannot tell the engine's. */
 export type LiteralTruth = "true" | "false" | "unknown";

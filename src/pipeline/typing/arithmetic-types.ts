@@ -10,6 +10,7 @@ import { DATETIME_DIFFERENCE, UINT32_SHAPE, integerArithmetic, type IntegerShape
 import { constnessIndex, typed, integerTyped, integerShapeOf, VARIANT_INDEX, TUPLE_VARIANT, UINT128_VARIANT, ARRAY_FAMILIES, VARIANT_FAMILIES, variantTyped, VARIANT_MAY_BE_NULL, NULLABLE_VARIANT_OF, FLOAT64S_VARIANT, isPlainNumber, IPV4_VARIANT, IP_VARIANTS, DATES, isDateLike, type Typed } from "./typed-values.js";
 import { describe, nameOf } from "./messages.js";
 import { NULLS_ARRAY, isNumberArray } from "./array-types.js";
+import { isClockCall } from "../literal-texts.js";
 
 /** One element's operation of tuple arithmetic as a call of its own, at the arithmetic's position (arithmeticTupleOf). */
 export function elementCall(name: string, left: Expression, right: Expression, position: TextPosition | undefined): Expression {
@@ -49,9 +50,8 @@ export function refuseArithmeticOnNulls(name: string, args: readonly Expression[
 function computedOnce(node: Expression): boolean {
   if (node.kind === "literal" || node.kind === "datetime") return true;
   if (node.kind !== "function") return false;
-  return node.args.length === 0 ? CLOCK_CALLS.has(node.name) : node.args.every(computedOnce);
+  return node.args.length === 0 ? isClockCall(node) : node.args.every(computedOnce);
 }
-const CLOCK_CALLS: ReadonlySet<string> = new Set(["now", "now64", "today", "yesterday"]);
 
 /** 2^63: a date moves by seconds (or days) counted in an Int64. */
 const INT64_END = 2 ** 63;

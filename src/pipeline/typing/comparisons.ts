@@ -196,8 +196,7 @@ function refuseMixedArraysOfOtherTypes(name: string, a: Expression, left: Typed,
  * The exact type an element of an `array(…)` call is in its Variant, where nothing else can be:
  * a literal's (exactLiteralType), or a value computed of a class of one type (a condition's UInt8,
  * `round(span_id) IN 2` beside 0.95's Float64, code 43; seed 45), or an integer of known type.
- * Not a float or a text computed or read (a Float32, a FixedString may be one), nor a whole
- * number written out.
+ * Not a float or a text computed or read (a Float32, a FixedString may be one).
  */
 function exactElementType(node: Expression, t: Typed | null | undefined): string | null {
   if (node.kind === "literal") return exactLiteralType(node);
@@ -218,8 +217,8 @@ function exactElementType(node: Expression, t: Typed | null | undefined): string
  */
 function mayBeExactly(t: Typed, exact: string, family: string | undefined): boolean {
   if (exact === "Float64") return t.cls === "float64";
-  if (integerShapeOfTypeName(exact) !== null && exact !== "Bool") return t.cls === "int64";
   if (exact === "Bool") return t.cls === "bool";
+  if (integerShapeOfTypeName(exact) !== null) return t.cls === "int64";
   return familyOf(t) === family;
 }
 

@@ -9,7 +9,7 @@ import { CLASS_NAMES, elementClass, VARIANTS, variantWhat, type ArgumentClass } 
 import { literalClass, integerShapeOf, TUPLE_VARIANT, MIXED_VARIANT, ARRAY_FAMILIES, CONTAINER_VARIANT_AT, VARIANT_FAMILIES, MAP_VARIANT_AT, IPV4_VARIANT, IPV6_VARIANT, UINT128_VARIANT, IP_VARIANTS, NESTED_VARIANT, isArrayTyped, isDateLike, type Typed } from "./typed-values.js";
 import { describe, nameOf, list, typeName } from "./messages.js";
 import { isArrayCall } from "./array-types.js";
-import { foldedSetValue } from "../literal-texts.js";
+import { foldedSetValue, isClockCall } from "../literal-texts.js";
 import { TUPLE_ARITHMETIC, isTupleCall } from "./arithmetic-types.js";
 
 /** The classes on the left of IN whose cast of a list's values refuses what `=` refuses (judgePerRowList). */
@@ -122,11 +122,6 @@ export function refuseComputedTupleSet(name: string, set: Expression, position: 
 /** `if(1, a, b)`, `if(NULL, a, b)`: an `if` whose condition is a literal, which ClickHouse's analyzer replaces with the branch it picks. */
 export function isLiteralIf(node: Expression): boolean {
   return node.kind === "function" && node.name === "if" && node.args.length === 3 && node.args[0]!.kind === "literal";
-}
-
-/** The clock's calls (`now()`, `today()`, `yesterday()`): the engine computes each once per query, a constant to it. */
-function isClockCall(node: Expression): node is Extract<Expression, { kind: "function" }> {
-  return node.kind === "function" && node.args.length === 0 && (node.name === "now" || node.name === "today" || node.name === "yesterday");
 }
 
 /** The logical functions the analyzer folds where a constant operand decides them. */
