@@ -53,6 +53,7 @@ const CLIENT_FAULT_CODES = new Set([
   190, // SIZES_OF_ARRAYS_DONT_MATCH
   124, // INCORRECT_ELEMENT_OF_SET (a tuple looked for among values or tuples of another size)
   309, // FUNCTION_CANNOT_HAVE_PARAMETERS
+  133, // AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS (sum(1)(x))
   421, // CANNOT_ADD_DIFFERENT_AGGREGATE_STATES
   135, // ZERO_ARRAY_OR_TUPLE_INDEX (an index 0 where indices start at 1)
   170, // BAD_GET (a parameter of the wrong type, read as another)

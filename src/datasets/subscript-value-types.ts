@@ -1,7 +1,7 @@
 /**
  * The ClickHouse type of one value of each subscriptable (`tags[k]`, `attributes_float[k]`), read
  * from the storage the entity reads: what the SQL Quarry prints for a subscript evaluates to. The
- * typing pass (src/pipeline/typing/entity-facts.ts) types subscripts with it; the registry sets it on
+ * tag validation (a tag compared with a non-string) reads it; the registry sets it on
  * every entity once the references are checked, so a definition never states it by hand.
  */
 import { formatClickHouseType, parseClickHouseType, type ClickHouseType } from "./clickhouse-type.js";

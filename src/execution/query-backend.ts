@@ -7,7 +7,6 @@ import { PreparedQueryMemo } from "../cache/prepared-query-memo.js";
 import { ReadthroughCache } from "../cache/readthrough-cache.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import { ServiceMetrics } from "../metrics/service-metrics.js";
-import { typingPassFailures } from "../pipeline/typing-pass-guard.js";
 import { DEFAULT_QUERY_LOG_OPTIONS, QueryLogWriter } from "../query-log/query-log-writer.js";
 import type { ExecutionResult } from "./execute-sql.js";
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from "./execution-limits.js";
@@ -81,11 +80,6 @@ export class QueryBackend {
     }, Math.max(1000, ttl));
     this.sweeper.unref();
     this.metrics.addGauge("quarry_cache_bytes", "Bytes held by the result cache.", () => this.cache.bytes);
-    this.metrics.addGauge(
-      "quarry_typing_pass_failures",
-      "Unexpected exceptions of the typing pass since the process started: each such query went to ClickHouse unjudged (see stderr).",
-      typingPassFailures,
-    );
     this.metrics.addGauge("quarry_cache_entries", "Entries in the result cache.", () => this.cache.entries);
     this.metrics.addGauge("quarry_querylog_buffered_rows", "Query-log rows waiting to be written.", () => this.queryLog?.buffered ?? 0);
     this.metrics.addGauge("quarry_querylog_buffered_chars", "Characters of encoded query-log rows waiting to be written.", () => this.queryLog?.bufferedChars ?? 0);

@@ -20,7 +20,6 @@ import { formatDateTime } from "../snql/datetime-literal.js";
 import type { IndexerMappings, MqlContext } from "./mql-context.js";
 import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
 import { IndexerResolver, metricType } from "./resolve-indexer.js";
-import { checkFormulaTypes, elementType, mergedStateType } from "./formula-types.js";
 
 export const AGGREGATE_ALIAS = "aggregate_value";
 export const TIME_ALIAS = "time";
@@ -63,8 +62,6 @@ interface Leaf {
   readonly parts: readonly StatePart[];
   /** The value from the printed parts: `sumMerge(value)`, `divide(sum…, count…)`. */
   readonly combine: (parts: readonly string[]) => string;
-  /** The value's ClickHouse type, or null where formula-types.ts cannot name it (a histogram). */
-  readonly valueType: string | null;
   readonly conditions: readonly string[];
   /** Group key -> its SQL on this leaf's table. */
   readonly keys: ReadonlyMap<string, string>;
@@ -148,7 +145,7 @@ function checkParams(series: Timeseries): void {
   }
 }
 
-function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine" | "valueType"> {
+function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine"> {
   checkParams(series);
   // A bare histogram(value) reads the stored histogram(250) state with its own bucket count.
   if (series.aggregate.startsWith("histogram") && series.params === null) series = { ...series, params: [STORED_HISTOGRAM_BUCKETS] };
@@ -161,12 +158,9 @@ function aggregateParts(series: Timeseries, entity: EntityDefinition, context: M
     const part: StatePart = { fn: mapper.to, params, column: mapper.column };
     // quantiles(q) with one level is a number, not a one-element array (Snuba: arrayElement(…, 1)).
     const single = name.startsWith("quantiles") && series.params?.length === 1;
-    const stateType = entity.columns.find((column) => column.name === mapper.column)?.type;
-    const merged = stateType === undefined ? null : mergedStateType(stateType);
     return {
       parts: [part],
       combine: ([value]) => (single ? `arrayElement(${value!}, 1)` : value!),
-      valueType: single ? elementType(merged) : merged,
     };
   }
   if (name === "avg" && !curried && hasCalculatedAverage(entity)) {
@@ -178,7 +172,6 @@ function aggregateParts(series: Timeseries, entity: EntityDefinition, context: M
         { fn: count.to, params: null, column: count.column },
       ],
       combine: ([total, count]) => `divide(${total!}, ${count!})`,
-      valueType: "Float64",
     };
   }
   const written = curried ? `${series.aggregate}(…)(…)` : `${series.aggregate}(…)`;
@@ -278,7 +271,7 @@ class LeafTranslator {
     const entity = chooseEntity(series, mri, dataset, this.context, definitions);
     const storage = definitions.storage(entity.readableStorage);
     if (!storage) throw new QueryServiceError("internal_server_error", `entity '${entity.name}' names a missing storage '${entity.readableStorage}'`);
-    const { parts, combine, valueType } = aggregateParts(series, entity, this.context);
+    const { parts, combine } = aggregateParts(series, entity, this.context);
 
     const granularityIndex = entity.granularities.indexOf(this.context.granularity);
     if (granularityIndex < 0) {
@@ -304,7 +297,7 @@ class LeafTranslator {
       else keys.set(key, resolved.sql);
     }
     const time = `toStartOfInterval(${timestamp}, toIntervalSecond(${formatNumber(this.context.interval ?? 0)}), 'Universal')`;
-    return { series, entity, storage, parts, combine, valueType, conditions, keys, time };
+    return { series, entity, storage, parts, combine, conditions, keys, time };
   }
 }
 
@@ -479,9 +472,6 @@ export function translateMql(
   }
   const interval = context.interval !== null;
   const core = leaves.length === 1 ? singleCore(expression, leaves[0]!, keys, interval) : joinedCore(expression, leaves, keys, interval);
-  // After the SQL is built, which refuses functions a formula may not call.
-  const valueTypes = new Map(leaves.map((leaf) => [leaf.series, leaf.valueType]));
-  checkFormulaTypes(expression, (timeseries) => valueTypes.get(timeseries) ?? null);
   return { ...printQuery(core, keys, context), entity: leaves[0]!.entity, storage: leaves[0]!.storage };
 }
 

@@ -22,14 +22,9 @@ import {
 import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
-import { checkArgumentTypes } from "./argument-types.js";
-import { stringSubscriptables } from "./typing/entity-facts.js";
-import { judgedFailingOpen } from "./typing-pass-guard.js";
-import { printSnql } from "../snql/print-snql.js";
 import { collectAliases } from "./alias-resolution.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
-import { refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
-import { DATETIME_TEXT, NUMBER_TEXT, UUID_TEXT, constantText } from "./literal-texts.js";
+import { DATETIME_TEXT, UUID_TEXT } from "../snql/literal-patterns.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
 import { nestedColumnParts } from "./nested-columns.js";
@@ -86,14 +81,10 @@ export function validateAgainstEntity(parsed: LogicalQuery, entity: EntityDefini
     }
     if (node.kind === "subscript") checkSubscriptable(node, entity, noun);
   }, mappedFunctions(entity));
-  // Before the typing pass: "read one key as attributes_string[key]" says more than any type rule
-  // about a column that cannot be read at all.
   if (storage !== undefined) checkColumnsReadWhole(query, entity, storage, aliases);
   // Literal types first: Snuba's entity validators name a bad tag condition before alias clashes.
   const typed = checkLiteralTypes(query, () => entity);
   checkClauses(typed, aliases);
-  judgedFailingOpen(() => checkArgumentTypes(typed, () => entity, aliases), () => printSnql(typed));
-  if (storage !== undefined) refuseTextsTheTimeIndexCannotRead(typed, entity, storage, aliases);
   const timeRange = entity.requiredTimeColumn ? requireTimeRange(typed, entity, noun, undefined, query.from.position) : null;
   requireColumns(typed, entity, undefined, query.from.position);
   return { query: typed, entity, aliases, timeRange };
@@ -162,12 +153,6 @@ export function checkExpressions(
 const EQUALITY_COMPARISONS = new Set(["equals", "notEquals", "in", "notIn"]);
 const ORDER_COMPARISONS = new Set([...EQUALITY_COMPARISONS, "less", "greater", "lessOrEquals", "greaterOrEquals"]);
 
-/** Integer and float columns (Nullable and LowCardinality too): a string compared with them must read as a number. */
-const numberColumns = memoizePerDefinition(
-  (entity: EntityDefinition): ReadonlySet<string> =>
-    new Set(entity.columns.filter((c) => /^(Nullable\(|LowCardinality\()*(U?Int\d+|Float\d+|Decimal.*)\)*$/.test(c.type)).map((c) => c.name)),
-);
-
 const dateTimeColumns = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> =>
     new Set(entity.columns.filter((c) => /^(Nullable\()?(DateTime|DateTime64|Date|Date32)(\(.*\))?\)?$/.test(c.type)).map((c) => c.name)),
@@ -175,23 +160,33 @@ const dateTimeColumns = memoizePerDefinition(
 
 const TAG_COMPARISONS = new Set([...ORDER_COMPARISONS, "like", "notLike"]);
 
+/** Subscriptables whose values are texts, keyed by texts (`tags`, `contexts`; not `measurements`, not metrics' indexed tags). */
+const stringSubscriptables = memoizePerDefinition(
+  (entity: EntityDefinition): ReadonlySet<string> =>
+    new Set(
+      Object.entries(entity.subscriptables)
+        .filter(([, definition]) => definition.kind === "nested" && !definition.integerKeys && /^(LowCardinality\()?(Nullable\()?String\)*$/.test(definition.valueType ?? ""))
+        .map(([name]) => name),
+    ),
+);
+
 function shortValue(value: unknown): string {
   const text = String(value);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**
- * The typing pass over WHERE and HAVING (Snuba's UUIDColumnProcessor, DatetimeConditionValidator
+ * Snuba's literal checks over WHERE and HAVING (its UUIDColumnProcessor, DatetimeConditionValidator
  * and TagConditionValidator, in one walk): a literal compared with a column, or listed in
- * `IN tuple(...)`/`array(...)` against it, must be of the column's type, else the query is an
- * `invalid_query` at the literal's position rather than a ClickHouse error:
+ * `IN tuple(...)`/`array(...)` against it, must suit the column, else the query is an
+ * `invalid_query` at the literal's position:
  * - a UUID column takes a UUID string (32 hex digits, with or without dashes);
- * - a date or time column takes a datetime string ClickHouse reads (or toDateTime(...)), not
- *   another string, a number or a boolean;
- * - a number column takes a number, or a string that reads as one (ClickHouse converts it);
+ * - a date or time column takes a datetime string (or toDateTime(...)), not another string, a
+ *   number or a boolean;
  * - a string-valued subscript (`tags[...]`, `contexts[...]`) takes a string, not a number or boolean.
- * A datetime string compared with a date or time column is returned resolved (a datetime node,
- * its offset honoured): ClickHouse reads `'2023-01-25T20:03:13+00:00'` in `=` but not in `IN`.
+ * Everything else about types is ClickHouse's to judge. A datetime string compared with a date or
+ * time column is returned resolved (a datetime node, its offset honoured): ClickHouse reads
+ * `'2023-01-25T20:03:13+00:00'` in `=` but not in `IN`.
  */
 export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined): LogicalQuery {
   const resolved = new Map<Expression, Expression>();
@@ -210,14 +205,6 @@ export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: s
         throw invalidQuery(`${message}${at(position)}`, position);
       };
       for (const value of values) {
-        if (value.kind === "function" && lhs.kind === "column" && ORDER_COMPARISONS.has(node.name) && dateTimeColumns(entity).has(lhs.name)) {
-          // A text a call computes from literals (`toString(10)`) is held to the literal's rule:
-          // ClickHouse folds it first, and beside a key column reads it as strictly as a literal.
-          const text = constantText(value);
-          if (text !== null && !DATETIME_TEXT.test(text)) {
-            refuse(value, `${value.name}(…) (the text '${shortValue(text)}') is not a datetime, and column ${lhs.name} holds datetimes: write toDateTime('2024-01-01T00:00:00') or '2024-01-01 00:00:00'`);
-          }
-        }
         if (value.kind !== "literal" || value.value === null) continue;
         const literal = value.value;
         if (lhs.kind === "subscript") {
@@ -226,10 +213,6 @@ export function checkLiteralTypes(query: LogicalQuery, entityOf: (entityAlias: s
           }
         } else if (EQUALITY_COMPARISONS.has(node.name) && uuidColumns(entity).has(lhs.name)) {
           if (typeof literal === "string" && !UUID_TEXT.test(literal)) refuse(value, `Not a valid UUID string: '${shortValue(literal)}' for column ${lhs.name}`);
-        } else if (ORDER_COMPARISONS.has(node.name) && numberColumns(entity).has(lhs.name)) {
-          if (typeof literal === "string" && !NUMBER_TEXT.test(literal)) {
-            refuse(value, `'${shortValue(literal)}' is not a number, and column ${lhs.name} holds numbers`);
-          }
         } else if (ORDER_COMPARISONS.has(node.name) && dateTimeColumns(entity).has(lhs.name)) {
           if (typeof literal !== "string") {
             refuse(value, `${lhs.name} requires datetime conditions: '${literal}' is not a valid datetime; write toDateTime('2024-01-01T00:00:00')`);

@@ -1,8 +1,7 @@
 /**
  * The parts of an entity's Nested columns (`tags` of type Nested(key String, value String) has
  * `tags.key` and `tags.value`), read from the declared types once per entity definition. The
- * validation's known names, the condition rewrite's array columns and the aggregation rule's keys
- * all read them here.
+ * validation's known names and the condition rewrite's array columns both read them here.
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";

@@ -1,8 +1,8 @@
 /**
  * The columns an entity computes as a bare NULL: those it maps to a NULL literal, such as the
  * columns one half of discover lacks (`exception_stacks.*` on transactions). Their type in the SQL
- * is Nullable(Nothing), whatever the entity declares: the typing pass judges them as NULLs, and
- * an array condition on one is its constant answer (snql-array-conditions.ts).
+ * is Nullable(Nothing), whatever the entity declares, so an array condition on one is its
+ * constant answer (snql-array-conditions.ts).
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
 import { memoizePerDefinition } from "../query/memoize-per-definition.js";

@@ -51,8 +51,6 @@ export function comparedByElements(entity: EntityDefinition, columnName: string)
  *   `array()` is an Array(Nothing), and the engine cannot convert the compared value to Nothing
  *   (`NOT IN ('error')`, code 48).
  * - `elements`: the per-element test, `arrayExists` or `arrayAll`.
- * The typing pass asks it too (argument-types.ts), so that it types what the SQL holds: a
- * constant is a Bool, the per-element test a UInt8 read per row.
  */
 export interface ElementComparison {
   readonly column: Extract<Expression, { kind: "column" }>;

@@ -31,13 +31,7 @@ import {
   type TimeRange,
 } from "./entity-validation.js";
 import { collectAliases, resolveAliases } from "./alias-resolution.js";
-import { checkArgumentTypes } from "./argument-types.js";
-import { judgedFailingOpen } from "./typing-pass-guard.js";
-import { refuseJoinedTextsTheTimeIndexCannotRead, refuseTextsTheTimeIndexCannotRead } from "./indexed-time-texts.js";
-import { printSnql } from "../snql/print-snql.js";
 import { storageAsEntity } from "./snql-storage-entity.js";
-import { checkAggregationKeys, checkJoinAggregation } from "./aggregation-keys.js";
-import { subqueryOutputsEntity } from "./subquery-outputs.js";
 
 export type ValidatedSnql =
   | {
@@ -85,7 +79,6 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
     case "entity": {
       const validated = validateEntityQuery(query, definitions);
       const storage = readableStorage(definitions, validated.entity);
-      checkAggregationKeys(validated.query, validated.entity, validated.aliases);
       return { kind: "entity", query: validated.query, entity: validated.entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "storage": {
@@ -96,9 +89,6 @@ export function validateSnqlQuery(parsed: LogicalQuery, definitions: DefinitionL
       }
       const entity = storageAsEntity(storage);
       const validated = validateAgainstEntity(query, entity, "storage");
-      refuseTextsTheTimeIndexCannotRead(validated.query, entity, storage, validated.aliases);
-      // The storage's columns are an entity's without mappers: the same aggregation rule holds.
-      checkAggregationKeys(validated.query, entity, validated.aliases);
       return { kind: "storage", query: validated.query, entity, storage, aliases: new Set(validated.aliases.keys()), timeRange: validated.timeRange };
     }
     case "join":
@@ -177,9 +167,6 @@ function validateJoin(original: LogicalQuery, source: JoinSource, definitions: D
   });
   checkClauses(query, declaredAliases);
   const typed = checkLiteralTypes(query, (alias) => (alias === undefined ? undefined : entities.get(alias)));
-  judgedFailingOpen(() => checkArgumentTypes(typed, (alias) => (alias === undefined ? undefined : entities.get(alias)), declaredAliases), () => printSnql(typed));
-  checkJoinAggregation(typed, entities, declaredAliases);
-  refuseJoinedTextsTheTimeIndexCannotRead(typed, entities, storages);
   for (const [alias, entity] of entities) {
     const position = source.entities.find((node) => node.alias === alias)?.position;
     if (entity.requiredTimeColumn) requireTimeRange(typed, entity, "entity", alias, position);
@@ -211,9 +198,6 @@ function validateSubquery(query: LogicalQuery, source: SubquerySource, definitio
     // GRANULARITY buckets an entity's time column; the outer level has none.
     throw invalidQuery("GRANULARITY applies to the query that reads the entity: move it into the subquery");
   }
-  // The outer level's calls judged on the inner outputs' types, where the pass knows them.
-  const outputsEntity = subqueryOutputsEntity(inner);
-  if (outputsEntity !== null) judgedFailingOpen(() => checkArgumentTypes(query, () => outputsEntity, aliases), () => printSnql(query));
   return { kind: "subquery", query, inner, aliases: new Set(aliases.keys()) };
 }
 

@@ -18,11 +18,6 @@ export interface ColumnNode {
    * own definition (`toString(partition) AS partition`). Set by alias-resolution.ts.
    */
   readonly insideOwnAlias?: true;
-  /**
-   * How messages name this column when it stands for something a query wrote otherwise: an MQL
-   * formula's timeseries, judged as a column of its value's type (src/mql/formula-types.ts).
-   */
-  readonly label?: string;
   readonly position?: TextPosition;
 }
 

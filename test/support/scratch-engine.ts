@@ -1,6 +1,6 @@
 /**
- * An embedded engine of its own in a temporary directory, for tests that hold a rule of the
- * typing pass to what ClickHouse itself takes or refuses on tables they create.
+ * An embedded engine of its own in a temporary directory, for tests that ask ClickHouse itself
+ * about tables they create.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,9 +9,7 @@ import { afterAll, beforeAll } from "vitest";
 import { clickHouseCodeOf } from "../../src/clickhouse/clickhouse-error.js";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
-import { columnsEntity } from "../../src/datasets/columns-entity.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { probeTableStatements } from "../../src/pipeline/argument-classes.js";
 
 export interface ScratchEngine {
   readonly store: ColumnstoreClient;
@@ -50,26 +48,13 @@ export function openScratchEngine(name: string): ScratchEngine {
   };
 }
 
-/** A scratch engine holding the probe's two tables of these samples (`probe`, empty, and PROBE_ROW_TABLE, of one row). */
-export async function openProbeTablesEngine(name: string, samples: Parameters<typeof probeTableStatements>[0]): Promise<ScratchEngine> {
-  const engine = openScratchEngine(name);
-  for (const statement of probeTableStatements(samples)) await engine.store.client.command({ query: statement });
-  return engine;
-}
-
-type ProbeSamples = Parameters<typeof probeTableStatements>[0];
-
-/** The entity the typing pass judges the probe tables' columns by: a column per sample, of its type. */
-export function probeColumnsEntity(samples: ProbeSamples): ReturnType<typeof columnsEntity> {
-  return columnsEntity("probe", samples.map((sample) => ({ name: sample.column, type: sample.type })));
-}
-
-/**
- * The probe tables of these samples in a scratch engine for the calling test file: opened before
- * its tests, closed after them. The engine returned reaches the opened one once the tests run.
- */
-export function useProbeTablesEngine(name: string, samples: ProbeSamples): ScratchEngine {
-  return useScratchEngine(name, () => openProbeTablesEngine(name, samples));
+/** A scratch engine for the calling test file, with these statements run first: opened before its tests, closed after them. */
+export function useStatementsEngine(name: string, statements: readonly string[]): ScratchEngine {
+  return useScratchEngine(name, async () => {
+    const engine = openScratchEngine(name);
+    for (const statement of statements) await engine.store.client.command({ query: statement });
+    return engine;
+  });
 }
 
 /**
