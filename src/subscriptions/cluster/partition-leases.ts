@@ -22,11 +22,11 @@
  * that, by its own clock, and does not publish under an epoch it no longer holds.
  */
 import type { KV } from "nats";
-import { Counter, Gauge, LabelledGauge, type PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { Counter, Gauge, LabelledGauge, type PrometheusRegistry } from "../../metrics/prometheus-registry.js";
 import { assignPartitions } from "./balanced-assignment.js";
-import { partitionKey, type Checkpoint, type CheckpointStore } from "./checkpoint-store.js";
-import { KvMirror } from "./kv-mirror.js";
-import type { OwnedPartition, PartitionAssignment } from "./partition-assignment.js";
+import { partitionKey, type Checkpoint, type CheckpointStore } from "../store/checkpoint-store.js";
+import { KvMirror } from "../store/kv-mirror.js";
+import type { OwnedPartition, PartitionAssignment } from "../scheduling/partition-assignment.js";
 
 export interface LeaseRecord {
   readonly owner: string | null;

@@ -4,7 +4,7 @@
  * counts as published once the insert returned.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
+import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import type { PublishableResult } from "./result-message.js";
 import type { ResultPublisher } from "./result-publisher.js";
