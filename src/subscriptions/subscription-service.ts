@@ -21,9 +21,9 @@ import { formatSubscriptionId, normaliseUuid, type Subscription } from "./store/
 import type { Counter } from "../metrics/prometheus-registry.js";
 import { checkRpcSubscription, decodeTimeSeriesRequest, encodeTimeSeriesRequest, RPC_SUBSCRIPTION_ENTITY, storableRequest } from "./store/rpc-subscription.js";
 
-export const MIN_TIME_WINDOW_SECONDS = 60;
-export const MAX_TIME_WINDOW_SECONDS = 86_400;
-export const MIN_RESOLUTION_SECONDS = 60;
+const MIN_TIME_WINDOW_SECONDS = 60;
+const MAX_TIME_WINDOW_SECONDS = 86_400;
+const MIN_RESOLUTION_SECONDS = 60;
 
 export interface SubscriptionServiceOptions {
   readonly pipeline: PipelineContext;
@@ -141,7 +141,7 @@ function notFound(entity: string, partition: number, uuid: string): QueryService
 }
 
 /** `{partition}/{key}` of a path: a non-negative integer and a UUID (hex, dashes allowed). */
-export function parseLocator(partitionText: string, key: string): { partition: number; uuid: string } {
+function parseLocator(partitionText: string, key: string): { partition: number; uuid: string } {
   if (!/^\d{1,5}$/.test(partitionText)) {
     throw subscriptionError(`the partition '${partitionText}' is not a non-negative integer: use the part before '/' of the subscription id`, "partition");
   }

@@ -56,7 +56,7 @@ export interface ClusterSettings {
   readonly renewMs?: number;
 }
 
-export const DEFAULT_MAX_CONCURRENT_RUNS = 8;
+const DEFAULT_MAX_CONCURRENT_RUNS = 8;
 
 export interface SubscriptionRuntime {
   readonly service: SubscriptionService;

@@ -9,7 +9,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { isRetryable } from "../../src/subscriptions/scheduling/scheduler.js";
 import { LEASE_EPOCH_HEADER } from "../../src/subscriptions/publishing/kafka-publisher.js";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { openClusterBuckets, type ClusterBuckets } from "../../src/subscriptions/cluster/nats-buckets.js";
 import { NatsSubscriptionStore, subscriptionKey } from "../../src/subscriptions/store/nats-subscription-store.js";
 import { RemoteExecutor } from "../../src/subscriptions/execution/remote-executor.js";

@@ -9,7 +9,7 @@ import { ClickHouseResultsPublisher } from "../../src/subscriptions/publishing/c
 import { ClickHouseStatusStore } from "../../src/subscriptions/store/clickhouse-status-store.js";
 import { ClickHouseSubscriptionStore } from "../../src/subscriptions/store/clickhouse-subscription-store.js";
 import { PipelineExecutor } from "../../src/subscriptions/execution/executor.js";
-import type { ManualClock } from "../../src/subscriptions/manual-clock.js";
+import type { ManualClock } from "../support/manual-clock.js";
 import { allPartitions } from "../../src/subscriptions/scheduling/partition-assignment.js";
 import type { ResultPublisher } from "../../src/subscriptions/publishing/result-publisher.js";
 import { SubscriptionScheduler, type SchedulerOptions } from "../../src/subscriptions/scheduling/scheduler.js";

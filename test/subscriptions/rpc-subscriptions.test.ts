@@ -19,7 +19,7 @@ import { PipelineExecutor } from "../../src/subscriptions/execution/executor.js"
 import { KafkaPublisher } from "../../src/subscriptions/publishing/kafka-publisher.js";
 import { RemoteExecutor } from "../../src/subscriptions/execution/remote-executor.js";
 import { compileSubscription } from "../../src/subscriptions/execution/subscription-query.js";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { loadTopicSchema } from "../support/sentry-kafka-schemas.js";
 import { drivenScheduler } from "./driven-scheduler.js";

@@ -26,7 +26,7 @@ const STATUS_BY_CODE: Partial<Record<Code, number>> = {
 };
 
 /** A Connect failure as the typed error the query node raised (or "storage-not-available" when it was not reached). */
-export function fromConnectError(reason: unknown, queryUrl: string): QueryServiceError {
+function fromConnectError(reason: unknown, queryUrl: string): QueryServiceError {
   const error = ConnectError.from(reason);
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (detail) {

@@ -31,7 +31,7 @@ export function naiveIsoTimestamp(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 19);
 }
 
-export function resultPayload(subscription: Subscription, windowEnd: number, result: WindowResult): Record<string, unknown> {
+function resultPayload(subscription: Subscription, windowEnd: number, result: WindowResult): Record<string, unknown> {
   return {
     version: 3,
     payload: {

@@ -3,7 +3,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 
-export const CHECKPOINTS_TABLE = "subscription_checkpoints_local";
+const CHECKPOINTS_TABLE = "subscription_checkpoints_local";
 
 export class ClickHouseCheckpointStore implements CheckpointStore {
   private lastVersion = 0;

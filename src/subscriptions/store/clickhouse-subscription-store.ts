@@ -9,7 +9,7 @@ import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import type { DeleteOutcome, SubscriptionStore } from "./subscription-store.js";
 import { formatSubscriptionId, storedJson, type Subscription } from "./subscription.js";
 
-export const SUBSCRIPTIONS_TABLE = "subscriptions_local";
+const SUBSCRIPTIONS_TABLE = "subscriptions_local";
 
 interface Row {
   entity: string;

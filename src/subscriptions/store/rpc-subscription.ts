@@ -16,7 +16,7 @@ import { subscriptionError } from "../../errors/query-service-error.js";
 import type { ResultRow } from "../../execution/execute-sql.js";
 
 /** Request kinds an RPC subscription may carry: Snuba's allow-list. */
-export const RPC_REQUEST_ALLOWLIST: readonly (readonly [string, string])[] = [["TimeSeriesRequest", "v1"]];
+const RPC_REQUEST_ALLOWLIST: readonly (readonly [string, string])[] = [["TimeSeriesRequest", "v1"]];
 /** The one entity RPC subscriptions run on. */
 export const RPC_SUBSCRIPTION_ENTITY = "eap_items";
 
