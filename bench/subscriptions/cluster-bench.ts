@@ -17,9 +17,9 @@ import { Kafka, logLevel } from "kafkajs";
 import { freePort } from "../../scripts/test-services/free-port.js";
 import { ensureJava, ensureKafkaJars, startKafka } from "../../scripts/test-services/kafka-broker.js";
 import { ensureNatsServer, startNats } from "../../scripts/test-services/nats-server.js";
-import { parseResultMessage } from "../../src/subscriptions/audit-sources.js";
-import type { PublishedResult } from "../../src/subscriptions/audit.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { parseResultMessage } from "../../src/subscriptions/audit/audit-sources.js";
+import type { PublishedResult } from "../../src/subscriptions/audit/audit.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 import type { BenchSection } from "../bench-row.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));

@@ -13,8 +13,8 @@ import { createColumnstoreClient, type ColumnstoreClient } from "../../src/click
 import { runMigrations } from "../../src/clickhouse/migrations.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { startServer } from "../../src/server/start-server.js";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { ManualClock } from "../../test/support/manual-clock.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 import type { BenchSection } from "../bench-row.js";
 
 const OPEN_POLICIES = {

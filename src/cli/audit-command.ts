@@ -5,9 +5,9 @@
  */
 import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { auditSubscriptions, formatAuditReport } from "../subscriptions/audit.js";
-import { readResultTopics } from "../subscriptions/audit-sources.js";
-import { NatsSubscriptionStore } from "../subscriptions/nats-subscription-store.js";
+import { auditSubscriptions, formatAuditReport } from "../subscriptions/audit/audit.js";
+import { readResultTopics } from "../subscriptions/audit/audit-sources.js";
+import { NatsSubscriptionStore } from "../subscriptions/store/nats-subscription-store.js";
 import { openCluster } from "./cluster-connection.js";
 
 export function parseInstant(text: string | undefined, name: string): number {

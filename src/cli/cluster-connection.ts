@@ -1,8 +1,8 @@
 /** The NATS side of a cluster role, from the settings: the buckets, and this node's id. */
 import { hostname } from "node:os";
 import type { Settings } from "../config/settings.js";
-import { openClusterBuckets, type ClusterBuckets } from "../subscriptions/nats-buckets.js";
-import { safeNodeId } from "../subscriptions/partition-leases.js";
+import { openClusterBuckets, type ClusterBuckets } from "../subscriptions/cluster/nats-buckets.js";
+import { safeNodeId } from "../subscriptions/cluster/partition-leases.js";
 
 export function clusterNodeId(settings: Settings): string {
   return safeNodeId(settings.nodeId ?? `${hostname()}-${process.pid}`);

@@ -16,7 +16,7 @@ import { defaultRegistry } from "../datasets/registry.js";
 import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
 import { hasDemoData, loadDemoData } from "../demo-data/load-demo-data.js";
 import { startServer } from "../server/start-server.js";
-import { tailResultsTable, tailResultTopics } from "../subscriptions/results-tail.js";
+import { tailResultsTable, tailResultTopics } from "../subscriptions/publishing/results-tail.js";
 import { runAuditCommand } from "./audit-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 import { runSchedulerCommand } from "./scheduler-command.js";

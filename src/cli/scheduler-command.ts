@@ -1,5 +1,5 @@
 /**
- * `quarry scheduler`: a scheduler cluster node (see src/subscriptions/scheduler-node.ts). Runs
+ * `quarry scheduler`: a scheduler cluster node (see src/subscriptions/cluster/scheduler-node.ts). Runs
  * windows on CLICKHOUSE_URL in-process when set, else on the query node at QUARRY_QUERY_URL.
  * SIGTERM drains, saves and releases its leases (exit 0); a second signal exits at once.
  */
@@ -8,11 +8,11 @@ import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend } from "../execution/query-backend.js";
 import { PrometheusRegistry } from "../metrics/prometheus-registry.js";
-import { ClickHouseResultsPublisher } from "../subscriptions/clickhouse-results-publisher.js";
-import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/executor.js";
-import { RemoteExecutor } from "../subscriptions/remote-executor.js";
-import type { ResultPublisher } from "../subscriptions/result-publisher.js";
-import { startSchedulerNode } from "../subscriptions/scheduler-node.js";
+import { ClickHouseResultsPublisher } from "../subscriptions/publishing/clickhouse-results-publisher.js";
+import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/execution/executor.js";
+import { RemoteExecutor } from "../subscriptions/execution/remote-executor.js";
+import type { ResultPublisher } from "../subscriptions/publishing/result-publisher.js";
+import { startSchedulerNode } from "../subscriptions/cluster/scheduler-node.js";
 import { shutdownBudget } from "../server/shutdown-budget.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 

@@ -2,7 +2,7 @@
 import type { QueryBackend } from "../execution/query-backend.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 import type { SubscriptionService } from "../subscriptions/subscription-service.js";
-import type { WindowRunner } from "../subscriptions/window-runner.js";
+import type { WindowRunner } from "../subscriptions/execution/window-runner.js";
 
 export interface ServiceContext extends PipelineContext {
   /** Policies, cache, query log and metrics shared by every request of this server. */

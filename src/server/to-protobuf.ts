@@ -11,7 +11,7 @@ import type { ResultRow } from "../execution/execute-sql.js";
 import type { ResultValue } from "../execution/result-values.js";
 import type { QueryResult, QueryStats } from "../pipeline/query-result.js";
 import type { Timing as TimingBody } from "../pipeline/stage-timer.js";
-import type { WindowResult } from "../subscriptions/executor.js";
+import type { WindowResult } from "../subscriptions/execution/executor.js";
 
 function toJsonValue(value: ResultValue): JsonValue {
   if (typeof value === "bigint") return value.toString();

@@ -11,19 +11,19 @@ import { requireDataset } from "../pipeline/require-dataset.js";
 import { runPreparedQuery, type PipelineContext } from "../pipeline/run-prepared-query.js";
 import { StageTimer } from "../pipeline/stage-timer.js";
 import type { CreateSubscriptionRequest } from "../request/subscription-body.js";
-import type { Clock } from "./clock.js";
-import { CREATION_REFERRER, runRpcWindow, windowRequest } from "./executor.js";
-import { partitionFor } from "./partitioner.js";
-import { compileSubscription, prepareWindow } from "./subscription-query.js";
-import type { SubscriptionStatus } from "./subscription-status.js";
-import type { SubscriptionStore } from "./subscription-store.js";
-import { formatSubscriptionId, normaliseUuid, type Subscription } from "./subscription.js";
+import type { Clock } from "./scheduling/clock.js";
+import { CREATION_REFERRER, runRpcWindow, windowRequest } from "./execution/executor.js";
+import { partitionFor } from "./scheduling/partitioner.js";
+import { compileSubscription, prepareWindow } from "./execution/subscription-query.js";
+import type { SubscriptionStatus } from "./store/subscription-status.js";
+import type { SubscriptionStore } from "./store/subscription-store.js";
+import { formatSubscriptionId, normaliseUuid, type Subscription } from "./store/subscription.js";
 import type { Counter } from "../metrics/prometheus-registry.js";
-import { checkRpcSubscription, decodeTimeSeriesRequest, encodeTimeSeriesRequest, RPC_SUBSCRIPTION_ENTITY, storableRequest } from "./rpc-subscription.js";
+import { checkRpcSubscription, decodeTimeSeriesRequest, encodeTimeSeriesRequest, RPC_SUBSCRIPTION_ENTITY, storableRequest } from "./store/rpc-subscription.js";
 
-export const MIN_TIME_WINDOW_SECONDS = 60;
-export const MAX_TIME_WINDOW_SECONDS = 86_400;
-export const MIN_RESOLUTION_SECONDS = 60;
+const MIN_TIME_WINDOW_SECONDS = 60;
+const MAX_TIME_WINDOW_SECONDS = 86_400;
+const MIN_RESOLUTION_SECONDS = 60;
 
 export interface SubscriptionServiceOptions {
   readonly pipeline: PipelineContext;
@@ -141,7 +141,7 @@ function notFound(entity: string, partition: number, uuid: string): QueryService
 }
 
 /** `{partition}/{key}` of a path: a non-negative integer and a UUID (hex, dashes allowed). */
-export function parseLocator(partitionText: string, key: string): { partition: number; uuid: string } {
+function parseLocator(partitionText: string, key: string): { partition: number; uuid: string } {
   if (!/^\d{1,5}$/.test(partitionText)) {
     throw subscriptionError(`the partition '${partitionText}' is not a non-negative integer: use the part before '/' of the subscription id`, "partition");
   }

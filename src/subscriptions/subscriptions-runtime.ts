@@ -9,26 +9,26 @@
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { PrometheusRegistry } from "../metrics/prometheus-registry.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
-import { ClickHouseCheckpointStore } from "./clickhouse-checkpoint-store.js";
-import { ClickHouseResultsPublisher } from "./clickhouse-results-publisher.js";
-import { ClickHouseStatusStore } from "./clickhouse-status-store.js";
-import { ClickHouseSubscriptionStore } from "./clickhouse-subscription-store.js";
-import { systemClock, type Clock } from "./clock.js";
-import { PipelineExecutor } from "./executor.js";
-import { KafkaPublisher } from "./kafka-publisher.js";
-import type { ClusterBuckets } from "./nats-buckets.js";
-import { NatsStatusStore } from "./nats-status-store.js";
-import { NatsSubscriptionStore } from "./nats-subscription-store.js";
-import { allPartitions } from "./partition-assignment.js";
-import { PartitionLeases } from "./partition-leases.js";
-import type { ResultPublisher } from "./result-publisher.js";
-import { SubscriptionScheduler } from "./scheduler.js";
-import { SubscriptionMetrics } from "./subscription-metrics.js";
+import { ClickHouseCheckpointStore } from "./store/clickhouse-checkpoint-store.js";
+import { ClickHouseResultsPublisher } from "./publishing/clickhouse-results-publisher.js";
+import { ClickHouseStatusStore } from "./store/clickhouse-status-store.js";
+import { ClickHouseSubscriptionStore } from "./store/clickhouse-subscription-store.js";
+import { systemClock, type Clock } from "./scheduling/clock.js";
+import { PipelineExecutor } from "./execution/executor.js";
+import { KafkaPublisher } from "./publishing/kafka-publisher.js";
+import type { ClusterBuckets } from "./cluster/nats-buckets.js";
+import { NatsStatusStore } from "./store/nats-status-store.js";
+import { NatsSubscriptionStore } from "./store/nats-subscription-store.js";
+import { allPartitions } from "./scheduling/partition-assignment.js";
+import { PartitionLeases } from "./cluster/partition-leases.js";
+import type { ResultPublisher } from "./publishing/result-publisher.js";
+import { DEFAULT_STALE_THRESHOLD_SECONDS, SubscriptionScheduler } from "./scheduling/scheduler.js";
+import { SubscriptionMetrics } from "./scheduling/subscription-metrics.js";
 import { Counter } from "../metrics/prometheus-registry.js";
 import { SubscriptionService } from "./subscription-service.js";
-import { SubscriptionStatusBook } from "./subscription-status.js";
-import type { SubscriptionStore } from "./subscription-store.js";
-import { WindowRunner } from "./window-runner.js";
+import { SubscriptionStatusBook } from "./store/subscription-status.js";
+import type { SubscriptionStore } from "./store/subscription-store.js";
+import { WindowRunner } from "./execution/window-runner.js";
 
 export interface SubscriptionSettings {
   /** Run the scheduler in this process (default true). */
@@ -56,8 +56,7 @@ export interface ClusterSettings {
   readonly renewMs?: number;
 }
 
-export const DEFAULT_STALE_THRESHOLD_SECONDS = 900;
-export const DEFAULT_MAX_CONCURRENT_RUNS = 8;
+const DEFAULT_MAX_CONCURRENT_RUNS = 8;
 
 export interface SubscriptionRuntime {
   readonly service: SubscriptionService;

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import { describe, expect, inject, it } from "vitest";
-import { readResultTopics } from "../../src/subscriptions/audit-sources.js";
-import { LEASE_EPOCH_HEADER } from "../../src/subscriptions/kafka-publisher.js";
+import { readResultTopics } from "../../src/subscriptions/audit/audit-sources.js";
+import { LEASE_EPOCH_HEADER } from "../../src/subscriptions/publishing/kafka-publisher.js";
 
 const result = (id: string, timestamp: string) => JSON.stringify({ version: 3, payload: { subscription_id: id, request: {}, result: { data: [], meta: [] }, timestamp, entity: "events" } });
 

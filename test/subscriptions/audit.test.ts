@@ -3,10 +3,10 @@
  * counts as missing, duplicated (and from a fenced owner) or unexpected, and the lag quantiles.
  */
 import { describe, expect, it } from "vitest";
-import { auditSubscriptions, formatAuditReport, type PublishedResult } from "../../src/subscriptions/audit.js";
-import { parseResultMessage } from "../../src/subscriptions/audit-sources.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
-import type { Subscription } from "../../src/subscriptions/subscription.js";
+import { auditSubscriptions, formatAuditReport, type PublishedResult } from "../../src/subscriptions/audit/audit.js";
+import { parseResultMessage } from "../../src/subscriptions/audit/audit-sources.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
+import type { Subscription } from "../../src/subscriptions/store/subscription.js";
 
 const T0 = Date.parse("2026-11-24T10:00:00Z") / 1000;
 

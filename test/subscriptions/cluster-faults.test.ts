@@ -21,12 +21,12 @@ import { freePort } from "../../scripts/test-services/free-port.js";
 import { ensureJava, ensureKafkaJars, startKafka, type RunningKafka } from "../../scripts/test-services/kafka-broker.js";
 import { startNatsCluster, type RunningNatsCluster } from "../../scripts/test-services/nats-cluster.js";
 import { ensureNatsServer } from "../../scripts/test-services/nats-server.js";
-import { auditSubscriptions, formatAuditReport, type AuditReport, type PublishedResult } from "../../src/subscriptions/audit.js";
-import { parseResultMessage } from "../../src/subscriptions/audit-sources.js";
-import { openClusterBuckets } from "../../src/subscriptions/nats-buckets.js";
-import { NatsSubscriptionStore } from "../../src/subscriptions/nats-subscription-store.js";
+import { auditSubscriptions, formatAuditReport, type AuditReport, type PublishedResult } from "../../src/subscriptions/audit/audit.js";
+import { parseResultMessage } from "../../src/subscriptions/audit/audit-sources.js";
+import { openClusterBuckets } from "../../src/subscriptions/cluster/nats-buckets.js";
+import { NatsSubscriptionStore } from "../../src/subscriptions/store/nats-subscription-store.js";
 import { startQuarry, waitFor, type QuarryProcess } from "../support/quarry-process.js";
-import type { SubscriptionRecord } from "../../src/subscriptions/subscription-record.js";
+import type { SubscriptionRecord } from "../../src/subscriptions/store/subscription-record.js";
 
 const SUBSCRIPTIONS = 300;
 const LEASE_MS = 3_000;

@@ -4,17 +4,17 @@
  * timer loop: tests call `tick()` and move the clock themselves.
  */
 import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
-import { ClickHouseCheckpointStore } from "../../src/subscriptions/clickhouse-checkpoint-store.js";
-import { ClickHouseResultsPublisher } from "../../src/subscriptions/clickhouse-results-publisher.js";
-import { ClickHouseStatusStore } from "../../src/subscriptions/clickhouse-status-store.js";
-import { ClickHouseSubscriptionStore } from "../../src/subscriptions/clickhouse-subscription-store.js";
-import { PipelineExecutor } from "../../src/subscriptions/executor.js";
-import type { ManualClock } from "../../src/subscriptions/manual-clock.js";
-import { allPartitions } from "../../src/subscriptions/partition-assignment.js";
-import type { ResultPublisher } from "../../src/subscriptions/result-publisher.js";
-import { SubscriptionScheduler, type SchedulerOptions } from "../../src/subscriptions/scheduler.js";
-import { SubscriptionMetrics } from "../../src/subscriptions/subscription-metrics.js";
-import { SubscriptionStatusBook } from "../../src/subscriptions/subscription-status.js";
+import { ClickHouseCheckpointStore } from "../../src/subscriptions/store/clickhouse-checkpoint-store.js";
+import { ClickHouseResultsPublisher } from "../../src/subscriptions/publishing/clickhouse-results-publisher.js";
+import { ClickHouseStatusStore } from "../../src/subscriptions/store/clickhouse-status-store.js";
+import { ClickHouseSubscriptionStore } from "../../src/subscriptions/store/clickhouse-subscription-store.js";
+import { PipelineExecutor } from "../../src/subscriptions/execution/executor.js";
+import type { ManualClock } from "../support/manual-clock.js";
+import { allPartitions } from "../../src/subscriptions/scheduling/partition-assignment.js";
+import type { ResultPublisher } from "../../src/subscriptions/publishing/result-publisher.js";
+import { SubscriptionScheduler, type SchedulerOptions } from "../../src/subscriptions/scheduling/scheduler.js";
+import { SubscriptionMetrics } from "../../src/subscriptions/scheduling/subscription-metrics.js";
+import { SubscriptionStatusBook } from "../../src/subscriptions/store/subscription-status.js";
 import type { FixtureServer } from "../server/fixture-server.js";
 
 export interface DrivenScheduler {

@@ -6,9 +6,9 @@
  */
 import { Kafka, logLevel, type Consumer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { KafkaPublisher } from "../../src/subscriptions/kafka-publisher.js";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { KafkaPublisher } from "../../src/subscriptions/publishing/kafka-publisher.js";
+import { ManualClock } from "../support/manual-clock.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { subscriptionResultsValidator } from "../support/sentry-kafka-schemas.js";
 import { drivenScheduler } from "./driven-scheduler.js";

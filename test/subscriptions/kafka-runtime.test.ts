@@ -4,7 +4,7 @@
  */
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { KafkaPublisher } from "../../src/subscriptions/kafka-publisher.js";
+import { KafkaPublisher } from "../../src/subscriptions/publishing/kafka-publisher.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 
 describe("the subscription runtime with KAFKA_BROKERS", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MicroBatcher } from "../../src/subscriptions/micro-batcher.js";
+import { MicroBatcher } from "../../src/subscriptions/publishing/micro-batcher.js";
 
 describe("MicroBatcher", () => {
   it("sends what arrives during a write as the next batch, one write at a time", async () => {

@@ -4,9 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { assignPartitions } from "../../src/subscriptions/balanced-assignment.js";
-import { openClusterBuckets, type ClusterBuckets } from "../../src/subscriptions/nats-buckets.js";
-import { PartitionLeases } from "../../src/subscriptions/partition-leases.js";
+import { assignPartitions } from "../../src/subscriptions/cluster/balanced-assignment.js";
+import { openClusterBuckets, type ClusterBuckets } from "../../src/subscriptions/cluster/nats-buckets.js";
+import { PartitionLeases } from "../../src/subscriptions/cluster/partition-leases.js";
 import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
 
 const PARTITIONS = Array.from({ length: 8 }, (_, partition) => ({ entity: "events", partition }));

@@ -14,12 +14,12 @@ import { TraceItemType } from "../../gen/sentry_protos/snuba/v1/request_common_p
 import { AttributeKey_Type, ExtrapolationMode, Function as Fn } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
 import { ComparisonFilter_Op } from "../../gen/sentry_protos/snuba/v1/trace_item_filter_pb.js";
 import { loadDemoData } from "../../src/demo-data/load-demo-data.js";
-import { ClickHouseSubscriptionStore } from "../../src/subscriptions/clickhouse-subscription-store.js";
-import { PipelineExecutor } from "../../src/subscriptions/executor.js";
-import { KafkaPublisher } from "../../src/subscriptions/kafka-publisher.js";
-import { RemoteExecutor } from "../../src/subscriptions/remote-executor.js";
-import { compileSubscription } from "../../src/subscriptions/subscription-query.js";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
+import { ClickHouseSubscriptionStore } from "../../src/subscriptions/store/clickhouse-subscription-store.js";
+import { PipelineExecutor } from "../../src/subscriptions/execution/executor.js";
+import { KafkaPublisher } from "../../src/subscriptions/publishing/kafka-publisher.js";
+import { RemoteExecutor } from "../../src/subscriptions/execution/remote-executor.js";
+import { compileSubscription } from "../../src/subscriptions/execution/subscription-query.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { loadTopicSchema } from "../support/sentry-kafka-schemas.js";
 import { drivenScheduler } from "./driven-scheduler.js";

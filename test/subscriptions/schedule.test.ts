@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { partitionFor } from "../../src/subscriptions/partitioner.js";
-import { countWindows, dueWindows, jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { partitionFor } from "../../src/subscriptions/scheduling/partitioner.js";
+import { countWindows, dueWindows, jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 
 // Expected values computed with Python's binascii.crc32 and uuid.UUID(hex).int, as Snuba does.
 

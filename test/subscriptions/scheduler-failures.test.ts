@@ -6,8 +6,8 @@
  * stale threshold are skipped, counted and logged, never run late and never silently lost.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/subscriptions/manual-clock.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { ManualClock } from "../support/manual-clock.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { drivenScheduler, publishedResults, type DrivenScheduler } from "./driven-scheduler.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/test-services/free-port.js";
-import { jitterSeconds } from "../../src/subscriptions/schedule.js";
+import { jitterSeconds } from "../../src/subscriptions/scheduling/schedule.js";
 import { startQuarry, waitFor, type QuarryProcess } from "../support/quarry-process.js";
 
 describe("quarry serve, killed and restarted", () => {

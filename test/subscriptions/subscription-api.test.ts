@@ -8,7 +8,7 @@ import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorDetailSchema } from "../../gen/quarry/v1/common_pb.js";
 import { SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
-import { partitionFor } from "../../src/subscriptions/partitioner.js";
+import { partitionFor } from "../../src/subscriptions/scheduling/partitioner.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 
 let server: FixtureServer;

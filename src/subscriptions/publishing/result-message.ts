@@ -4,11 +4,11 @@
  * `timestamp` the window end T as a naive ISO datetime, `request` the stored query with the
  * executor's tenant ids (for an rpc subscription, the executed TimeSeriesRequest in base64). Consumers written for Snuba read it unchanged.
  */
-import { stringifyResponse } from "../execution/result-values.js";
-import { EXECUTOR_REFERRER, type WindowResult } from "./executor.js";
-import type { Subscription } from "./subscription.js";
-import { normalizeTimeSeriesRequest } from "../rpc/time-series-rules.js";
-import { decodeTimeSeriesRequest, rpcResultRequest, windowTimeSeriesRequest } from "./rpc-subscription.js";
+import { stringifyResponse } from "../../execution/result-values.js";
+import { EXECUTOR_REFERRER, type WindowResult } from "../execution/executor.js";
+import type { Subscription } from "../store/subscription.js";
+import { normalizeTimeSeriesRequest } from "../../rpc/time-series-rules.js";
+import { decodeTimeSeriesRequest, rpcResultRequest, windowTimeSeriesRequest } from "../store/rpc-subscription.js";
 
 /** A result ready to publish, with what the publishers and the status book need to know of it. */
 export interface PublishableResult {
@@ -31,7 +31,7 @@ export function naiveIsoTimestamp(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 19);
 }
 
-export function resultPayload(subscription: Subscription, windowEnd: number, result: WindowResult): Record<string, unknown> {
+function resultPayload(subscription: Subscription, windowEnd: number, result: WindowResult): Record<string, unknown> {
   return {
     version: 3,
     payload: {

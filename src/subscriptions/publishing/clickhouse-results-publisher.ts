@@ -4,12 +4,12 @@
  * counts as published once the insert returned.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
+import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import type { PublishableResult } from "./result-message.js";
 import type { ResultPublisher } from "./result-publisher.js";
 
-export const RESULTS_TABLE = "subscription_results_local";
+const RESULTS_TABLE = "subscription_results_local";
 
 export class ClickHouseResultsPublisher implements ResultPublisher {
   readonly description = `clickhouse table ${RESULTS_TABLE}`;

@@ -4,9 +4,9 @@
  * only the clauses the entity allows, leaves the time column to the scheduler, and (metrics)
  * pins every grouped column with a condition. Failures are `invalid_query`, as in Snuba.
  */
-import type { EntityDefinition, SubscriptionSupport } from "../datasets/definition-types.js";
-import { invalidQuery } from "../errors/query-service-error.js";
-import { topLevelConjuncts, type Expression, type LogicalQuery } from "../query/ast.js";
+import type { EntityDefinition, SubscriptionSupport } from "../../datasets/definition-types.js";
+import { invalidQuery } from "../../errors/query-service-error.js";
+import { topLevelConjuncts, type Expression, type LogicalQuery } from "../../query/ast.js";
 
 const COMPARISONS = new Set(["equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals", "in", "notIn"]);
 

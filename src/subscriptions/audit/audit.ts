@@ -9,8 +9,8 @@
  * more than `deleteGraceSeconds` before the delete are expected; later ones may or may not have
  * run (the delete raced the scheduler), so they are neither missing nor surplus.
  */
-import { dueWindows, jitterSeconds } from "./schedule.js";
-import type { SubscriptionRecord } from "./subscription-record.js";
+import { dueWindows, jitterSeconds } from "../scheduling/schedule.js";
+import type { SubscriptionRecord } from "../store/subscription-record.js";
 
 export interface PublishedResult {
   readonly subscriptionId: string;

@@ -4,7 +4,7 @@
  * T + jitter, where jitter = uuid mod 60, so a minute's subscriptions do not all run at second 0.
  * The window itself stays aligned: [T − time_window, T).
  */
-import type { Subscription } from "./subscription.js";
+import type { Subscription } from "../store/subscription.js";
 
 /** Snuba's MAX_RESOLUTION_FOR_JITTER. */
 const MAX_RESOLUTION_FOR_JITTER = 60;

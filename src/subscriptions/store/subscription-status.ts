@@ -30,7 +30,7 @@ export interface StatusStore {
   save(entries: readonly StatusEntry[]): Promise<void>;
 }
 
-export function emptyStatus(): SubscriptionStatus {
+function emptyStatus(): SubscriptionStatus {
   return { lastWindow: null, lastRunAt: null, lastResultAt: null, lastError: null, lastErrorAt: null, published: 0, failed: 0, skippedStale: 0 };
 }
 

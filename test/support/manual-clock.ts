@@ -3,7 +3,7 @@
  * order, letting each one's continuation run before the next wakes. Tests use it to run a day of
  * schedule (and its retries and backoffs) without waiting for it.
  */
-import { abortError, type Clock } from "./clock.js";
+import { abortError, type Clock } from "../../src/subscriptions/scheduling/clock.js";
 
 interface Sleeper {
   readonly wakeAt: number;

@@ -2,7 +2,7 @@
  * Which partitions this scheduler runs. One node owns them all; in a cluster, leases decide, and
  * `epoch` is the lease's fencing token (0 when there is no lease).
  */
-import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
 
 export interface OwnedPartition {
   readonly entity: string;

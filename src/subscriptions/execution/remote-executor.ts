@@ -7,14 +7,14 @@
  */
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { ErrorDetailSchema } from "../../gen/quarry/v1/common_pb.js";
-import { SubscriptionService } from "../../gen/quarry/v1/subscription_pb.js";
-import type { ResultRow } from "../execution/execute-sql.js";
-import { QueryServiceError, type ErrorType } from "../errors/query-service-error.js";
+import { ErrorDetailSchema } from "../../../gen/quarry/v1/common_pb.js";
+import { SubscriptionService } from "../../../gen/quarry/v1/subscription_pb.js";
+import type { ResultRow } from "../../execution/execute-sql.js";
+import { QueryServiceError, type ErrorType } from "../../errors/query-service-error.js";
 import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult } from "./executor.js";
 import type { CompiledSubscription } from "./subscription-query.js";
-import { encodeSubscription } from "./subscription-record.js";
+import { encodeSubscription } from "../store/subscription-record.js";
 
 const STATUS_BY_CODE: Partial<Record<Code, number>> = {
   [Code.InvalidArgument]: 400,
@@ -26,7 +26,7 @@ const STATUS_BY_CODE: Partial<Record<Code, number>> = {
 };
 
 /** A Connect failure as the typed error the query node raised (or "storage-not-available" when it was not reached). */
-export function fromConnectError(reason: unknown, queryUrl: string): QueryServiceError {
+function fromConnectError(reason: unknown, queryUrl: string): QueryServiceError {
   const error = ConnectError.from(reason);
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (detail) {

@@ -1,9 +1,9 @@
 /** Checkpoints in the embedded ClickHouse (`subscription_checkpoints`, newest version wins). */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
+import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 
-export const CHECKPOINTS_TABLE = "subscription_checkpoints_local";
+const CHECKPOINTS_TABLE = "subscription_checkpoints_local";
 
 export class ClickHouseCheckpointStore implements CheckpointStore {
   private lastVersion = 0;

@@ -12,20 +12,20 @@
  *
  * Time comes from a Clock, and `tick()` does one round, so tests can drive a simulated day.
  */
-import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { QueryServiceError } from "../errors/query-service-error.js";
-import { partitionKey, type Checkpoint, type CheckpointStore } from "./checkpoint-store.js";
+import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
+import { QueryServiceError } from "../../errors/query-service-error.js";
+import { partitionKey, type Checkpoint, type CheckpointStore } from "../store/checkpoint-store.js";
 import type { Clock } from "./clock.js";
-import type { SubscriptionExecutor } from "./executor.js";
+import type { SubscriptionExecutor } from "../execution/executor.js";
 import type { OwnedPartition, PartitionAssignment } from "./partition-assignment.js";
-import { encodeResult, naiveIsoTimestamp, type PublishableResult } from "./result-message.js";
-import type { ResultPublisher } from "./result-publisher.js";
+import { encodeResult, naiveIsoTimestamp, type PublishableResult } from "../publishing/result-message.js";
+import type { ResultPublisher } from "../publishing/result-publisher.js";
 import { countWindows, dueWindows, jitterSeconds, type DueWindow } from "./schedule.js";
 import type { SubscriptionMetrics } from "./subscription-metrics.js";
-import { compileSubscription, type CompiledSubscription } from "./subscription-query.js";
-import type { SubscriptionStatusBook } from "./subscription-status.js";
-import type { SubscriptionStore } from "./subscription-store.js";
-import type { Subscription } from "./subscription.js";
+import { compileSubscription, type CompiledSubscription } from "../execution/subscription-query.js";
+import type { SubscriptionStatusBook } from "../store/subscription-status.js";
+import type { SubscriptionStore } from "../store/subscription-store.js";
+import type { Subscription } from "../store/subscription.js";
 
 export interface SchedulerOptions {
   readonly definitions: DefinitionLookup;
@@ -98,6 +98,9 @@ export function isRetryable(error: QueryServiceError): boolean {
       return false;
   }
 }
+
+/** The stale threshold when none is configured: 15 minutes. */
+export const DEFAULT_STALE_THRESHOLD_SECONDS = 900;
 
 /** Seconds of schedule looked at per step, so a backlog is taken in slices. */
 const STEP_SECONDS = 60;

@@ -1,9 +1,9 @@
 /** Subscription status in the embedded ClickHouse (`subscription_status`, newest version wins). */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
+import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import type { StatusEntry, StatusStore } from "./subscription-status.js";
 
-export const STATUS_TABLE = "subscription_status_local";
+const STATUS_TABLE = "subscription_status_local";
 
 interface Row {
   entity: string;

@@ -9,14 +9,14 @@
  */
 import { clone, create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { ExpressionSchema, type Expression, type TimeSeriesRequest, type TimeSeriesResponse, TimeSeriesRequestSchema } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
-import { RequestMetaSchema } from "../../gen/sentry_protos/snuba/v1/request_common_pb.js";
-import { ExtrapolationMode } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
-import { subscriptionError } from "../errors/query-service-error.js";
-import type { ResultRow } from "../execution/execute-sql.js";
+import { ExpressionSchema, type Expression, type TimeSeriesRequest, type TimeSeriesResponse, TimeSeriesRequestSchema } from "../../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
+import { RequestMetaSchema } from "../../../gen/sentry_protos/snuba/v1/request_common_pb.js";
+import { ExtrapolationMode } from "../../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
+import { subscriptionError } from "../../errors/query-service-error.js";
+import type { ResultRow } from "../../execution/execute-sql.js";
 
 /** Request kinds an RPC subscription may carry: Snuba's allow-list. */
-export const RPC_REQUEST_ALLOWLIST: readonly (readonly [string, string])[] = [["TimeSeriesRequest", "v1"]];
+const RPC_REQUEST_ALLOWLIST: readonly (readonly [string, string])[] = [["TimeSeriesRequest", "v1"]];
 /** The one entity RPC subscriptions run on. */
 export const RPC_SUBSCRIPTION_ENTITY = "eap_items";
 

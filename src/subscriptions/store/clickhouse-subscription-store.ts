@@ -4,12 +4,12 @@
  * deleted id can be told from one that never existed; reads use FINAL.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { quoteString } from "../clickhouse/escaping.js";
-import { utcDateTimeText } from "../clickhouse/utc-datetime-text.js";
+import { quoteString } from "../../clickhouse/escaping.js";
+import { utcDateTimeText } from "../../clickhouse/utc-datetime-text.js";
 import type { DeleteOutcome, SubscriptionStore } from "./subscription-store.js";
 import { formatSubscriptionId, storedJson, type Subscription } from "./subscription.js";
 
-export const SUBSCRIPTIONS_TABLE = "subscriptions_local";
+const SUBSCRIPTIONS_TABLE = "subscriptions_local";
 
 interface Row {
   entity: string;

@@ -4,11 +4,11 @@
  * in-process scheduler uses. Compiled queries are kept per subscription (bounded), so a
  * subscription's query is parsed once here too.
  */
-import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { QueryServiceError } from "../errors/query-service-error.js";
+import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
+import { QueryServiceError } from "../../errors/query-service-error.js";
 import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult } from "./executor.js";
 import { compileSubscription, type CompiledSubscription } from "./subscription-query.js";
-import { decodeSubscription } from "./subscription-record.js";
+import { decodeSubscription } from "../store/subscription-record.js";
 
 const MAX_COMPILED = 10_000;
 

@@ -10,9 +10,9 @@
  */
 import { connect, type KV, type NatsConnection } from "nats";
 
-export const DEFAULT_BUCKET_PREFIX = "quarry";
+const DEFAULT_BUCKET_PREFIX = "quarry";
 
-export function bucketNames(prefix = DEFAULT_BUCKET_PREFIX): { subscriptions: string; scheduler: string; status: string } {
+function bucketNames(prefix = DEFAULT_BUCKET_PREFIX): { subscriptions: string; scheduler: string; status: string } {
   return { subscriptions: `${prefix}_subscriptions`, scheduler: `${prefix}_scheduler`, status: `${prefix}_subscription_status` };
 }
 
@@ -35,7 +35,7 @@ export interface ClusterConnectOptions {
 }
 
 /** `nats://a:4222,nats://b:4222` → the server list (a client fails over between them). */
-export function natsServers(url: string): string[] {
+function natsServers(url: string): string[] {
   return url
     .split(",")
     .map((part) => part.trim())

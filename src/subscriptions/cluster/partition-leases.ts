@@ -22,13 +22,13 @@
  * that, by its own clock, and does not publish under an epoch it no longer holds.
  */
 import type { KV } from "nats";
-import { Counter, Gauge, LabelledGauge, type PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { Counter, Gauge, LabelledGauge, type PrometheusRegistry } from "../../metrics/prometheus-registry.js";
 import { assignPartitions } from "./balanced-assignment.js";
-import { partitionKey, type Checkpoint, type CheckpointStore } from "./checkpoint-store.js";
-import { KvMirror } from "./kv-mirror.js";
-import type { OwnedPartition, PartitionAssignment } from "./partition-assignment.js";
+import { partitionKey, type Checkpoint, type CheckpointStore } from "../store/checkpoint-store.js";
+import { KvMirror } from "../store/kv-mirror.js";
+import type { OwnedPartition, PartitionAssignment } from "../scheduling/partition-assignment.js";
 
-export interface LeaseRecord {
+interface LeaseRecord {
   readonly owner: string | null;
   readonly epoch: number;
   /** Epoch milliseconds after which another node may take the lease. */
@@ -37,7 +37,7 @@ export interface LeaseRecord {
   readonly nextSecond: number | null;
 }
 
-export interface EpochRecord {
+interface EpochRecord {
   readonly entity: string;
   readonly partition: number;
   readonly epoch: number;
@@ -85,11 +85,11 @@ export interface PartitionLeaseOptions {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function leaseKey(entity: string, partition: number): string {
+function leaseKey(entity: string, partition: number): string {
   return `lease.${entity}.${partition}`;
 }
 
-export function epochKey(entity: string, partition: number, epoch: number): string {
+function epochKey(entity: string, partition: number, epoch: number): string {
   return `epoch.${entity}.${partition}.${epoch}`;
 }
 

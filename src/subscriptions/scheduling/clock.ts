@@ -1,6 +1,6 @@
 /**
  * Where the subscription machinery reads time and waits. Production uses the system clock; tests
- * and benches drive a ManualClock through hours of schedule in seconds.
+ * and benches drive a ManualClock (test/support/manual-clock.ts) through hours of schedule in seconds.
  */
 export interface Clock {
   /** Epoch milliseconds. */

@@ -6,20 +6,19 @@
  * /health and /metrics on its own port for operators.
  */
 import { createServer, type Server } from "node:http";
-import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry } from "../metrics/prometheus-registry.js";
-import { systemClock, type Clock } from "./clock.js";
-import type { SubscriptionExecutor } from "./executor.js";
-import { KafkaPublisher } from "./kafka-publisher.js";
+import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
+import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry } from "../../metrics/prometheus-registry.js";
+import { systemClock, type Clock } from "../scheduling/clock.js";
+import type { SubscriptionExecutor } from "../execution/executor.js";
+import { KafkaPublisher } from "../publishing/kafka-publisher.js";
 import type { ClusterBuckets } from "./nats-buckets.js";
-import { NatsStatusStore } from "./nats-status-store.js";
-import { NatsSubscriptionStore } from "./nats-subscription-store.js";
+import { NatsStatusStore } from "../store/nats-status-store.js";
+import { NatsSubscriptionStore } from "../store/nats-subscription-store.js";
 import { PartitionLeases } from "./partition-leases.js";
-import type { ResultPublisher } from "./result-publisher.js";
-import { SubscriptionScheduler } from "./scheduler.js";
-import { SubscriptionMetrics } from "./subscription-metrics.js";
-import { SubscriptionStatusBook } from "./subscription-status.js";
-import { DEFAULT_STALE_THRESHOLD_SECONDS } from "./subscriptions-runtime.js";
+import type { ResultPublisher } from "../publishing/result-publisher.js";
+import { DEFAULT_STALE_THRESHOLD_SECONDS, SubscriptionScheduler } from "../scheduling/scheduler.js";
+import { SubscriptionMetrics } from "../scheduling/subscription-metrics.js";
+import { SubscriptionStatusBook } from "../store/subscription-status.js";
 
 export interface SchedulerNodeOptions {
   readonly definitions: DefinitionLookup;

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import type { PublishedResult } from "./audit.js";
-import { LEASE_EPOCH_HEADER } from "./kafka-publisher.js";
+import { LEASE_EPOCH_HEADER } from "../publishing/kafka-publisher.js";
 
 interface ResultMessage {
   payload?: { subscription_id?: unknown; timestamp?: unknown };

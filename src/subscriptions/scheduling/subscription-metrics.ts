@@ -3,7 +3,7 @@
  * results published, retries, stale skips and failures by entity, and the scheduling lag
  * (now − T when a result is published, which includes the entity's delay and the jitter).
  */
-import { Counter, Gauge, Histogram, type PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { Counter, Gauge, Histogram, type PrometheusRegistry } from "../../metrics/prometheus-registry.js";
 
 const LAG_BUCKETS_SECONDS = [1, 5, 15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600];
 
