@@ -6,7 +6,7 @@ import type { DefinitionLookup } from "../../src/datasets/definition-lookup.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { DEMO_INDEXER_MAPPINGS } from "../../src/demo-data/demo-indexer-mappings.js";
 import { readMqlContext } from "../../src/mql/mql-context.js";
-import { prepareMqlQuery } from "../../src/pipeline/run-mql-query.js";
+import { prepareMqlQuery } from "../../src/mql/run-mql-query.js";
 import type { BenchSection } from "../bench-row.js";
 import { describeThroughput, measureThroughput } from "../measure-throughput.js";
 import { MQL_CORPUS, type MqlCorpusEntry } from "./mql-corpus.js";

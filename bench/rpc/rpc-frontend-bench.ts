@@ -6,7 +6,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { TimeSeriesRequestSchema } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { prepareTimeSeries } from "../../src/pipeline/run-time-series.js";
+import { prepareTimeSeries } from "../../src/rpc/run-time-series.js";
 import type { BenchSection } from "../bench-row.js";
 import { describeThroughput, measureThroughput } from "../measure-throughput.js";
 import { mqlFrontEnd } from "../mql/mql-frontend-bench.js";

@@ -5,7 +5,7 @@
  */
 import type { DefinitionLookup } from "../../src/datasets/definition-lookup.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 import type { BenchSection } from "../bench-row.js";
 import { describeThroughput, measureThroughput } from "../measure-throughput.js";
 import { SNQL_CORPUS } from "./snql-corpus.js";

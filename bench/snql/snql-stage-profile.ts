@@ -6,7 +6,7 @@
  *   npm run build && node dist/bench/snql/snql-stage-profile.js
  */
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 import { snqlParser } from "../../src/snql/parser.js";
 import { snqlLexer } from "../../src/snql/tokens.js";

@@ -6,29 +6,10 @@
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { markImmutable } from "../execution/result-values.js";
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 import { passthroughAllowance } from "./policy-base.js";
-import { NO_UNITS, type AllocationPolicy, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
-
-export interface QuotaAllowanceBody {
-  details: Record<string, PolicyAllowance>;
-  summary: QuotaSummary;
-}
-
-// A type alias (not an interface) so it reads as a plain record where the wire code needs one.
-export type QuotaSummary = {
-  threads_used: number;
-  max_bytes_to_read?: number;
-  is_successful: boolean;
-  is_rejected: boolean;
-  is_throttled: boolean;
-  rejection_storage_key: string | null;
-  throttle_storage_key: string | null;
-  quota_used: number;
-  quota_unit: string;
-  rejected_by: Record<string, unknown>;
-  throttled_by: Record<string, unknown>;
-};
+import type { PolicyAllowance, QuotaAllowanceBody, QuotaSummary } from "../query/quota-allowance.js";
+import { NO_UNITS, type AllocationPolicy, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
 
 export interface Admission {
   readonly quotaAllowance: QuotaAllowanceBody;

@@ -5,7 +5,7 @@
  * policy); past `org_limit_bytes_scanned` it is refused (Snuba's rejecting policy), until enough
  * of the window has slid by.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
 import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";

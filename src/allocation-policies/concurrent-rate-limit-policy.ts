@@ -3,7 +3,7 @@
  * tenant run at once on the storage. A query holds its slot from admission until it settles;
  * cache hits give their slot back without counting.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
 import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";

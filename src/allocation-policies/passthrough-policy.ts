@@ -1,5 +1,5 @@
 /** PassthroughPolicy: admits everything with its configured threads (a storage without policies). */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 import { passthroughTicket, readBaseConfig } from "./policy-base.js";
 import type { AllocationPolicy, PolicyTicket } from "./policy-types.js";
 

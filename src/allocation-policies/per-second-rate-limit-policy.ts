@@ -3,7 +3,7 @@
  * in any sliding second on the storage (the per-second limit of Snuba's rate limiter, facts §7.5,
  * as a policy). Cache hits are taken back out of the count when they settle.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
 import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";

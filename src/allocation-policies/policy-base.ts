@@ -4,8 +4,9 @@
  * and the query log show what it would have done) but lets the query run with its configured
  * threads; `explanation.storage_key` is always the storage.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
-import { MAX_THRESHOLD, NO_SUGGESTION, NO_UNITS, type AllocationPolicy, type BasePolicyConfig, type PolicyAllowance, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
+import type { TenantIds } from "../query/query-request.js";
+import { MAX_THRESHOLD, NO_SUGGESTION, NO_UNITS, type AllocationPolicy, type BasePolicyConfig, type PolicyTicket, type QueryOutcome } from "./policy-types.js";
+import type { PolicyAllowance } from "../query/quota-allowance.js";
 import type { TenantOverride } from "./tenant-overrides.js";
 
 export const DEFAULT_POLICY_MAX_THREADS = 10;

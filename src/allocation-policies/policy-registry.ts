@@ -10,7 +10,7 @@ import { BytesScannedWindowAllocationPolicy } from "./bytes-scanned-window-polic
 import { ConcurrentRateLimitAllocationPolicy } from "./concurrent-rate-limit-policy.js";
 import { PassthroughPolicy } from "./passthrough-policy.js";
 import { PerSecondRateLimitAllocationPolicy } from "./per-second-rate-limit-policy.js";
-import { POLICY_ARGS_SCHEMAS } from "./policy-args-schema.js";
+import { POLICY_ARGS_SCHEMAS } from "../datasets/schemas/policy-args-schema.js";
 import type { AllocationPolicy } from "./policy-types.js";
 
 type PolicyFactory = new (storageKey: string, args: Readonly<Record<string, unknown>>) => AllocationPolicy;

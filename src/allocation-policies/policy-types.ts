@@ -3,25 +3,12 @@
  * per-policy `details` entry of `quota_allowance`, and the ticket that tells the policy how the
  * query ended so it can release a concurrency slot or charge the bytes it scanned.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
+import type { PolicyAllowance } from "../query/quota-allowance.js";
 
 export const MAX_THRESHOLD = 1e12;
 export const NO_UNITS = "no_units";
 export const NO_SUGGESTION = "no_suggestion";
-
-/** One policy's verdict: the `quota_allowance.details.<PolicyName>` object. */
-export interface PolicyAllowance {
-  can_run: boolean;
-  max_threads: number;
-  explanation: Record<string, unknown>;
-  is_throttled: boolean;
-  throttle_threshold: number;
-  rejection_threshold: number;
-  quota_used: number;
-  quota_unit: string;
-  suggestion: string;
-  max_bytes_to_read: number;
-}
 
 /** How a query that a policy admitted ended. */
 export interface QueryOutcome {

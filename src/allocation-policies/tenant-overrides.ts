@@ -4,7 +4,7 @@
  * query's tenant ids applies and the smallest limit wins; its fields name the bucket the query is
  * counted in, so an override for one referrer gets its own counter.
  */
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { TenantIds } from "../query/query-request.js";
 
 export interface TenantOverride {
   readonly organization_id?: number;

@@ -7,8 +7,8 @@
  * fuzzer, a caller that inlines ids — fills it to its budget and no further. The least recently
  * used goes first.
  */
-import type { PreparedQuery } from "../pipeline/prepared-query.js";
-import type { StageTimer } from "../pipeline/stage-timer.js";
+import type { PreparedQuery } from "../query/prepared-query.js";
+import type { StageTimer } from "../query/stage-timer.js";
 
 /** Longer texts are rare and would make the memo's memory unpredictable. */
 const MAX_MEMO_TEXT = 16 * 1024;

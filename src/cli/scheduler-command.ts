@@ -6,7 +6,7 @@
 import { createColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { QueryBackend } from "../execution/query-backend.js";
+import { QueryBackend } from "../pipeline/query-backend.js";
 import { PrometheusRegistry } from "../metrics/prometheus-registry.js";
 import { ClickHouseResultsPublisher } from "../subscriptions/publishing/clickhouse-results-publisher.js";
 import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/execution/executor.js";

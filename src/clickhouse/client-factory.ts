@@ -7,7 +7,6 @@ import { mkdirSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { drainPending, Session } from "chdb";
 import { createChdbConnection } from "chdb/connection";
-import { DEFAULT_ENGINE_CONDITION_CACHE_BYTES, DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES, DEFAULT_ENGINE_IDLE_THREADS, type Settings } from "../config/settings.js";
 import { SerializedEmbeddedConnection } from "./embedded-connection.js";
 
 export type EngineKind = "embedded" | "server";
@@ -56,7 +55,33 @@ export const EMBEDDED_CLICKHOUSE_SETTINGS = {
   collect_hash_table_stats_during_joins: 0,
 } as const;
 
-type EngineSettings = Partial<Pick<Settings, "engineIdleThreads" | "engineConditionCacheBytes" | "engineExpressionCacheBytes">>;
+/** Enough for a few queries' pipelines at once on the embedded engine; see `engineIdleThreads`. */
+export const DEFAULT_ENGINE_IDLE_THREADS = 16;
+/**
+ * ClickHouse counts ~64 bytes per condition-cache entry on small parts; the allocator holds about
+ * seven times that (hash-table node, LRU node, bitmap: 9,700 entries counted as 0.6 MB freed
+ * ~4.5 MB when dropped). 4 MiB as counted is ~65,000 entries and ~30 MB of allocator memory at
+ * most, where the default 100 MiB let a long fuzz run grow it by tens of MB. The idle release
+ * empties it (src/server/idle-memory-release.ts).
+ */
+export const DEFAULT_ENGINE_CONDITION_CACHE_BYTES = 4 * 1024 * 1024;
+/** ~1,000 compiled expressions (they take ~14 KB each). */
+export const DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** What the embedded engine is started with (defaults above). */
+export interface EngineSettings {
+  readonly engineIdleThreads?: number;
+  readonly engineConditionCacheBytes?: number;
+  readonly engineExpressionCacheBytes?: number;
+}
+
+/** Where the columnstore is: a server's URL and credentials, else the embedded engine's data directory. */
+export interface ColumnstoreSettings extends EngineSettings {
+  readonly clickhouseUrl: string | null;
+  readonly clickhouseUser: string;
+  readonly clickhousePassword: string;
+  readonly dataDir: string;
+}
 
 /**
  * The embedded engine's server configuration: given when it starts, not settings a query can
@@ -79,7 +104,7 @@ export function embeddedEngineArgs(settings: EngineSettings): string[] {
 }
 
 export function createColumnstoreClient(
-  settings: Pick<Settings, "clickhouseUrl" | "clickhouseUser" | "clickhousePassword" | "dataDir"> & EngineSettings,
+  settings: ColumnstoreSettings,
 ): ColumnstoreClient {
   if (settings.clickhouseUrl) {
     const client = createClient({

@@ -11,8 +11,8 @@
 import type { ColumnMapper, EntityDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
 import { invalidQuery } from "../errors/query-service-error.js";
 import type { Expression, LiteralValue } from "../query/ast.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
-import { formatDateTime } from "../snql/datetime-literal.js";
+import { memoizePerDefinition } from "../datasets/memoize-per-definition.js";
+import { formatDateTime } from "../query/datetime-literal.js";
 import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "./escaping.js";
 import { fnv1a32 } from "./fnv1a.js";
 

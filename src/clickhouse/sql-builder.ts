@@ -6,7 +6,7 @@
 import type { EntityDefinition, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
 import type { Expression, LogicalQuery, SelectedExpression } from "../query/ast.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { memoizePerDefinition } from "../datasets/memoize-per-definition.js";
 import { formatNumber, quoteIdentifier, resultAlias } from "./escaping.js";
 import { ExpressionPrinter } from "./expression-printer.js";
 

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import type { PolicyArgOverrides } from "../allocation-policies/policy-registry.js";
 import { DEFAULT_EXECUTION_LIMITS, parseReferrerLimits, type ExecutionLimits } from "../execution/execution-limits.js";
+import { DEFAULT_ENGINE_CONDITION_CACHE_BYTES, DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES, DEFAULT_ENGINE_IDLE_THREADS } from "../clickhouse/client-factory.js";
 
 export interface Settings {
   /** HTTP/1.1 + h2c port for JSON, Connect, gRPC and gRPC-Web. */
@@ -78,18 +79,6 @@ export interface Settings {
   readonly adminHost: string;
 }
 
-/** Enough for a few queries' pipelines at once on the embedded engine; see `engineIdleThreads`. */
-export const DEFAULT_ENGINE_IDLE_THREADS = 16;
-/**
- * ClickHouse counts ~64 bytes per condition-cache entry on small parts; the allocator holds about
- * seven times that (hash-table node, LRU node, bitmap: 9,700 entries counted as 0.6 MB freed
- * ~4.5 MB when dropped). 4 MiB as counted is ~65,000 entries and ~30 MB of allocator memory at
- * most, where the default 100 MiB let a long fuzz run grow it by tens of MB. The idle release
- * empties it (src/server/idle-memory-release.ts).
- */
-export const DEFAULT_ENGINE_CONDITION_CACHE_BYTES = 4 * 1024 * 1024;
-/** ~1,000 compiled expressions (they take ~14 KB each). */
-export const DEFAULT_ENGINE_EXPRESSION_CACHE_BYTES = 16 * 1024 * 1024;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

@@ -7,14 +7,8 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { columnstoreError } from "../clickhouse/clickhouse-error.js";
 import { quoteString } from "../clickhouse/escaping.js";
 import { parseJsonCompact } from "./parse-json-compact.js";
-import { converterFor, type ResultValue } from "./result-values.js";
-
-export type ResultRow = Record<string, ResultValue>;
-
-export interface ColumnMetaEntry {
-  readonly name: string;
-  readonly type: string;
-}
+import type { ColumnMetaEntry, ResultRow } from "../query/query-result.js";
+import { converterFor } from "./result-values.js";
 
 export interface ExecutionResult {
   readonly data: ResultRow[];

@@ -3,8 +3,7 @@
  * 64-bit integers as exact numbers (BigInt beyond 2^53), DateTime as ISO 8601 with `+00:00`,
  * Date as midnight UTC.
  */
-
-export type ResultValue = string | number | bigint | boolean | null | ResultValue[] | { [key: string]: ResultValue };
+import type { ResultValue } from "../query/query-result.js";
 
 type Converter = (value: unknown) => ResultValue;
 

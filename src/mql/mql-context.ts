@@ -5,7 +5,7 @@
  * precede end, and the number of time buckets is bounded.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
-import { parseDateTimeLiteral } from "../snql/datetime-literal.js";
+import { parseDateTimeLiteral } from "../query/datetime-literal.js";
 
 export const DEFAULT_MQL_LIMIT = 1000;
 export const MAX_MQL_LIMIT = 10_000;

@@ -2,7 +2,7 @@
  * Moves the marked totals row (see `withTotalsRow` in translate-mql.ts) out of `data` into
  * `totals`, and drops the marker column, so the response has Snuba's shape.
  */
-import type { QueryResult } from "../pipeline/query-result.js";
+import type { QueryResult } from "../query/query-result.js";
 import { TOTALS_MARKER } from "./translate-mql.js";
 
 export function popTotalsRow(result: QueryResult): QueryResult {

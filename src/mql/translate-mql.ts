@@ -16,7 +16,7 @@ import { formatNumber, quoteIdentifier, quoteString, resultAlias } from "../clic
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { EntityDefinition, FunctionMapper, StorageDefinition } from "../datasets/definition-types.js";
 import { invalidQuery, QueryServiceError } from "../errors/query-service-error.js";
-import { formatDateTime } from "../snql/datetime-literal.js";
+import { formatDateTime } from "../query/datetime-literal.js";
 import type { IndexerMappings, MqlContext } from "./mql-context.js";
 import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
 import { IndexerResolver, metricType } from "./resolve-indexer.js";

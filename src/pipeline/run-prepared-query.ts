@@ -17,13 +17,13 @@ import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { executeSql, type ExecutionResult } from "../execution/execute-sql.js";
 import { executionSettings } from "../execution/execution-limits.js";
-import { implicitBackend, type QueryBackend } from "../execution/query-backend.js";
+import { implicitBackend, type QueryBackend } from "./query-backend.js";
 import { markImmutable } from "../execution/result-values.js";
 import { buildQueryLogRow, markRecorded, type QueryLogFacts } from "../query-log/build-query-log-row.js";
-import type { PreparedQuery } from "./prepared-query.js";
-import type { QueryRequest } from "./query-request.js";
-import type { QueryResult, QueryStats } from "./query-result.js";
-import type { StageTimer } from "./stage-timer.js";
+import type { PreparedQuery } from "../query/prepared-query.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { QueryResult, QueryStats } from "../query/query-result.js";
+import type { StageTimer } from "../query/stage-timer.js";
 
 export interface PipelineContext {
   readonly definitions: DefinitionLookup;

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { QueryServiceError } from "../errors/query-service-error.js";
-import type { QueryRequest } from "../pipeline/query-request.js";
-import type { Timing } from "../pipeline/stage-timer.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { Timing } from "../query/stage-timer.js";
 import { clickHouseDateTime, queryStatusOf, type QueryLogRow } from "./query-log-row.js";
 
 export interface QueryLogFacts {

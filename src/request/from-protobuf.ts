@@ -1,12 +1,12 @@
 /** Protobuf query requests -> the same validated QueryRequest the JSON routes produce. */
 import type { TenantIds as TenantIdsMessage, QuerySettings } from "../../gen/quarry/v1/common_pb.js";
 import type { MqlContext as MqlContextMessage, MqlRequest } from "../../gen/quarry/v1/query_pb.js";
-import type { MqlQueryRequest } from "../pipeline/run-mql-query.js";
+import type { MqlQueryRequest } from "../mql/run-mql-query.js";
 import { readMqlBody } from "./mql-body-schema.js";
 import type { CreateSubscriptionRequest as CreateSubscriptionMessage } from "../../gen/quarry/v1/subscription_pb.js";
 import { QueryServiceError, subscriptionError } from "../errors/query-service-error.js";
 import { readSubscriptionBody, type CreateSubscriptionRequest } from "./subscription-body.js";
-import type { QueryRequest, TenantIds } from "../pipeline/query-request.js";
+import type { QueryRequest, TenantIds } from "../query/query-request.js";
 
 function fail(message: string): never {
   throw new QueryServiceError("invalid_query", message);

@@ -6,8 +6,8 @@
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { readMqlContext } from "../mql/mql-context.js";
-import type { MqlQueryRequest } from "../pipeline/run-mql-query.js";
-import type { TenantIds } from "../pipeline/query-request.js";
+import type { MqlQueryRequest } from "../mql/run-mql-query.js";
+import type { TenantIds } from "../query/query-request.js";
 import { readBoolean, readQueryText, readTenantIds } from "./query-body-schema.js";
 
 const FLAGS = ["debug", "consistent", "turbo", "dry_run", "legacy"];

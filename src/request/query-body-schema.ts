@@ -4,7 +4,7 @@
  * for compatibility and otherwise ignored; any other unknown field is refused.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
-import type { QueryRequest, TenantIds } from "../pipeline/query-request.js";
+import type { QueryRequest, TenantIds } from "../query/query-request.js";
 
 const SETTING_FLAGS = ["debug", "consistent", "turbo", "dry_run", "legacy"] as const;
 const IGNORED_STRINGS = ["referrer", "team", "feature", "app_id", "parent_api"] as const;

@@ -16,7 +16,7 @@ import type { StorageDefinition } from "../datasets/definition-types.js";
 import { formatNumber } from "../clickhouse/escaping.js";
 import { Expression_BinaryFormula_Op, type Expression, type TimeSeriesRequest } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
 import type { AttributeKey } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
-import type { PreparedQuery } from "../pipeline/prepared-query.js";
+import type { PreparedQuery } from "../query/prepared-query.js";
 import { aggregateSql, type AggregateSql } from "./aggregate-sql.js";
 import { attributeSql, type ScalarKind } from "./attribute-sql.js";
 import { filterSql } from "./filter-sql.js";

@@ -15,7 +15,7 @@ import { readMqlBody } from "../request/mql-body-schema.js";
 import { readSubscriptionBody } from "../request/subscription-body.js";
 import { requireSubscriptionEntity } from "../subscriptions/subscription-service.js";
 import { subscriptionJson } from "./subscription-views.js";
-import { requireDataset } from "../pipeline/require-dataset.js";
+import { requireDataset } from "../datasets/require-dataset.js";
 import { renderBrowsableForm } from "./browsable-form.js";
 import { handleCreateSubscription, handleDeleteSubscription, handleHealth, handleMql, handleSnql } from "./query-handlers.js";
 import type { ServiceContext } from "./service-context.js";

@@ -2,15 +2,15 @@
  * The handlers behind both wires: the JSON routes and the Connect/gRPC/gRPC-Web services call
  * these with a validated request and get a QueryResult or a QueryServiceError back.
  */
-import { observeQuery } from "../metrics/observe-query.js";
-import type { QueryRequest } from "../pipeline/query-request.js";
-import type { QueryResult } from "../pipeline/query-result.js";
+import { observeQuery } from "../pipeline/observe-query.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { QueryResult } from "../query/query-result.js";
 import type { CreateSubscriptionRequest } from "../request/subscription-body.js";
-import { runSnqlQuery } from "../pipeline/run-snql-query.js";
-import { type MqlQueryRequest, runMqlQuery } from "../pipeline/run-mql-query.js";
+import { runSnqlQuery } from "../snql/run-snql-query.js";
+import { type MqlQueryRequest, runMqlQuery } from "../mql/run-mql-query.js";
 import type { ServiceContext } from "./service-context.js";
 import type { TimeSeriesRequest } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
-import { runTimeSeries, timeSeriesQueryRequest, type TimeSeriesRun } from "../pipeline/run-time-series.js";
+import { runTimeSeries, timeSeriesQueryRequest, type TimeSeriesRun } from "../rpc/run-time-series.js";
 
 export function handleSnql(context: ServiceContext, request: QueryRequest): Promise<QueryResult> {
   return observeQuery(context, request, () => runSnqlQuery(context, request));

@@ -1,5 +1,5 @@
 /** Everything a request handler needs, built once at startup. */
-import type { QueryBackend } from "../execution/query-backend.js";
+import type { QueryBackend } from "../pipeline/query-backend.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 import type { SubscriptionService } from "../subscriptions/subscription-service.js";
 import type { WindowRunner } from "../subscriptions/execution/window-runner.js";

@@ -2,7 +2,7 @@
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import { QueryBackend, type BackendOptions } from "../execution/query-backend.js";
+import { QueryBackend, type BackendOptions } from "../pipeline/query-backend.js";
 import { Gauge, LabelledGauge } from "../metrics/prometheus-registry.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";

@@ -7,10 +7,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema, type Stats, type Timing } from "../../gen/quarry/v1/common_pb.js";
 import { QueryResponseSchema, type QueryResponse } from "../../gen/quarry/v1/query_pb.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
-import type { ResultRow } from "../execution/execute-sql.js";
-import type { ResultValue } from "../execution/result-values.js";
-import type { QueryResult, QueryStats } from "../pipeline/query-result.js";
-import type { Timing as TimingBody } from "../pipeline/stage-timer.js";
+import type { ResultRow } from "../query/query-result.js";
+import type { ResultValue } from "../query/query-result.js";
+import type { QueryResult, QueryStats } from "../query/query-result.js";
+import type { Timing as TimingBody } from "../query/stage-timer.js";
 import type { WindowResult } from "../subscriptions/execution/executor.js";
 
 function toJsonValue(value: ResultValue): JsonValue {

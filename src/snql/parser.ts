@@ -10,7 +10,7 @@
 import { EmbeddedActionsParser, type IOrAlt, type IToken, type TokenType } from "chevrotain";
 import type { Expression, LiteralNode, OrderByItem, SelectedExpression } from "../query/ast.js";
 import { invalidQuery, type TextPosition } from "../errors/query-service-error.js";
-import { parseDateTimeLiteral } from "./datetime-literal.js";
+import { parseDateTimeLiteral } from "../query/datetime-literal.js";
 import * as t from "./tokens.js";
 
 /** A `SAMPLE` value as written: its token text tells a float literal from an integer. */

@@ -5,7 +5,7 @@
  */
 import type { Expression, FunctionCallNode, LiteralValue, LogicalQuery, QuerySource, SelectedExpression } from "../query/ast.js";
 import { ownProperty } from "../query/own-property.js";
-import { formatDateTime } from "./datetime-literal.js";
+import { formatDateTime } from "../query/datetime-literal.js";
 
 const INFIX: Readonly<Record<string, { readonly text: string; readonly precedence: number }>> = {
   or: { text: "OR", precedence: 1 },

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import type { BackendOptions } from "../../src/execution/query-backend.js";
+import type { BackendOptions } from "../../src/pipeline/query-backend.js";
 import { startServer, type QuarryServer } from "../../src/server/start-server.js";
 import { GENEROUS_POLICY_LIMITS, RANGE, startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { HEAVY_PROJECT, insertHeavyRows } from "./heavy-rows.js";

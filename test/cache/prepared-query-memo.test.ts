@@ -1,8 +1,8 @@
 /** The front-end memo: a repeated query skips parse/validate/translate, keeps its stage marks, stays bounded. */
 import { describe, expect, it } from "vitest";
 import { frontEndKey, PreparedQueryMemo } from "../../src/cache/prepared-query-memo.js";
-import type { PreparedQuery } from "../../src/pipeline/prepared-query.js";
-import { StageTimer } from "../../src/pipeline/stage-timer.js";
+import type { PreparedQuery } from "../../src/query/prepared-query.js";
+import { StageTimer } from "../../src/query/stage-timer.js";
 
 const prepared = (sql: string) => ({ sql }) as unknown as PreparedQuery;
 

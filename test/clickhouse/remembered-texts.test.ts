@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_REMEMBERED_ALIAS_CHARS, resultAlias } from "../../src/clickhouse/escaping.js";
 import { defaultMemoryReleaseActions } from "../../src/server/idle-memory-release.js";
-import { parseDateTimeLiteral } from "../../src/snql/datetime-literal.js";
+import { parseDateTimeLiteral } from "../../src/query/datetime-literal.js";
 
 const collect = defaultMemoryReleaseActions().collectGarbage!;
 

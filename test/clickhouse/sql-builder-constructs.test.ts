@@ -1,7 +1,7 @@
 /** Golden SQL for every SnQL construct, through the whole front end (parse, validate, translate). */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 const registry = defaultRegistry();
 const W = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00') AND project_id = 1";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildSql } from "../../src/clickhouse/sql-builder.js";
 import { quoteIdentifier, quoteString } from "../../src/clickhouse/escaping.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { validateEntityQuery } from "../../src/pipeline/entity-validation.js";
-import { applyGranularityCondition } from "../../src/pipeline/granularity-condition.js";
+import { validateEntityQuery } from "../../src/snql/entity-validation.js";
+import { applyGranularityCondition } from "../../src/snql/granularity-condition.js";
 import { parseSnql } from "../../src/snql/parse-snql.js";
 
 const registry = defaultRegistry();

@@ -4,7 +4,7 @@ import { defaultRegistry } from "../../src/datasets/registry.js";
 import { DEMO_INDEXER_MAPPINGS } from "../../src/demo-data/demo-indexer-mappings.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { readMqlContext } from "../../src/mql/mql-context.js";
-import { prepareMqlQuery } from "../../src/pipeline/run-mql-query.js";
+import { prepareMqlQuery } from "../../src/mql/run-mql-query.js";
 
 const registry = defaultRegistry();
 const BASE = {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { fuzzInput } from "../../bench/reliability/fuzz-inputs.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 const INPUTS = 200_000;
 const SEED = 2;

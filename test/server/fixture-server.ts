@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
 import { defaultRegistry, type DatasetRegistry } from "../../src/datasets/registry.js";
-import type { BackendOptions, QueryBackend } from "../../src/execution/query-backend.js";
+import type { BackendOptions, QueryBackend } from "../../src/pipeline/query-backend.js";
 import { startServer } from "../../src/server/start-server.js";
 import type { SubscriptionRuntime, SubscriptionSettings } from "../../src/subscriptions/subscriptions-runtime.js";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 const registry = defaultRegistry();
 const R = "timestamp >= toDateTime('2024-01-01T00:00:00') AND timestamp < toDateTime('2024-01-02T00:00:00')";

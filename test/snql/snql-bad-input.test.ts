@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 const registry = defaultRegistry();
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SNQL_CORPUS } from "../../bench/snql/snql-corpus.js";
 import { snqlFrontendBench } from "../../bench/snql/snql-frontend-bench.js";
 import { defaultRegistry } from "../../src/datasets/registry.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 describe("SnQL front-end bench", () => {
   it("has at least 50 queries covering filters, BY, tags, time series, joins and subqueries", () => {

@@ -1,7 +1,7 @@
 /** What the SnQL pipeline says of a query before any engine sees it: its error, or null when it is prepared. */
 import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
-import { prepareSnqlQuery } from "../../src/pipeline/run-snql-query.js";
+import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
 const registry = defaultRegistry();
 

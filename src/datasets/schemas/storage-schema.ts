@@ -3,7 +3,7 @@
  * view over other storages) with what it takes to create it and to read it.
  */
 import type { SchemaObject } from "ajv";
-import { ALLOCATION_POLICIES_SCHEMA } from "../../allocation-policies/policy-args-schema.js";
+import { ALLOCATION_POLICIES_SCHEMA } from "./policy-args-schema.js";
 import { COLUMN_NAME, COLUMNS, DEFINITION_NAME, VERSION } from "./common-schema.js";
 
 const SQL_TEXT: SchemaObject = { type: "string", minLength: 1 };

@@ -3,14 +3,14 @@
  * in-process through the normal pipeline (allocation policies, cache, query log), as here, or —
  * for scheduler nodes without the engine — through a query node's API.
  */
-import type { ColumnMetaEntry, ResultRow } from "../../execution/execute-sql.js";
+import type { ColumnMetaEntry, ResultRow } from "../../query/query-result.js";
 import type { PipelineContext } from "../../pipeline/run-prepared-query.js";
 import { runPreparedQuery } from "../../pipeline/run-prepared-query.js";
-import type { QueryRequest } from "../../pipeline/query-request.js";
-import { StageTimer } from "../../pipeline/stage-timer.js";
+import type { QueryRequest } from "../../query/query-request.js";
+import { StageTimer } from "../../query/stage-timer.js";
 import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { prepareWindow, type CompiledRpcSubscription, type CompiledSubscription } from "./subscription-query.js";
-import { runTimeSeries, timeSeriesQueryRequest } from "../../pipeline/run-time-series.js";
+import { runTimeSeries, timeSeriesQueryRequest } from "../../rpc/run-time-series.js";
 import { rpcWindowRow, windowTimeSeriesRequest } from "../store/rpc-subscription.js";
 
 /** Snuba's referrers: scheduled runs, and the test run at creation. */

@@ -9,7 +9,7 @@ import { Code, ConnectError, createClient, type Client } from "@connectrpc/conne
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ErrorDetailSchema } from "../../../gen/quarry/v1/common_pb.js";
 import { SubscriptionService } from "../../../gen/quarry/v1/subscription_pb.js";
-import type { ResultRow } from "../../execution/execute-sql.js";
+import type { ResultRow } from "../../query/query-result.js";
 import { QueryServiceError, type ErrorType } from "../../errors/query-service-error.js";
 import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult } from "./executor.js";

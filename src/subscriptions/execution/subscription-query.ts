@@ -9,14 +9,14 @@ import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
 import type { EntityDefinition, StorageDefinition } from "../../datasets/definition-types.js";
 import { invalidQuery } from "../../errors/query-service-error.js";
 import type { Expression, LogicalQuery } from "../../query/ast.js";
-import type { PreparedQuery } from "../../pipeline/prepared-query.js";
-import { prepareValidatedSnql } from "../../pipeline/run-snql-query.js";
-import { validateSnqlQuery } from "../../pipeline/snql-validation.js";
+import type { PreparedQuery } from "../../query/prepared-query.js";
+import { prepareValidatedSnql } from "../../snql/run-snql-query.js";
+import { validateSnqlQuery } from "../../snql/validation.js";
 import { parseSnql } from "../../snql/parse-snql.js";
 import type { Subscription } from "../store/subscription.js";
 import { checkSubscriptionQuery } from "../store/subscription-rules.js";
 import type { TimeSeriesRequest } from "../../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
-import { prepareTimeSeries } from "../../pipeline/run-time-series.js";
+import { prepareTimeSeries } from "../../rpc/run-time-series.js";
 import { checkRpcSubscription, decodeTimeSeriesRequest, windowTimeSeriesRequest } from "../store/rpc-subscription.js";
 import { EXECUTOR_REFERRER } from "./executor.js";
 

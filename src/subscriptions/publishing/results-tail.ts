@@ -6,7 +6,7 @@
  * it); with KAFKA_BROKERS it reads the result topics.
  */
 import { Kafka, logLevel } from "kafkajs";
-import { formatDateTime } from "../../snql/datetime-literal.js";
+import { formatDateTime } from "../../query/datetime-literal.js";
 
 export interface TailOptions {
   /** Print results published at or after this instant (epoch ms). */

@@ -13,7 +13,7 @@ import { ExpressionSchema, type Expression, type TimeSeriesRequest, type TimeSer
 import { RequestMetaSchema } from "../../../gen/sentry_protos/snuba/v1/request_common_pb.js";
 import { ExtrapolationMode } from "../../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
 import { subscriptionError } from "../../errors/query-service-error.js";
-import type { ResultRow } from "../../execution/execute-sql.js";
+import type { ResultRow } from "../../query/query-result.js";
 
 /** Request kinds an RPC subscription may carry: Snuba's allow-list. */
 const RPC_REQUEST_ALLOWLIST: readonly (readonly [string, string])[] = [["TimeSeriesRequest", "v1"]];

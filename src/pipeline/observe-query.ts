@@ -4,10 +4,10 @@
  * refused by the front end), so every query leaves a row.
  */
 import { QueryServiceError } from "../errors/query-service-error.js";
-import { implicitBackend } from "../execution/query-backend.js";
-import type { QueryRequest } from "../pipeline/query-request.js";
-import type { QueryResult } from "../pipeline/query-result.js";
-import type { PipelineContext } from "../pipeline/run-prepared-query.js";
+import { implicitBackend } from "./query-backend.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { QueryResult } from "../query/query-result.js";
+import type { PipelineContext } from "./run-prepared-query.js";
 import { buildQueryLogRow, markRecorded, wasRecorded } from "../query-log/build-query-log-row.js";
 
 export async function observeQuery<T = QueryResult>(context: PipelineContext, request: QueryRequest, run: () => Promise<T>): Promise<T> {

@@ -31,7 +31,7 @@ import {
   type TimeRange,
 } from "./entity-validation.js";
 import { collectAliases, resolveAliases } from "./alias-resolution.js";
-import { storageAsEntity } from "./snql-storage-entity.js";
+import { storageAsEntity } from "./storage-entity.js";
 
 export type ValidatedSnql =
   | {

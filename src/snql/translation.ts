@@ -7,8 +7,8 @@ import { buildJoinSql } from "../clickhouse/join-sql.js";
 import { buildSql, type BuiltSql, type SqlBuildOptions } from "../clickhouse/sql-builder.js";
 import { buildSubquerySql } from "../clickhouse/subquery-sql.js";
 import { applyGranularityCondition } from "./granularity-condition.js";
-import { applyArrayRewrites } from "./snql-array-conditions.js";
-import type { ValidatedSnql } from "./snql-validation.js";
+import { applyArrayRewrites } from "./array-conditions.js";
+import type { ValidatedSnql } from "./validation.js";
 
 /** Snuba's turbo sampling rate. */
 export const TURBO_SAMPLE_RATE = 0.1;

@@ -6,13 +6,13 @@
  */
 import { toJsonString } from "@bufbuild/protobuf";
 import { type TimeSeriesRequest, type TimeSeriesResponse, TimeSeriesRequestSchema } from "../../gen/sentry_protos/snuba/v1/endpoint_time_series_pb.js";
-import { normalizeTimeSeriesRequest } from "../rpc/time-series-rules.js";
-import { timeSeriesResponse } from "../rpc/time-series-response.js";
-import { EAP_DATASET, eapStorage, translateTimeSeries, type TranslatedTimeSeries } from "../rpc/translate-time-series.js";
+import { normalizeTimeSeriesRequest } from "./time-series-rules.js";
+import { timeSeriesResponse } from "./time-series-response.js";
+import { EAP_DATASET, eapStorage, translateTimeSeries, type TranslatedTimeSeries } from "./translate-time-series.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import type { QueryRequest } from "./query-request.js";
-import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
-import { StageTimer } from "./stage-timer.js";
+import type { QueryRequest } from "../query/query-request.js";
+import { type PipelineContext, runPreparedQuery } from "../pipeline/run-prepared-query.js";
+import { StageTimer } from "../query/stage-timer.js";
 
 /** The query log keeps this much of the request's JSON as the query text. */
 const MAX_LOGGED_REQUEST_CHARS = 16_384;

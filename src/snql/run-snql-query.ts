@@ -4,18 +4,18 @@
  */
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { frontEndKey } from "../cache/prepared-query-memo.js";
-import { implicitBackend } from "../execution/query-backend.js";
-import { parseSnql } from "../snql/parse-snql.js";
-import type { QueryRequest } from "./query-request.js";
-import type { PreparedQuery } from "./prepared-query.js";
-import type { QueryResult } from "./query-result.js";
-import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
-import { translateSnql } from "./snql-translation.js";
-import { primaryEntityName, primaryStorage, validateSnqlQuery, type ValidatedSnql } from "./snql-validation.js";
-import { requireDataset } from "./require-dataset.js";
-import { StageTimer } from "./stage-timer.js";
+import { implicitBackend } from "../pipeline/query-backend.js";
+import { parseSnql } from "./parse-snql.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { PreparedQuery } from "../query/prepared-query.js";
+import type { QueryResult } from "../query/query-result.js";
+import { type PipelineContext, runPreparedQuery } from "../pipeline/run-prepared-query.js";
+import { translateSnql } from "./translation.js";
+import { primaryEntityName, primaryStorage, validateSnqlQuery, type ValidatedSnql } from "./validation.js";
+import { requireDataset } from "../datasets/require-dataset.js";
+import { StageTimer } from "../query/stage-timer.js";
 
-export { TURBO_SAMPLE_RATE } from "./snql-translation.js";
+export { TURBO_SAMPLE_RATE } from "./translation.js";
 
 /** Parse, validate and translate: everything before execution (what `dry_run` and the bench run). */
 export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {

@@ -8,9 +8,9 @@
  * they are. Also Snuba's shorthand `arrayExists(col, '<op>', value)` (`_array_join_transformation`).
  */
 import type { EntityDefinition } from "../datasets/definition-types.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
-import { nullColumns } from "./null-columns.js";
-import { nestedColumnParts } from "./nested-columns.js";
+import { memoizePerDefinition } from "../datasets/memoize-per-definition.js";
+import { nullColumns } from "../datasets/null-columns.js";
+import { nestedColumnParts } from "../datasets/nested-columns.js";
 import type { TextPosition } from "../errors/query-service-error.js";
 import { mapExpression, queryExpressions, visitExpression, type Expression, type LogicalQuery } from "../query/ast.js";
 

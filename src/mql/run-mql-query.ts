@@ -3,17 +3,17 @@
  * names through the indexer mappings, translate to one SQL query; then the shared back end runs
  * it like any SnQL query.
  */
-import type { IndexerMappings, MqlContext } from "../mql/mql-context.js";
-import { parseMql } from "../mql/parse-mql.js";
-import { popTotalsRow } from "../mql/totals-row.js";
-import { translateMql, type TranslatedMql } from "../mql/translate-mql.js";
+import type { IndexerMappings, MqlContext } from "./mql-context.js";
+import { parseMql } from "./parse-mql.js";
+import { popTotalsRow } from "./totals-row.js";
+import { translateMql, type TranslatedMql } from "./translate-mql.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
-import type { PreparedQuery } from "./prepared-query.js";
-import type { QueryRequest } from "./query-request.js";
-import type { QueryResult } from "./query-result.js";
-import { type PipelineContext, runPreparedQuery } from "./run-prepared-query.js";
-import { requireDataset } from "./require-dataset.js";
-import { StageTimer } from "./stage-timer.js";
+import type { PreparedQuery } from "../query/prepared-query.js";
+import type { QueryRequest } from "../query/query-request.js";
+import type { QueryResult } from "../query/query-result.js";
+import { type PipelineContext, runPreparedQuery } from "../pipeline/run-prepared-query.js";
+import { requireDataset } from "../datasets/require-dataset.js";
+import { StageTimer } from "../query/stage-timer.js";
 
 /** A query request whose `query` is MQL text, with its validated `mql_context`. */
 export interface MqlQueryRequest extends QueryRequest {

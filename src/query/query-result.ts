@@ -1,7 +1,16 @@
 /** What every query returns before it is written to a wire (JSON route or protobuf). */
-import type { ColumnMetaEntry, ResultRow } from "../execution/execute-sql.js";
-import type { QuotaAllowanceBody } from "../allocation-policies/admit-query.js";
+import type { QuotaAllowanceBody } from "./quota-allowance.js";
 import type { Timing } from "./stage-timer.js";
+
+/** A value of a result cell as JSON carries it: 64-bit integers stay exact as bigints. */
+export type ResultValue = string | number | bigint | boolean | null | ResultValue[] | { [key: string]: ResultValue };
+
+export type ResultRow = Record<string, ResultValue>;
+
+export interface ColumnMetaEntry {
+  readonly name: string;
+  readonly type: string;
+}
 
 export interface QueryStats {
   columnstore_table: string;

@@ -4,8 +4,8 @@
  * is Nullable(Nothing), whatever the entity declares, so an array condition on one is its
  * constant answer (snql-array-conditions.ts).
  */
-import type { EntityDefinition } from "../datasets/definition-types.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import type { EntityDefinition } from "./definition-types.js";
+import { memoizePerDefinition } from "./memoize-per-definition.js";
 
 export const nullColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySet<string> => {
   const names = new Set<string>();

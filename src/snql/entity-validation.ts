@@ -19,15 +19,15 @@ import {
   type LogicalQuery,
   type SubscriptNode,
 } from "../query/ast.js";
-import { formatDateTime, parseDateTimeLiteral } from "../snql/datetime-literal.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { formatDateTime, parseDateTimeLiteral } from "../query/datetime-literal.js";
+import { memoizePerDefinition } from "../datasets/memoize-per-definition.js";
 import { ownProperty } from "../query/own-property.js";
 import { collectAliases } from "./alias-resolution.js";
 import { checkColumnsReadWhole } from "./columns-read-whole.js";
-import { DATETIME_TEXT, UUID_TEXT } from "../snql/literal-patterns.js";
+import { DATETIME_TEXT, UUID_TEXT } from "./literal-patterns.js";
 import { expandCustomFunctions } from "./custom-functions.js";
 import { didYouMean } from "./did-you-mean.js";
-import { nestedColumnParts } from "./nested-columns.js";
+import { nestedColumnParts } from "../datasets/nested-columns.js";
 
 const CONDITION_FUNCTIONS = new Set([
   "equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals",

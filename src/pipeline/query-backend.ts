@@ -8,9 +8,9 @@ import { ReadthroughCache } from "../cache/readthrough-cache.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import { ServiceMetrics } from "../metrics/service-metrics.js";
 import { DEFAULT_QUERY_LOG_OPTIONS, QueryLogWriter } from "../query-log/query-log-writer.js";
-import type { ExecutionResult } from "./execute-sql.js";
-import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from "./execution-limits.js";
-import { stringifyResponse } from "./result-values.js";
+import type { ExecutionResult } from "../execution/execute-sql.js";
+import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from "../execution/execution-limits.js";
+import { stringifyResponse } from "../execution/result-values.js";
 
 export interface BackendOptions {
   /** Policy name -> args merged over the YAML args of every storage (tests, benches, operators). */

@@ -5,7 +5,7 @@
  */
 import type { EntityDefinition, StorageDefinition, SubscriptableDefinition } from "../datasets/definition-types.js";
 import { columnsEntity } from "../datasets/columns-entity.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import { memoizePerDefinition } from "../datasets/memoize-per-definition.js";
 
 function subscriptablesOf(storage: StorageDefinition): Record<string, SubscriptableDefinition> {
   const subscriptables: Record<string, SubscriptableDefinition> = {};

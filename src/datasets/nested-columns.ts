@@ -3,8 +3,8 @@
  * `tags.key` and `tags.value`), read from the declared types once per entity definition. The
  * validation's known names and the condition rewrite's array columns both read them here.
  */
-import type { EntityDefinition } from "../datasets/definition-types.js";
-import { memoizePerDefinition } from "../query/memoize-per-definition.js";
+import type { EntityDefinition } from "./definition-types.js";
+import { memoizePerDefinition } from "./memoize-per-definition.js";
 
 export const nestedColumnParts = memoizePerDefinition((entity: EntityDefinition): ReadonlyMap<string, readonly string[]> => {
   const parts = new Map<string, readonly string[]>();
