@@ -135,20 +135,19 @@ function checkParams(series: Timeseries): void {
       throw invalidQuery(`${aggregate}(…) takes quantile levels between 0 and 1, e.g. ${aggregate}(0.5, 0.95)`, position);
     }
   } else if (aggregate.startsWith("histogram")) {
-    // The stored states are histogram(250): ClickHouse merges them only with that same count.
-    if (params.length !== 1 || params[0] !== STORED_HISTOGRAM_BUCKETS) {
-      throw invalidQuery(
-        `${aggregate}(n)(…) reads the stored histogram(${STORED_HISTOGRAM_BUCKETS}) states: write ${aggregate}(${STORED_HISTOGRAM_BUCKETS})(…) or ${aggregate}(…)`,
-        position,
-      );
+    const [count] = params;
+    if (params.length !== 1 || typeof count !== "number" || !Number.isInteger(count) || count < 1) {
+      throw invalidQuery(`${aggregate}(n)(…) takes one bucket count n, a whole number from 1, e.g. ${aggregate}(${STORED_HISTOGRAM_BUCKETS})(…)`, position);
     }
   }
 }
 
 function aggregateParts(series: Timeseries, entity: EntityDefinition, context: MqlContext): Pick<Leaf, "parts" | "combine"> {
   checkParams(series);
-  // A bare histogram(value) reads the stored histogram(250) state with its own bucket count.
-  if (series.aggregate.startsWith("histogram") && series.params === null) series = { ...series, params: [STORED_HISTOGRAM_BUCKETS] };
+  // ClickHouse merges the stored histogram(250) states only with that same count, so every
+  // histogram reads them as histogram(250), whatever n is written or when none is: Snuba's
+  // entity rewrites the count the same way (CurriedFunctionBucketTransformer, default 250).
+  if (series.aggregate.startsWith("histogram")) series = { ...series, params: [STORED_HISTOGRAM_BUCKETS] };
   const curried = series.params !== null;
   let name = series.aggregate;
   if (context.extrapolate && EXTRAPOLATED.has(name) && findMapper(entity, `${name}_weighted`, curried)) name = `${name}_weighted`;

@@ -72,6 +72,11 @@ export function jsonRoutes(context: ServiceContext) {
         send(response, 200, context.backend.metrics.render(), PROMETHEUS_CONTENT_TYPE);
         return;
       }
+      if (parts.length === 1 && parts[0] === "favicon.ico") {
+        // A browser asks for it on loading the browsable form; no icon, and no 404 for it to log.
+        send(response, 204, "", "image/x-icon");
+        return;
+      }
       if (isRpcPath(parts)) {
         // Snuba's RPC transport: protobuf in, protobuf out, failures as its Error message.
         await rpcRoute(context, parts, method, request, response);

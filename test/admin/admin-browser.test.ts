@@ -112,6 +112,10 @@ describe("admin UI in chromium", () => {
   it("the browsable form at GET /{dataset}/snql submits and draws a time series as lines, linking to the admin Query page", async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
+    // Console errors too: a browser logs one for a resource it fetches on its own, the favicon among them.
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(`${server.baseUrl}/events/snql`);
     await page.locator("#body").fill(JSON.stringify({ query: TIME_SERIES, tenant_ids: { organization_id: 1, referrer: "test.form" } }));

@@ -122,7 +122,10 @@ describe("translation errors", () => {
     ["generic_metrics", "quantiles(2)(d:transactions/duration@millisecond)", "takes quantile levels between 0 and 1"],
     ["generic_metrics", "apdex(sum(c:custom/page_views@none), 300)", "function 'apdex' is not supported in MQL formulas"],
     ["generic_metrics", "1 + 2", "the MQL query has no timeseries"],
-    ["generic_metrics", "histogram(20)(d:transactions/duration@millisecond)", "reads the stored histogram(250) states: write histogram(250)(…) or histogram(…)"],
+    ["generic_metrics", "histogram(0)(d:transactions/duration@millisecond)", "histogram(n)(…) takes one bucket count n, a whole number from 1, e.g. histogram(250)(…)"],
+    ["generic_metrics", "histogram(2.5)(d:transactions/duration@millisecond)", "histogram(n)(…) takes one bucket count n, a whole number from 1"],
+    ["generic_metrics", 'histogram("5")(d:transactions/duration@millisecond)', "histogram(n)(…) takes one bucket count n, a whole number from 1"],
+    ["generic_metrics", "histogram(5, 6)(d:transactions/duration@millisecond)", "histogram(n)(…) takes one bucket count n, a whole number from 1"],
     ["metrics", "sum(c:sessions/session@none){session.status:bogus}", "tag value 'bogus' of 'session.status' is not in mql_context.indexer_mappings"],
     ["metrics", "sum(c:sessions/session@none){release:backend*}", "prefix match 'release:backend*' is not possible on metrics_counters"],
     ["events", "sum(c:custom/page_views@none)", "MQL queries run on the metrics datasets"],
@@ -146,8 +149,8 @@ describe("translation errors", () => {
     );
   });
 
-  it("a distribution's histogram, bare or with the stored bucket count, merges the histogram(250) states", () => {
-    for (const mql of ["histogram(d:transactions/duration@millisecond)", "histogram(250)(d:transactions/duration@millisecond)"]) {
+  it("a distribution's histogram, bare or with any bucket count, merges the histogram(250) states, as Snuba rewrites the count", () => {
+    for (const mql of ["histogram(d:transactions/duration@millisecond)", "histogram(250)(d:transactions/duration@millisecond)", "histogram(5)(d:transactions/duration@millisecond)"]) {
       expect(sql("generic_metrics", mql, context)).toMatch(/^SELECT histogramMerge\(250\)\(histogram_buckets\) AS _snuba_aggregate_value/);
     }
   });

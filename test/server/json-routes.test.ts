@@ -203,4 +203,11 @@ describe("GET routes", () => {
     expect(html).toContain("<textarea id=\"body\"");
     expect(html).toContain("MATCH (events)");
   });
+
+  it("answers /favicon.ico with no content rather than an error, as a browser asks for it on loading the form", async () => {
+    const response = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("content-type")).toBe("image/x-icon");
+    expect(await response.text()).toBe("");
+  });
 });
