@@ -45,8 +45,8 @@ describe("reliability smoke", () => {
     expect(report.js.endEngineCachesMb["Mark"]).toBeGreaterThan(0);
     expect(byName("Resident memory").figure).toMatch(/caches: [^)]*\bMark \S+ -> \S+ MB/);
     // And the V8 heap reserved by space.
-    expect(report.js.endHeapSpacesMb["old_space"]).toBeGreaterThan(1);
-    expect(byName("Resident memory").figure).toMatch(/old_space \S+ -> \S+ MB/);
+    expect(report.js.endHeapSpacesMb["old"]).toBeGreaterThan(1);
+    expect(byName("Resident memory").figure).toMatch(/\bold \S+ -> \S+ MB/);
     for (const prefix of ["Query log: rows written", "Query log: rows in the querylog storage", "SIGTERM with 100 clients sending: exit", "SIGTERM with 100 clients sending: requests in flight"]) {
       expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}`).toBe(true);
     }
