@@ -7,7 +7,6 @@ import { createColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend } from "../pipeline/query-backend.js";
-import { PrometheusRegistry } from "../metrics/prometheus-registry.js";
 import { ClickHouseResultsPublisher } from "../subscriptions/publishing/clickhouse-results-publisher.js";
 import { PipelineExecutor, type SubscriptionExecutor } from "../subscriptions/execution/executor.js";
 import { RemoteExecutor } from "../subscriptions/execution/remote-executor.js";
@@ -52,7 +51,6 @@ export async function runSchedulerCommand(settings: Settings, definitions: Defin
     renewMs: settings.leaseRenewMs,
     host: settings.host,
     port: settings.schedulerPort,
-    registry: new PrometheusRegistry(),
     log,
   });
   log(

@@ -1,45 +1,44 @@
 /**
- * The process's own gauges, in the names prom-client uses so that standard dashboards read
- * them: resident memory, and the part of it the JavaScript side holds (heap, external buffers);
- * CPU time, start time, active handles, event-loop lag, garbage collections.
- * Resident minus heap and external is, roughly, what the embedded engine holds natively: the
- * split is what tells a leak in Quarry's code from the engine's caches.
+ * The process's own metrics, shared by every registry in the process (tests start several
+ * servers in one): prom-client's defaults (CPU time, resident memory, heap and heap spaces,
+ * event-loop lag, active handles and resources, GC durations, open file descriptors, Node's
+ * version), and two it lacks: ArrayBuffer memory, and GC runs and time by kind counted from
+ * every collection V8 reports. Resident minus heap and external is, roughly, what the embedded
+ * engine holds natively: the split is what tells a leak in Quarry's code from the engine's caches.
+ *
+ * They live in one registry per process, built when the first server of the process is (CPU
+ * time, GC runs and event-loop lag count from then: prom-client measures from its collectors'
+ * creation), so a process has one event-loop monitor and one GC observer however many servers
+ * it runs, and each server's /metrics reports the process once.
  */
-import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { getHeapSpaceStatistics } from "node:v8";
-import { Gauge, LabelledGauge, type PrometheusRegistry } from "./prometheus-registry.js";
+import { constants, PerformanceObserver } from "node:perf_hooks";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { registerLabelledScrapeTimeGauge, registerScrapeTimeGauge } from "./scrape-time-gauge.js";
 
-export function registerProcessMetrics(registry: PrometheusRegistry): void {
-  const memory = cachedMemoryUsage();
-  registry.register(new Gauge("process_resident_memory_bytes", "Resident memory of the process (the embedded engine included).", () => memory().rss));
-  registry.register(new Gauge("nodejs_heap_size_used_bytes", "V8 heap in use.", () => memory().heapUsed));
-  registry.register(new Gauge("nodejs_heap_size_total_bytes", "V8 heap reserved.", () => memory().heapTotal));
-  registry.register(new Gauge("nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects, Buffers included.", () => memory().external));
-  registry.register(new Gauge("nodejs_array_buffers_bytes", "Memory of ArrayBuffers and Buffers.", () => memory().arrayBuffers));
-  // Per space (new, old, code, large objects, ...): which part of the heap a burst grew, and
-  // whether what stays reserved is young-generation room or old pages.
-  registry.register(new LabelledGauge("nodejs_heap_space_size_total_bytes", "V8 heap reserved, by space.", ["space"], () => getHeapSpaceStatistics().map((space) => [[space.space_name], space.space_size] as const)));
-  registry.register(new LabelledGauge("nodejs_heap_space_size_used_bytes", "V8 heap in use, by space.", ["space"], () => getHeapSpaceStatistics().map((space) => [[space.space_name], space.space_used_size] as const)));
-  const delay = eventLoopDelay();
-  registry.register(
-    new Gauge("nodejs_eventloop_lag_p99_seconds", "99th percentile of event-loop delay since the last scrape.", () => {
-      const p99 = delay.percentile(99) / 1e9;
-      delay.reset();
-      return Number.isFinite(p99) ? p99 : 0;
-    }),
-  );
-  registry.register(new Gauge("process_cpu_seconds_total", "User and system CPU time of the process.", () => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1e6;
-  }));
-  registry.register(new Gauge("process_start_time_seconds", "Start time of the process since the Unix epoch.", () => PROCESS_START_SECONDS));
-  registry.register(new Gauge("nodejs_active_handles", "Handles (sockets, timers, files, ...) that keep the event loop alive.", () => process.getActiveResourcesInfo().length));
-  const gc = garbageCollections();
-  registry.register(new LabelledGauge("nodejs_gc_duration_seconds_total", "Time spent in garbage collection since start, by kind.", ["kind"], () => [...gc.seconds].map(([kind, seconds]) => [[kind], seconds] as const)));
-  registry.register(new LabelledGauge("nodejs_gc_runs_total", "Garbage collections since start, by kind.", ["kind"], () => [...gc.runs].map(([kind, runs]) => [[kind], runs] as const)));
+let shared: Registry | null = null;
+
+/** Starts watching the process (once; later calls return the same registry). */
+export function processRegistry(): Registry {
+  if (!shared) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    registerScrapeTimeGauge(registry, "nodejs_array_buffers_bytes", "Memory of ArrayBuffers and Buffers.", () => process.memoryUsage().arrayBuffers);
+    const gc = garbageCollections();
+    registerLabelledScrapeTimeGauge(registry, "nodejs_gc_duration_seconds_total", "Time spent in garbage collection since the process's first server started, by kind.", ["kind"], () =>
+      [...gc.seconds].map(([kind, seconds]) => [{ kind }, seconds] as const),
+    );
+    registerLabelledScrapeTimeGauge(registry, "nodejs_gc_runs_total", "Garbage collections since the process's first server started, by kind.", ["kind"], () => [...gc.runs].map(([kind, runs]) => [{ kind }, runs] as const));
+    shared = registry;
+  }
+  return shared;
 }
 
-const PROCESS_START_SECONDS = Math.round((Date.now() - process.uptime() * 1000) / 1000);
+/** The exposition for GET /metrics: the process's metrics, then those of `registry`. */
+export async function exposition(registry: Registry): Promise<string> {
+  return Registry.merge([processRegistry(), registry]).metrics();
+}
+
+export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
@@ -48,44 +47,19 @@ const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
 };
 
-/** One observer per process: collections and their time, by kind, as V8 reports them. */
-let sharedGc: { seconds: Map<string, number>; runs: Map<string, number> } | null = null;
+/**
+ * Collections and their time, by kind, from every entry V8 reports (prom-client's
+ * nodejs_gc_duration_seconds histogram records only the first entry of each batch).
+ */
 function garbageCollections(): { seconds: Map<string, number>; runs: Map<string, number> } {
-  if (!sharedGc) {
-    const totals = { seconds: new Map<string, number>(), runs: new Map<string, number>() };
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        const kind = GC_KINDS[(entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1] ?? "other";
-        totals.seconds.set(kind, (totals.seconds.get(kind) ?? 0) + entry.duration / 1000);
-        totals.runs.set(kind, (totals.runs.get(kind) ?? 0) + 1);
-      }
-    });
-    observer.observe({ entryTypes: ["gc"] });
-    sharedGc = totals;
-  }
-  return sharedGc;
-}
-
-/** One monitor per process, however many servers it runs (tests start many). */
-let sharedDelay: ReturnType<typeof monitorEventLoopDelay> | null = null;
-function eventLoopDelay(): ReturnType<typeof monitorEventLoopDelay> {
-  if (!sharedDelay) {
-    sharedDelay = monitorEventLoopDelay({ resolution: 20 });
-    sharedDelay.enable();
-  }
-  return sharedDelay;
-}
-
-/** One memoryUsage() call per scrape, however many gauges read it. */
-function cachedMemoryUsage(): () => NodeJS.MemoryUsage {
-  let at = 0;
-  let value = process.memoryUsage();
-  return () => {
-    const now = Date.now();
-    if (now - at > 100) {
-      value = process.memoryUsage();
-      at = now;
+  const totals = { seconds: new Map<string, number>(), runs: new Map<string, number>() };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = GC_KINDS[(entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1] ?? "other";
+      totals.seconds.set(kind, (totals.seconds.get(kind) ?? 0) + entry.duration / 1000);
+      totals.runs.set(kind, (totals.runs.get(kind) ?? 0) + 1);
     }
-    return value;
-  };
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return totals;
 }

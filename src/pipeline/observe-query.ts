@@ -15,7 +15,7 @@ export async function observeQuery<T = QueryResult>(context: PipelineContext, re
   const startedAt = performance.now();
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const observe = (status: string) => {
-    const labels = [request.dataset, request.tenantIds.referrer, status];
+    const labels = { dataset: request.dataset, referrer: request.tenantIds.referrer, status };
     backend.metrics.requests.inc(labels);
     backend.metrics.latency.observe(labels, (performance.now() - startedAt) / 1000);
   };

@@ -65,8 +65,8 @@ export class QueryBackend {
             flushIntervalMs: options.queryLogFlushIntervalMs ?? DEFAULT_QUERY_LOG_OPTIONS.flushIntervalMs,
             maxBufferedRows: options.queryLogMaxBufferedRows ?? DEFAULT_QUERY_LOG_OPTIONS.maxBufferedRows,
             maxBufferedChars: options.queryLogMaxBufferedChars ?? DEFAULT_QUERY_LOG_OPTIONS.maxBufferedChars,
-            onWritten: (rows) => this.metrics.queryLogWritten.inc([], rows),
-            onDropped: (rows, reason) => this.metrics.queryLogDropped.inc([reason], rows),
+            onWritten: (rows) => this.metrics.queryLogWritten.inc(rows),
+            onDropped: (rows, reason) => this.metrics.queryLogDropped.inc({ reason }, rows),
             onFailure: () => this.metrics.queryLogFailures.inc(),
             ...(options.log ? { log: options.log } : {}),
           });

@@ -94,14 +94,14 @@ export async function runPreparedQuery<Answer = QueryResult>(
     const error = QueryServiceError.from(reason);
     if (error.type === "rate-limited") {
       const rejectedBy = (error.extra.quota_allowance as { summary: { rejected_by: { policy?: string } } }).summary.rejected_by;
-      metrics.policyDecisions.inc([storage.name, rejectedBy.policy ?? "unknown", "rejected"]);
+      metrics.policyDecisions.inc({ storage: storage.name, policy: rejectedBy.policy ?? "unknown", decision: "rejected" });
       Object.assign(error.extra, { timing: timer.toTiming(), sql: NO_SQL_RUN });
     }
     record(backend, logFacts({ timing: timer.toTiming(), quotaAllowance: error.extra.quota_allowance, error }));
     throw error;
   }
   timer.mark("rate_limit");
-  if (admission.throttledBy) metrics.policyDecisions.inc([storage.name, admission.throttledBy, "throttled"]);
+  if (admission.throttledBy) metrics.policyDecisions.inc({ storage: storage.name, policy: admission.throttledBy, decision: "throttled" });
 
   // Consistent queries run on one thread whatever the policies granted (facts §3.1).
   const maxThreads = request.consistent ? 1 : admission.maxThreads;
@@ -155,17 +155,17 @@ export async function runPreparedQuery<Answer = QueryResult>(
     }
   } catch (reason) {
     if (!timer.hasMark("execute")) timer.mark("execute");
-    metrics.cache.inc([stats.cache_status]);
+    metrics.cache.inc({ result: stats.cache_status });
     admission.settle({ ranOnColumnstore: executedHere, bytesScanned: 0 });
     const error = QueryServiceError.from(reason);
     if (error.type === "columnstore") {
-      if (executedHere) metrics.clickhouseErrors.inc([String(error.code ?? -1)]);
+      if (executedHere) metrics.clickhouseErrors.inc({ code: String(error.code ?? -1) });
       Object.assign(error.extra, { timing: timer.toTiming(), stats, sql: prepared.sql, quota_allowance: admission.quotaAllowance });
     }
     record(backend, logFacts({ timing: timer.toTiming(), cacheStatus: stats.cache_status, quotaAllowance: admission.quotaAllowance, error }));
     throw error;
   }
-  metrics.cache.inc([stats.cache_status]);
+  metrics.cache.inc({ result: stats.cache_status });
   if (key !== null) {
     // A cached result is shared by every response that hits it and never modified: its rows
     // are serialised once.

@@ -21,7 +21,8 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Counter, Gauge, type PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { Counter, type Registry } from "prom-client";
+import { registerScrapeTimeGauge } from "../metrics/scrape-time-gauge.js";
 
 /** What a release does; real ones by default, a test passes its own to watch the timing. */
 export interface MemoryReleaseActions {
@@ -41,7 +42,7 @@ export interface IdleMemoryReleaseOptions {
   readonly requestsStarted: () => number;
   /** Requests being answered now. */
   readonly activeRequests: () => number;
-  readonly registry: PrometheusRegistry;
+  readonly registry: Registry;
   /** The embedded engine's release (ENGINE_IDLE_RELEASE_SQL); absent for a remote engine. */
   readonly releaseEngineMemory?: () => Promise<void>;
   readonly actions?: MemoryReleaseActions;
@@ -66,12 +67,14 @@ export class IdleMemoryRelease {
     this.lastSeen = options.requestsStarted();
     this.releasedAt = this.lastSeen;
     this.lastChangeAt = this.now();
-    this.releases = options.registry.register(new Counter("quarry_idle_memory_releases_total", "Memory releases (full GC, malloc_trim, the embedded engine's condition and compiled-expression cache drops and jemalloc purge) run after the server went quiet."));
-    this.released = options.registry.register(new Counter("quarry_idle_memory_released_bytes_total", "Resident memory the idle releases gave back to the operating system."));
-    // Written as 0 from the start, so a dashboard sees the series before the first release.
-    this.releases.inc([], 0);
-    this.released.inc([], 0);
-    options.registry.register(new Gauge("quarry_idle_memory_release_enabled", "1 when the server gives memory back after going quiet (QUARRY_IDLE_MEMORY_RELEASE_MS > 0).", () => (options.idleMs > 0 ? 1 : 0)));
+    // Unlabelled, both are written as 0 from the start: a dashboard sees them before the first release.
+    this.releases = new Counter({
+      name: "quarry_idle_memory_releases_total",
+      help: "Memory releases (full GC, malloc_trim, the embedded engine's condition and compiled-expression cache drops and jemalloc purge) run after the server went quiet.",
+      registers: [options.registry],
+    });
+    this.released = new Counter({ name: "quarry_idle_memory_released_bytes_total", help: "Resident memory the idle releases gave back to the operating system.", registers: [options.registry] });
+    registerScrapeTimeGauge(options.registry, "quarry_idle_memory_release_enabled", "1 when the server gives memory back after going quiet (QUARRY_IDLE_MEMORY_RELEASE_MS > 0).", () => (options.idleMs > 0 ? 1 : 0));
   }
 
   start(): void {
@@ -114,7 +117,7 @@ export class IdleMemoryRelease {
     await this.actions.releaseEngineMemory?.().catch(() => undefined);
     const after = this.actions.residentBytes();
     this.releases.inc();
-    if (before > after) this.released.inc([], before - after);
+    if (before > after) this.released.inc(before - after);
   }
 }
 

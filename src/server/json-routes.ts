@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { stringifyResponse } from "../execution/result-values.js";
-import { PROMETHEUS_CONTENT_TYPE } from "../metrics/prometheus-registry.js";
+import { PROMETHEUS_CONTENT_TYPE } from "../metrics/process-metrics.js";
 import { parseJsonObject } from "../request/parse-json-body.js";
 import { readBody } from "./read-body.js";
 import { isRpcPath, rpcRoute } from "./rpc-routes.js";
@@ -69,7 +69,7 @@ export function jsonRoutes(context: ServiceContext) {
       }
       if (parts.length === 1 && parts[0] === "metrics") {
         if (method !== "GET" && method !== "HEAD") throw methodNotAllowed("GET");
-        send(response, 200, context.backend.metrics.render(), PROMETHEUS_CONTENT_TYPE);
+        send(response, 200, await context.backend.metrics.render(), PROMETHEUS_CONTENT_TYPE);
         return;
       }
       if (parts.length === 1 && parts[0] === "favicon.ico") {

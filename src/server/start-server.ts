@@ -3,7 +3,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { QueryBackend, type BackendOptions } from "../pipeline/query-backend.js";
-import { Gauge, LabelledGauge } from "../metrics/prometheus-registry.js";
+import { registerLabelledScrapeTimeGauge, registerScrapeTimeGauge } from "../metrics/scrape-time-gauge.js";
 import { MAX_BODY_BYTES } from "../request/parse-json-body.js";
 import { buildSubscriptionRuntime, type SubscriptionRuntime, type SubscriptionSettings } from "../subscriptions/subscriptions-runtime.js";
 import { guardConnectRequest } from "./connect-request-guard.js";
@@ -48,7 +48,7 @@ const CACHE_BYTES_SUFFIX = "CacheBytes";
 
 export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
   let engineTrackedBytes = Number.NaN;
-  let engineCacheBytes: readonly (readonly [readonly string[], number])[] = [];
+  let engineCacheBytes: readonly (readonly [{ cache: string }, number])[] = [];
   const engine = new EngineProbe({
     name: `clickhouse (${options.columnstore.kind})`,
     firstAnswerTimeoutMs: options.healthTimeoutMs ?? 2000,
@@ -57,15 +57,22 @@ export function buildServiceContext(options: ServerOptions): { context: ServiceC
       const tracked = Array.isArray(rows) ? rows.find((row) => row.metric === "MemoryTracking") : undefined;
       if (!tracked) throw new Error("unexpected answer to the engine probe");
       engineTrackedBytes = Number(tracked.value);
-      engineCacheBytes = rows.filter((row) => row.metric.endsWith(CACHE_BYTES_SUFFIX)).map((row) => [[row.metric.slice(0, -CACHE_BYTES_SUFFIX.length)], Number(row.value)] as const);
+      engineCacheBytes = rows.filter((row) => row.metric.endsWith(CACHE_BYTES_SUFFIX)).map((row) => [{ cache: row.metric.slice(0, -CACHE_BYTES_SUFFIX.length) }, Number(row.value)] as const);
     },
   });
   const backend = new QueryBackend(options.columnstore, options.backend);
-  backend.metrics.registry.register(
-    new Gauge("quarry_engine_memory_tracked_bytes", "Memory ClickHouse tracks (its MemoryTracking: queries, caches, merges), read by the health probe every second; NaN before its first answer.", () => engineTrackedBytes),
+  registerScrapeTimeGauge(
+    backend.metrics.registry,
+    "quarry_engine_memory_tracked_bytes",
+    "Memory ClickHouse tracks (its MemoryTracking: queries, caches, merges), read by the health probe every second; NaN before its first answer.",
+    () => engineTrackedBytes,
   );
-  backend.metrics.registry.register(
-    new LabelledGauge("quarry_engine_cache_bytes", "Bytes in each of ClickHouse's caches (its <cache>CacheBytes metrics: Mark, Uncompressed, QueryCondition, CompiledExpression, ...), read by the health probe every second.", ["cache"], () => engineCacheBytes),
+  registerLabelledScrapeTimeGauge(
+    backend.metrics.registry,
+    "quarry_engine_cache_bytes",
+    "Bytes in each of ClickHouse's caches (its <cache>CacheBytes metrics: Mark, Uncompressed, QueryCondition, CompiledExpression, ...), read by the health probe every second.",
+    ["cache"],
+    () => engineCacheBytes,
   );
   const pipeline = {
     definitions: options.definitions,

@@ -18,7 +18,7 @@ import { compileSubscription, prepareWindow } from "./execution/subscription-que
 import type { SubscriptionStatus } from "./store/subscription-status.js";
 import type { SubscriptionStore } from "./store/subscription-store.js";
 import { formatSubscriptionId, normaliseUuid, type Subscription } from "./store/subscription.js";
-import type { Counter } from "../metrics/prometheus-registry.js";
+import type { CappedCounter } from "../metrics/capped-counter.js";
 import { checkRpcSubscription, decodeTimeSeriesRequest, encodeTimeSeriesRequest, RPC_SUBSCRIPTION_ENTITY, storableRequest } from "./store/rpc-subscription.js";
 
 const MIN_TIME_WINDOW_SECONDS = 60;
@@ -34,7 +34,7 @@ export interface SubscriptionServiceOptions {
   /** Called after a create or delete, so an in-process scheduler re-reads the store. */
   readonly onChange?: () => void;
   /** Counts creation test runs by entity and outcome (each is a query: it writes a query-log row). */
-  readonly testRuns?: Counter;
+  readonly testRuns?: CappedCounter<"entity" | "outcome">;
 }
 
 export interface SubscriptionView {
@@ -102,9 +102,9 @@ export class SubscriptionService {
         : runPreparedQuery(this.options.pipeline, { ...testRequest, consistent: true }, prepareWindow(compiled, windowEnd), new StageTimer());
     try {
       await testRun();
-      this.options.testRuns?.inc([entity.name, "ok"]);
+      this.options.testRuns?.inc({ entity: entity.name, outcome: "ok" });
     } catch (reason) {
-      this.options.testRuns?.inc([entity.name, QueryServiceError.from(reason).type]);
+      this.options.testRuns?.inc({ entity: entity.name, outcome: QueryServiceError.from(reason).type });
       throw reason;
     }
 

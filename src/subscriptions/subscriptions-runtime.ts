@@ -6,8 +6,9 @@
  * with the leases). Either way: the in-process executor, the publisher (Kafka when brokers are
  * configured, else the results table), the API service and the window runner for scheduler nodes.
  */
+import type { Registry } from "prom-client";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
-import type { PrometheusRegistry } from "../metrics/prometheus-registry.js";
+import { CappedCounter } from "../metrics/capped-counter.js";
 import type { PipelineContext } from "../pipeline/run-prepared-query.js";
 import { ClickHouseCheckpointStore } from "./store/clickhouse-checkpoint-store.js";
 import { ClickHouseResultsPublisher } from "./publishing/clickhouse-results-publisher.js";
@@ -24,7 +25,6 @@ import { PartitionLeases } from "./cluster/partition-leases.js";
 import type { ResultPublisher } from "./publishing/result-publisher.js";
 import { DEFAULT_STALE_THRESHOLD_SECONDS, SubscriptionScheduler } from "./scheduling/scheduler.js";
 import { SubscriptionMetrics } from "./scheduling/subscription-metrics.js";
-import { Counter } from "../metrics/prometheus-registry.js";
 import { SubscriptionService } from "./subscription-service.js";
 import { SubscriptionStatusBook } from "./store/subscription-status.js";
 import type { SubscriptionStore } from "./store/subscription-store.js";
@@ -77,7 +77,7 @@ export interface SubscriptionRuntime {
 export function buildSubscriptionRuntime(
   pipeline: PipelineContext,
   columnstore: ColumnstoreClient,
-  registry: PrometheusRegistry,
+  registry: Registry,
   settings: SubscriptionSettings = {},
 ): SubscriptionRuntime {
   const clock = settings.clock ?? systemClock;
@@ -132,9 +132,11 @@ export function buildSubscriptionRuntime(
     clock,
     statusOf: (subscription) => status.get(subscription.entity, subscription.partition, subscription.uuid),
     onChange: () => scheduler?.subscriptionsChanged(),
-    testRuns: registry.register(
-      new Counter("quarry_subscription_creation_test_runs_total", "Test runs of subscriptions being created (each is a query with a query-log row), by entity and outcome (ok or the error type).", ["entity", "outcome"]),
-    ),
+    testRuns: new CappedCounter(registry, {
+      name: "quarry_subscription_creation_test_runs_total",
+      help: "Test runs of subscriptions being created (each is a query with a query-log row), by entity and outcome (ok or the error type).",
+      labelNames: ["entity", "outcome"],
+    }),
   });
   // Creates and deletes made on other nodes reach this scheduler through the store's watch.
   natsStore?.onChange(() => scheduler?.subscriptionsChanged());

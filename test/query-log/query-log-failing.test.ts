@@ -31,7 +31,7 @@ describe("the query log while ClickHouse refuses its inserts", () => {
     const metrics = server.backend.metrics;
     await server.columnstore.client.command({ query: "RENAME TABLE querylog_local TO querylog_away" });
     let statuses: number[];
-    const failuresBefore = metrics.queryLogFailures.value();
+    const failuresBefore = (await metrics.queryLogFailures.get()).values[0]!.value;
     const started = Date.now();
     try {
       statuses = [];
@@ -42,20 +42,20 @@ describe("the query log while ClickHouse refuses its inserts", () => {
     }
     const elapsedSeconds = (Date.now() - started) / 1000;
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    expect(metrics.queryLogDropped.value(["buffer_full"])).toBeGreaterThan(0);
+    expect(await metrics.queryLogDropped.value({ reason: "buffer_full" })).toBeGreaterThan(0);
     // Flushes every 20 ms would be ~50 a second; backing off from 1 s, it is a handful in total.
-    const failures = metrics.queryLogFailures.value() - failuresBefore;
+    const failures = (await metrics.queryLogFailures.get()).values[0]!.value - failuresBefore;
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThanOrEqual(Math.ceil(Math.log2(elapsedSeconds + 1)) + 2);
 
     // Back: what is buffered is written (after the current backoff), nothing more is dropped.
-    const dropped = metrics.queryLogDropped.value(["buffer_full"]);
+    const dropped = await metrics.queryLogDropped.value({ reason: "buffer_full" });
     const buffered = server.backend.queryLog!.buffered;
     expect(buffered).toBeGreaterThan(0);
     const deadline = Date.now() + 40_000;
     while (server.backend.queryLog!.buffered > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.backend.queryLog!.buffered).toBe(0);
-    expect(metrics.queryLogDropped.value(["buffer_full"])).toBe(dropped);
+    expect(await metrics.queryLogDropped.value({ reason: "buffer_full" })).toBe(dropped);
     const rows = await server.columnstore.client.query({ query: "SELECT count() AS n FROM querylog_local WHERE referrer LIKE 'test.querylog.%'", format: "JSONEachRow" });
     expect(Number((await rows.json<{ n: number }>())[0]!.n)).toBe(buffered);
   }, 90_000);

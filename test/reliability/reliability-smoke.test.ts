@@ -1,8 +1,8 @@
 /**
  * The reliability suite's CI smoke (the long run is `npm run reliability`; docs/reliability.md):
  * 20,000 fuzz inputs and a 10-second 100-client soak against a real `quarry serve` process. Every
- * answer is typed and none is a 5xx, none is ClickHouse refusing a call's argument types or count
- * (the typing pass catches each first), /health stays ok throughout, every query leaves a query-log
+ * answer is typed and none is a 5xx (ClickHouse's refusals of a query's types are typed 400s and
+ * counted), /health stays ok throughout, every query leaves a query-log
  * row (written, or dropped with a reason), and SIGTERM with 100 clients sending stops the server
  * within its deadline, answering the requests in flight. Resident memory is reported, not
  * asserted: ten seconds of load say little about it (the long run checks it).
@@ -30,9 +30,8 @@ describe("reliability smoke", () => {
 
     expect(report.fuzz.requests).toBe(20_000);
     expect(report.fuzz.reachedClickHouse, "a good share of the fuzz reaches ClickHouse").toBeGreaterThan(2_000);
-    // No input reaches ClickHouse with a type or argument-count error (codes 43, 42, 34, 35, 386, 48):
-    // the typing pass refuses each first, with a position (docs/snql.md, "Function argument types").
-    expect(report.fuzz.engineTypeErrors, `inputs ClickHouse refused for a type or count (replay each with --replay):\n${report.fuzz.engineErrorShapes.join("\n")}`).toBe(0);
+    // ClickHouse judges the queries' types: some inputs are its refusals, each a typed 400 (counted).
+    expect(report.fuzz.engineTypeErrors).toBeGreaterThan(0);
     expect(report.soak.requests).toBeGreaterThan(500);
     const byName = (prefix: string) => checks.find((check) => check.bench.startsWith(prefix))!;
     for (const prefix of ["Fuzz: 5xx", "Fuzz: untyped", "Soak: 5xx", "Soak: untyped"]) expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}\n${replay}`).toBe(true);
@@ -45,8 +44,8 @@ describe("reliability smoke", () => {
     expect(report.js.endEngineCachesMb["Mark"]).toBeGreaterThan(0);
     expect(byName("Resident memory").figure).toMatch(/caches: [^)]*\bMark \S+ -> \S+ MB/);
     // And the V8 heap reserved by space.
-    expect(report.js.endHeapSpacesMb["old_space"]).toBeGreaterThan(1);
-    expect(byName("Resident memory").figure).toMatch(/old_space \S+ -> \S+ MB/);
+    expect(report.js.endHeapSpacesMb["old"]).toBeGreaterThan(1);
+    expect(byName("Resident memory").figure).toMatch(/\bold \S+ -> \S+ MB/);
     for (const prefix of ["Query log: rows written", "Query log: rows in the querylog storage", "SIGTERM with 100 clients sending: exit", "SIGTERM with 100 clients sending: requests in flight"]) {
       expect(byName(prefix).ok, `${prefix}: ${byName(prefix).figure}`).toBe(true);
     }

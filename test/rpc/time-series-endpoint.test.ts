@@ -319,11 +319,11 @@ describe("EndpointTimeSeries v1", () => {
   });
 
   it("an end that is not on a bucket boundary is moved up to the next one, and every query leaves a query-log row", async () => {
-    const before = server.backend.metrics.requests.value(["events_analytics_platform", "test.rpc", "success"]);
+    const before = await server.backend.metrics.requests.value({ dataset: "events_analytics_platform", referrer: "test.rpc", status: "success" });
     const response = await timeSeries(spans({ meta: { ...META, endTimestamp: { seconds: BigInt(START + 5400) } }, expressions: [aggregate(Fn.COUNT, DURATION, "n")] }));
     expect(response.resultTimeseries[0]!.buckets.map((b) => Number(b.seconds))).toEqual([START, START + 3600]);
     expect(response.meta?.requestId).toMatch(/^[0-9a-f]{32}$/);
-    expect(server.backend.metrics.requests.value(["events_analytics_platform", "test.rpc", "success"])).toBe(before + 1);
+    expect(await server.backend.metrics.requests.value({ dataset: "events_analytics_platform", referrer: "test.rpc", status: "success" })).toBe(before + 1);
   });
 
   it("the same operation as a Connect and a gRPC method (quarry.rpc.v1.TimeSeriesService/TimeSeries)", async () => {

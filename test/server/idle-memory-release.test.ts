@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getHeapSpaceStatistics } from "node:v8";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { readSettings } from "../../src/config/settings.js";
-import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
 import { defaultMemoryReleaseActions, ENGINE_IDLE_RELEASE_SQL, IdleMemoryRelease, type MemoryReleaseActions } from "../../src/server/idle-memory-release.js";
 
 /** A server seen from outside: a request count, requests in progress, a clock, and the releases it got. */
@@ -26,7 +26,7 @@ function quietServer(idleMs = 10_000) {
     },
     residentBytes: () => state.rss,
   };
-  const registry = new PrometheusRegistry();
+  const registry = new Registry();
   const release = new IdleMemoryRelease({
     idleMs,
     requestsStarted: () => state.started,
@@ -53,8 +53,8 @@ describe("idle memory release", () => {
     state.now += 1_000;
     await release.check();
     expect(state).toMatchObject({ gcs: 1, trims: 1, purges: 1, rss: 325 });
-    expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
-    expect(registry.render()).toContain("quarry_idle_memory_released_bytes_total 175");
+    expect(await registry.metrics()).toContain("quarry_idle_memory_releases_total 1");
+    expect(await registry.metrics()).toContain("quarry_idle_memory_released_bytes_total 175");
 
     state.now += 60_000;
     await release.check();
@@ -99,7 +99,7 @@ describe("idle memory release", () => {
     const { release, registry } = quietServer(0);
     release.start();
     await release.stop();
-    expect(registry.render()).toContain("quarry_idle_memory_release_enabled 0");
+    expect(await registry.metrics()).toContain("quarry_idle_memory_release_enabled 0");
   });
 
   it("the real actions exist on this machine and give back what a dropped burst of garbage held", async () => {
@@ -143,7 +143,7 @@ describe("idle memory release", () => {
 
   it("a step that fails does not stop the others or the count", async () => {
     const state = { started: 0, now: 1_000_000, gcs: 0 };
-    const registry = new PrometheusRegistry();
+    const registry = new Registry();
     const failing = new IdleMemoryRelease({
       idleMs: 10_000,
       requestsStarted: () => state.started,
@@ -157,7 +157,7 @@ describe("idle memory release", () => {
     state.now += 10_000;
     await failing.check();
     expect(state.gcs).toBe(1);
-    expect(registry.render()).toContain("quarry_idle_memory_releases_total 1");
+    expect(await registry.metrics()).toContain("quarry_idle_memory_releases_total 1");
   });
 
   it("the embedded engine empties its condition and compiled-expression caches and purges its allocator (chDB is built with jemalloc)", async () => {

@@ -3,7 +3,7 @@
  * table, the in-process executor) over a fixture server's engine, on a ManualClock, with no
  * timer loop: tests call `tick()` and move the clock themselves.
  */
-import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
+import { Registry } from "prom-client";
 import { ClickHouseCheckpointStore } from "../../src/subscriptions/store/clickhouse-checkpoint-store.js";
 import { ClickHouseResultsPublisher } from "../../src/subscriptions/publishing/clickhouse-results-publisher.js";
 import { ClickHouseStatusStore } from "../../src/subscriptions/store/clickhouse-status-store.js";
@@ -20,7 +20,7 @@ import type { FixtureServer } from "../server/fixture-server.js";
 export interface DrivenScheduler {
   readonly scheduler: SubscriptionScheduler;
   readonly metrics: SubscriptionMetrics;
-  readonly registry: PrometheusRegistry;
+  readonly registry: Registry;
   readonly status: SubscriptionStatusBook;
   readonly log: string[];
 }
@@ -31,7 +31,7 @@ export function drivenScheduler(
   overrides: Partial<SchedulerOptions> & { publisher?: ResultPublisher } = {},
 ): DrivenScheduler {
   const client = server.columnstore.client;
-  const registry = new PrometheusRegistry();
+  const registry = new Registry();
   const metrics = new SubscriptionMetrics(registry);
   const status = new SubscriptionStatusBook(new ClickHouseStatusStore(client), () => clock.now());
   const log: string[] = [];

@@ -61,7 +61,7 @@ describe("subscription results on Kafka", () => {
     finalHorizon = Math.floor(clock.now() / 1000) - 30 + 1;
     await driven.scheduler.stop();
     await publisher.close();
-    expect(driven.metrics.published.value(["events"])).toBeGreaterThan(60);
+    expect(await driven.metrics.published.value({ entity: "events" })).toBeGreaterThan(60);
 
     const kafka = new Kafka({ clientId: "quarry-kafka-results-test", brokers: brokers(), logLevel: logLevel.NOTHING });
     consumer = kafka.consumer({ groupId: `quarry-results-test-${Date.now()}` });

@@ -3,11 +3,11 @@
  * takeover after a crash, and fencing of an owner that was paused past its lease.
  */
 import { randomBytes } from "node:crypto";
+import { Registry } from "prom-client";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { assignPartitions } from "../../src/subscriptions/cluster/balanced-assignment.js";
 import { openClusterBuckets, type ClusterBuckets } from "../../src/subscriptions/cluster/nats-buckets.js";
 import { PartitionLeases } from "../../src/subscriptions/cluster/partition-leases.js";
-import { PrometheusRegistry } from "../../src/metrics/prometheus-registry.js";
 
 const PARTITIONS = Array.from({ length: 8 }, (_, partition) => ({ entity: "events", partition }));
 const LEASE_MS = 1_500;
@@ -44,7 +44,7 @@ describe("partition leases on NATS", () => {
   let buckets: ClusterBuckets;
   const nodes: PartitionLeases[] = [];
 
-  async function node(id: string, registry = new PrometheusRegistry()): Promise<PartitionLeases> {
+  async function node(id: string, registry = new Registry()): Promise<PartitionLeases> {
     const leases = new PartitionLeases({ kv: buckets.scheduler, nodeId: id, wantedPartitions: () => PARTITIONS, leaseMs: LEASE_MS, renewMs: RENEW_MS, registry });
     nodes.push(leases);
     await leases.start();
@@ -96,7 +96,7 @@ describe("partition leases on NATS", () => {
   it("refuses the checkpoint write of an owner whose lease was taken while it was paused", async () => {
     buckets = await openClusterBuckets(inject("natsUrl"), { prefix: `t_${randomBytes(4).toString("hex")}` });
     let frozen: number | null = null;
-    const pausedRegistry = new PrometheusRegistry();
+    const pausedRegistry = new Registry();
     const slow = new PartitionLeases({
       kv: buckets.scheduler,
       nodeId: "slow",
@@ -123,7 +123,7 @@ describe("partition leases on NATS", () => {
     frozen = null;
     await slow.step();
     expect(slow.owned()).toEqual([]);
-    expect(pausedRegistry.render()).toMatch(/quarry_scheduler_fenced_writes_refused_total 2/);
+    expect(await pausedRegistry.metrics()).toMatch(/quarry_scheduler_fenced_writes_refused_total 2/);
     // The checkpoint stayed the new owner's.
     for (const p of other.owned()) expect(p.resumeFrom).not.toBe(9_999);
     const record = await buckets.scheduler.get(`lease.events.${held[0]!.partition}`);

@@ -140,7 +140,7 @@ describe("RPC subscriptions", () => {
     await driven.scheduler.stop();
     await publisher.close();
     expect(driven.log.filter((line) => /error|fail/i.test(line))).toEqual([]);
-    const published = driven.metrics.published.value(["eap_items"]);
+    const published = await driven.metrics.published.value({ entity: "eap_items" });
     expect(published).toBeGreaterThanOrEqual(WINDOWS - 2);
 
     const kafka = new Kafka({ clientId: "quarry-rpc-subscriptions-test", brokers, logLevel: logLevel.NOTHING });

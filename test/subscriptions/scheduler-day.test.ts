@@ -129,13 +129,13 @@ describe("a day of subscriptions on the driven clock", () => {
     expect(published.every((row) => Object.values(ids).includes(row.id))).toBe(true);
   });
 
-  it("counts what it did: scheduled = published, nothing failed or skipped", () => {
-    const scheduled = first.metrics.scheduled.value(["events"]) + second.metrics.scheduled.value(["events"]);
-    const published = first.metrics.published.value(["events"]) + second.metrics.published.value(["events"]);
+  it("counts what it did: scheduled = published, nothing failed or skipped", async () => {
+    const scheduled = (await first.metrics.scheduled.value({ entity: "events" })) + (await second.metrics.scheduled.value({ entity: "events" }));
+    const published = (await first.metrics.published.value({ entity: "events" })) + (await second.metrics.published.value({ entity: "events" }));
     expect(published).toBe(scheduled);
     expect(published).toBe(expectedWindows("errorsPerHour", finalHorizon).length + expectedWindows("levelsOfTwoHours", finalHorizon).length + expectedWindows("deletedAtSix", horizonBeforeDelete).length);
-    expect(first.metrics.skippedStale.value(["events"]) + second.metrics.skippedStale.value(["events"])).toBe(0);
-    expect(second.registry.render()).toMatch(/quarry_subscription_lag_seconds_count\{entity="transactions"\} \d+/);
+    expect((await first.metrics.skippedStale.value({ entity: "events" })) + (await second.metrics.skippedStale.value({ entity: "events" }))).toBe(0);
+    expect(await second.registry.metrics()).toMatch(/quarry_subscription_lag_seconds_count\{entity="transactions"\} \d+/);
   });
 
   it("carries Snuba's version-3 message: key, naive timestamp, request and entity", async () => {

@@ -75,10 +75,10 @@ describe("scheduler failures", () => {
     try {
       await driven.scheduler.start({ loop: false });
       await run(driven, 75);
-      expect(driven.metrics.retried.value(["events", "columnstore"])).toBeGreaterThanOrEqual(3);
+      expect(await driven.metrics.retried.value({ entity: "events", error_type: "columnstore" })).toBeGreaterThanOrEqual(3);
       // Backoff doubles (1, 2, 4, 8, 16, 30 s): in 75 s each of the two windows due is retried at
       // most 7 times, not once a second.
-      expect(driven.metrics.retried.value(["events", "columnstore"])).toBeLessThanOrEqual(14);
+      expect(await driven.metrics.retried.value({ entity: "events", error_type: "columnstore" })).toBeLessThanOrEqual(14);
       expect(await windowsOf(id)).toEqual([]);
       expect(driven.status.get("events", Number(id.split("/")[0]), id.split("/")[1]!).lastError).toMatch(/^columnstore: .*errors_local/);
       const checkpoints = driven.scheduler.checkpoints().find((c) => c.entity === "events" && c.partition === Number(id.split("/")[0]));
@@ -91,7 +91,7 @@ describe("scheduler failures", () => {
     const windows = await windowsOf(id);
     expect(new Set(windows).size).toBe(windows.length);
     expect(windows[0]).toBe(firstWindow);
-    expect(driven.metrics.failed.value(["events", "columnstore"])).toBe(0);
+    expect(await driven.metrics.failed.value({ entity: "events", error_type: "columnstore" })).toBe(0);
   });
 
   it("keeps the checkpoint before a result the results table refused, and publishes it when the table is back", async () => {
@@ -105,8 +105,8 @@ describe("scheduler failures", () => {
     const partition = Number(id.split("/")[0]);
     try {
       await run(driven, 130);
-      expect(driven.metrics.executed.value(["events"])).toBeGreaterThanOrEqual(2);
-      expect(driven.metrics.published.value(["events"])).toBe(0);
+      expect(await driven.metrics.executed.value({ entity: "events" })).toBeGreaterThanOrEqual(2);
+      expect(await driven.metrics.published.value({ entity: "events" })).toBe(0);
       const firstWindow = Date.parse("2024-01-01T02:00:00Z") / 1000;
       expect(driven.scheduler.checkpoints().find((c) => c.entity === "events" && c.partition === partition)!.nextSecond).toBe(firstWindow + jitter);
     } finally {
@@ -131,7 +131,7 @@ describe("scheduler failures", () => {
     } finally {
       await rename("errors_local_away", "errors_local");
     }
-    expect(driven.metrics.failed.value(["events", "columnstore"])).toBeGreaterThanOrEqual(1);
+    expect(await driven.metrics.failed.value({ entity: "events", error_type: "columnstore" })).toBeGreaterThanOrEqual(1);
     const status = driven.status.get("events", Number(id.split("/")[0]), id.split("/")[1]!);
     expect(status.failed).toBeGreaterThanOrEqual(1);
     expect(status.lastError).toMatch(/^columnstore: /);
@@ -159,7 +159,7 @@ describe("scheduler failures", () => {
     // Only windows no older than the threshold ran, each once, and they are contiguous up to now.
     expect(after.every((t) => now - t <= STALE_SECONDS)).toBe(true);
     expect(after.at(-1)).toBe(Math.floor((now - jitter) / 60) * 60);
-    const skipped = driven.metrics.skippedStale.value(["events"]);
+    const skipped = await driven.metrics.skippedStale.value({ entity: "events" });
     const missed = (after[0]! - before.at(-1)!) / 60 - 1;
     expect(skipped).toBe(missed);
     expect(driven.status.get("events", Number(id.split("/")[0]), id.split("/")[1]!).skippedStale).toBe(missed);

@@ -22,7 +22,8 @@
  * that, by its own clock, and does not publish under an epoch it no longer holds.
  */
 import type { KV } from "nats";
-import { Counter, Gauge, LabelledGauge, type PrometheusRegistry } from "../../metrics/prometheus-registry.js";
+import { Counter, Registry } from "prom-client";
+import { registerLabelledScrapeTimeGauge, registerScrapeTimeGauge } from "../../metrics/scrape-time-gauge.js";
 import { assignPartitions } from "./balanced-assignment.js";
 import { partitionKey, type Checkpoint, type CheckpointStore } from "../store/checkpoint-store.js";
 import { KvMirror } from "../store/kv-mirror.js";
@@ -78,7 +79,7 @@ export interface PartitionLeaseOptions {
   readonly leaseMs?: number;
   readonly renewMs?: number;
   readonly now?: () => number;
-  readonly registry?: PrometheusRegistry;
+  readonly registry?: Registry;
   readonly log?: (line: string) => void;
 }
 
@@ -127,24 +128,21 @@ export class PartitionLeases implements PartitionAssignment, CheckpointStore {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => {});
     this.mirror = new KvMirror(options.kv, ">", this.log);
-    const registry = options.registry;
-    const counter = (name: string, help: string) => registry?.register(new Counter(name, help)) ?? new Counter(name, help);
+    // Without a registry the figures are kept in one of their own, which nothing scrapes.
+    const registry = options.registry ?? new Registry();
+    const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] });
     this.acquired = counter("quarry_scheduler_leases_acquired_total", "Partition leases this node acquired (a new epoch each).");
     this.released = counter("quarry_scheduler_leases_released_total", "Partition leases this node released with their final checkpoint (handoff or shutdown).");
     this.lost = counter("quarry_scheduler_leases_lost_total", "Partition leases this node found taken by another node (it had been paused or cut off past its lease).");
     this.fencedWrites = counter("quarry_scheduler_fenced_writes_refused_total", "Lease renewals and checkpoint writes refused because the lease's revision had moved on (a fenced owner).");
     this.rebalances = counter("quarry_scheduler_rebalances_total", "Changes of the live scheduler node set seen by this node (each recomputes the partition spread).");
-    registry?.register(new Gauge("quarry_scheduler_partitions_owned", "Partitions this node holds a lease on.", () => this.held.size));
-    registry?.register(new Gauge("quarry_scheduler_nodes_live", "Scheduler nodes with a live heartbeat, as this node sees them.", () => this.liveNodes.length));
-    registry?.register(
-      new LabelledGauge("quarry_scheduler_lease_epoch", "The epoch (fencing token) of each partition lease this node holds.", ["entity", "partition"], () =>
-        [...this.held.values()].map((h) => [[h.entity, String(h.partition)], h.epoch] as const),
-      ),
+    registerScrapeTimeGauge(registry, "quarry_scheduler_partitions_owned", "Partitions this node holds a lease on.", () => this.held.size);
+    registerScrapeTimeGauge(registry, "quarry_scheduler_nodes_live", "Scheduler nodes with a live heartbeat, as this node sees them.", () => this.liveNodes.length);
+    registerLabelledScrapeTimeGauge(registry, "quarry_scheduler_lease_epoch", "The epoch (fencing token) of each partition lease this node holds.", ["entity", "partition"], () =>
+      [...this.held.values()].map((h) => [{ entity: h.entity, partition: String(h.partition) }, h.epoch] as const),
     );
-    registry?.register(
-      new LabelledGauge("quarry_scheduler_partition_checkpoint_lag_seconds", "Now minus the checkpoint of each partition this node holds.", ["entity", "partition"], () =>
-        [...this.held.values()].map((h) => [[h.entity, String(h.partition)], h.latest === null ? 0 : Math.max(0, Math.floor(this.now() / 1000) - h.latest)] as const),
-      ),
+    registerLabelledScrapeTimeGauge(registry, "quarry_scheduler_partition_checkpoint_lag_seconds", "Now minus the checkpoint of each partition this node holds.", ["entity", "partition"], () =>
+      [...this.held.values()].map((h) => [{ entity: h.entity, partition: String(h.partition) }, h.latest === null ? 0 : Math.max(0, Math.floor(this.now() / 1000) - h.latest)] as const),
     );
   }
 

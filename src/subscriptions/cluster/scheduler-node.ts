@@ -6,8 +6,9 @@
  * /health and /metrics on its own port for operators.
  */
 import { createServer, type Server } from "node:http";
+import { Registry } from "prom-client";
 import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
-import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry } from "../../metrics/prometheus-registry.js";
+import { exposition, processRegistry, PROMETHEUS_CONTENT_TYPE } from "../../metrics/process-metrics.js";
 import { systemClock, type Clock } from "../scheduling/clock.js";
 import type { SubscriptionExecutor } from "../execution/executor.js";
 import { KafkaPublisher } from "../publishing/kafka-publisher.js";
@@ -37,7 +38,7 @@ export interface SchedulerNodeOptions {
   readonly renewMs?: number;
   readonly host: string;
   readonly port: number;
-  readonly registry?: PrometheusRegistry;
+  readonly registry?: Registry;
   readonly clock?: Clock;
   readonly log?: (line: string) => void;
 }
@@ -55,7 +56,8 @@ export interface RunningSchedulerNode {
 export async function startSchedulerNode(options: SchedulerNodeOptions): Promise<RunningSchedulerNode> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => {});
-  const registry = options.registry ?? new PrometheusRegistry();
+  const registry = options.registry ?? new Registry();
+  processRegistry();
   const store = new NatsSubscriptionStore(options.buckets.subscriptions, () => clock.now(), log);
   const statusStore = new NatsStatusStore(options.buckets.status, log);
   const status = new SubscriptionStatusBook(statusStore, () => clock.now());
@@ -113,8 +115,16 @@ export async function startSchedulerNode(options: SchedulerNodeOptions): Promise
       response.writeHead(healthy ? 200 : 502, { "content-type": "application/json" });
       response.end(JSON.stringify(body));
     } else if (request.method === "GET" && path === "/metrics") {
-      response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
-      response.end(registry.render());
+      exposition(registry).then(
+        (text) => {
+          response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
+          response.end(text);
+        },
+        (error: unknown) => {
+          response.writeHead(500, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { type: "internal_server_error", message: `metrics could not be collected: ${error instanceof Error ? error.message : String(error)}` } }));
+        },
+      );
     } else {
       response.writeHead(404, { "content-type": "application/json" });
       response.end(JSON.stringify({ error: { type: "not_found", message: `a scheduler node serves GET /health and GET /metrics, not ${request.method} ${path}` } }));

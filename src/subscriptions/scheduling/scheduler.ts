@@ -349,8 +349,8 @@ export class SubscriptionScheduler {
   }
 
   private skipStale(subscription: Subscription, count: number, first: number, last: number): void {
-    this.options.metrics.scheduled.inc([subscription.entity], count);
-    this.options.metrics.skippedStale.inc([subscription.entity], count);
+    this.options.metrics.scheduled.inc({ entity: subscription.entity }, count);
+    this.options.metrics.skippedStale.inc({ entity: subscription.entity }, count);
     this.options.status.skippedStale(subscription, count);
     const skip = this.skips.get(subscription.id);
     if (skip) {
@@ -374,7 +374,7 @@ export class SubscriptionScheduler {
   }
 
   private launch(state: PartitionState, loaded: LoadedSubscription, window: DueWindow): void {
-    this.options.metrics.scheduled.inc([loaded.subscription.entity]);
+    this.options.metrics.scheduled.inc({ entity: loaded.subscription.entity });
     state.pending.set(window.firesAt, (state.pending.get(window.firesAt) ?? 0) + 1);
     this.pendingRuns += 1;
     const run = this.runWindow(loaded, window, state.epoch).then((finished) => {
@@ -408,19 +408,19 @@ export class SubscriptionScheduler {
         if (!compiled) throw new QueryServiceError("invalid_query", loaded.compileError ?? "the query does not compile");
         if (!result) {
           const output = await this.options.executor.run(compiled, window.windowEnd);
-          metrics.executed.inc([entity]);
+          metrics.executed.inc({ entity });
           result = encodeResult(subscription, window.windowEnd, output, this.options.topicFor(entity), epoch);
         }
         if (this.options.assignment.holds && !this.options.assignment.holds(entity, subscription.partition, epoch)) {
           // The lease moved on while this ran (a pause, a lost connection): the new owner runs
           // this window from its checkpoint, so publishing it here would only duplicate it.
-          metrics.fenced.inc([entity]);
+          metrics.fenced.inc({ entity });
           this.log(`subscription ${subscription.id} (${entity}): window ending ${naiveIsoTimestamp(window.windowEnd)} not published: partition ${subscription.partition} is no longer held under epoch ${epoch}`);
           return true;
         }
         await this.options.publisher.publish(result);
-        metrics.published.inc([entity]);
-        metrics.lag.observe([entity], clock.now() / 1000 - window.windowEnd);
+        metrics.published.inc({ entity });
+        metrics.lag.observe({ entity }, clock.now() / 1000 - window.windowEnd);
         status.published(subscription, window.windowEnd);
         return true;
       } catch (reason) {
@@ -429,7 +429,7 @@ export class SubscriptionScheduler {
         const staleAt = (window.windowEnd + this.options.staleThresholdSeconds) * 1000;
         if (this.stopped) return false;
         if (!isRetryable(error) || clock.now() + backoff >= staleAt) {
-          metrics.failed.inc([entity, error.type]);
+          metrics.failed.inc({ entity, error_type: error.type });
           status.failed(subscription, window.windowEnd, what);
           this.log(
             `subscription ${subscription.id} (${entity}): window ending ${naiveIsoTimestamp(window.windowEnd)} failed after ${attempts} attempt(s)` +
@@ -437,7 +437,7 @@ export class SubscriptionScheduler {
           );
           return true;
         }
-        metrics.retried.inc([entity, error.type]);
+        metrics.retried.inc({ entity, error_type: error.type });
         status.retrying(subscription, what);
         this.backingOff += 1;
         try {
