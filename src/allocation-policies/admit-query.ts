@@ -32,7 +32,7 @@ function attribution(policy: string, storageKey: string, allowance: PolicyAllowa
 }
 
 /** The summary of a query no policy refused or throttled. */
-export function unrestrictedSummary(threads: number): QuotaSummary {
+function unrestrictedSummary(threads: number): QuotaSummary {
   return {
     threads_used: threads,
     is_successful: true,

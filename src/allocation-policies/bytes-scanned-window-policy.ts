@@ -11,8 +11,8 @@ import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 import { TenantWindows } from "./tenant-windows.js";
 
-export const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
-export const DEFAULT_WINDOW_SECONDS = 600;
+const DEFAULT_ORG_LIMIT_BYTES_SCANNED = 1e12;
+const DEFAULT_WINDOW_SECONDS = 600;
 const QUOTA_UNIT = "bytes";
 /** Charges within one second are merged, so a window holds at most `window_seconds` entries. */
 const SLOT_MS = 1000;

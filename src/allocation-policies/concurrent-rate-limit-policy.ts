@@ -8,7 +8,7 @@ import { TenantLimitPolicy, type Verdict } from "./policy-base.js";
 import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 
-export const DEFAULT_CONCURRENT_LIMIT = 22;
+const DEFAULT_CONCURRENT_LIMIT = 22;
 const QUOTA_UNIT = "concurrent_queries";
 const SUGGESTION =
   "A customer is sending too many queries to snuba. The customer may be abusing an API or the queries may be innefficient";

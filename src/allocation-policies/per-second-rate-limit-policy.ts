@@ -9,7 +9,7 @@ import { NO_SUGGESTION, type PolicyUsage } from "./policy-types.js";
 import { tenantBucket } from "./tenant-overrides.js";
 import { TenantWindows } from "./tenant-windows.js";
 
-export const DEFAULT_PER_SECOND_LIMIT = 50;
+const DEFAULT_PER_SECOND_LIMIT = 50;
 const WINDOW_MS = 1000;
 const QUOTA_UNIT = "queries_per_second";
 const SUGGESTION = "Spread the queries out over time, or cache results on the caller's side";

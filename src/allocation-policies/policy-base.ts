@@ -49,7 +49,7 @@ export interface Verdict {
 }
 
 /** Applies is_enforced and the storage key to a verdict; releases what a non-running verdict held. */
-export function enforce(config: BasePolicyConfig, storageKey: string, verdict: Verdict): PolicyTicket {
+function enforce(config: BasePolicyConfig, storageKey: string, verdict: Verdict): PolicyTicket {
   const explanation = { ...verdict.allowance.explanation, storage_key: storageKey };
   if (config.isEnforced) {
     return { ...verdict, allowance: { ...verdict.allowance, explanation } };

@@ -28,7 +28,7 @@ export type PolicyArgOverrides = Readonly<Record<string, Readonly<Record<string,
 const ajv = new Ajv({ allErrors: true, strict: false });
 
 /** Refuses overrides that the YAML would refuse, naming the policy and the field. */
-export function validatePolicyOverrides(overrides: PolicyArgOverrides): void {
+function validatePolicyOverrides(overrides: PolicyArgOverrides): void {
   for (const [name, args] of Object.entries(overrides)) {
     const schema = POLICY_ARGS_SCHEMAS[name];
     if (!schema) throw new Error(`allocation policy override: unknown policy '${name}'; known: ${Object.keys(FACTORIES).join(", ")}`);

@@ -11,9 +11,9 @@
  */
 
 /** Admissions between two sweeps at most. */
-export const SWEEP_EVERY = 4096;
+const SWEEP_EVERY = 4096;
 /** Time between two sweeps at most, while something calls `admitted` or `sweep`. */
-export const SWEEP_INTERVAL_MS = 10_000;
+const SWEEP_INTERVAL_MS = 10_000;
 
 export class TenantWindows<W> {
   private readonly windows = new Map<string, W>();

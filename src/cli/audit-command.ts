@@ -10,7 +10,7 @@ import { readResultTopics } from "../subscriptions/audit/audit-sources.js";
 import { NatsSubscriptionStore } from "../subscriptions/store/nats-subscription-store.js";
 import { openCluster } from "./cluster-connection.js";
 
-export function parseInstant(text: string | undefined, name: string): number {
+function parseInstant(text: string | undefined, name: string): number {
   if (text === undefined) throw new Error(`${name} is required (an ISO 8601 datetime, e.g. 2026-11-24T10:00:00Z)`);
   const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
   if (Number.isNaN(ms)) throw new Error(`${name} must be an ISO 8601 datetime, got '${text}'`);

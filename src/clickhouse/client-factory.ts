@@ -30,7 +30,7 @@ export interface ColumnstoreClient {
  * text of up to 256 KiB grows as it is printed (`tags[k]` is an `arrayElement(..., indexOf(...))`);
  * the bound on what a caller sends is the body's, not the engine's parser's (code 62).
  */
-export const BASE_CLICKHOUSE_SETTINGS = {
+const BASE_CLICKHOUSE_SETTINGS = {
   max_query_size: String(8 * 1024 * 1024),
   output_format_json_quote_64bit_integers: 0,
   output_format_json_quote_denormals: 1,
@@ -49,7 +49,7 @@ export const BASE_CLICKHOUSE_SETTINGS = {
  * which the result cache answers before the engine anyway. A ClickHouse server of its own keeps
  * ClickHouse's defaults.
  */
-export const EMBEDDED_CLICKHOUSE_SETTINGS = {
+const EMBEDDED_CLICKHOUSE_SETTINGS = {
   ...BASE_CLICKHOUSE_SETTINGS,
   collect_hash_table_stats_during_aggregation: 0,
   collect_hash_table_stats_during_joins: 0,

@@ -65,7 +65,7 @@ interface ColumnSource {
 }
 
 /** The granularity at which a time-bucket column (`time`) is a Date (`toDate(...)`); a DateTime at any other. */
-export const DATE_BUCKET_GRANULARITY = 86400;
+const DATE_BUCKET_GRANULARITY = 86400;
 
 export class ExpressionPrinter {
   /** The column source of each entity alias ("" for a single entity), made once per printer. */

@@ -73,7 +73,7 @@ export const uuidColumns = memoizePerDefinition(
  * A SELECT item. As Snuba's UUIDColumnProcessor does, a selected UUID column is returned as 32
  * hex digits without dashes.
  */
-export function selectItem(
+function selectItem(
   printer: ExpressionPrinter,
   item: SelectedExpression,
   entityOf: (entityAlias: string | undefined) => EntityDefinition | null,

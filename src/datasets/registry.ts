@@ -78,7 +78,7 @@ export class DatasetRegistry {
 }
 
 /** The shipped definitions, next to this module (src/datasets/configuration). */
-export const DEFAULT_CONFIGURATION_DIR = join(dirname(fileURLToPath(import.meta.url)), "configuration");
+const DEFAULT_CONFIGURATION_DIR = join(dirname(fileURLToPath(import.meta.url)), "configuration");
 
 let defaultInstance: DatasetRegistry | undefined;
 

@@ -93,9 +93,3 @@ export const DEMO_INDEXER_MAPPINGS: Readonly<Record<string, number>> = Object.fr
 export type DemoMri = keyof typeof DEMO_METRIC_IDS;
 export type DemoTagKey = keyof typeof DEMO_TAG_KEY_IDS;
 
-/** The id of a string, throwing when the demo data does not index it. */
-export function demoIndexerId(text: string): number {
-  const id = DEMO_INDEXER_MAPPINGS[text];
-  if (id === undefined) throw new Error(`'${text}' is not in DEMO_INDEXER_MAPPINGS`);
-  return id;
-}

@@ -8,7 +8,7 @@
  */
 import { hash, uniform, weightedIndex } from "./random-sql.js";
 
-export const DEMO_WINDOW_DAYS = 14;
+const DEMO_WINDOW_DAYS = 14;
 const DAY = 86_400;
 const HOUR = 3_600;
 

@@ -298,9 +298,6 @@ export const TRANSACTION_STATUSES = [
   { name: "cancelled", code: 1, httpStatus: "499", weight: 4 },
 ] as const;
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
-export const HTTP_METHOD_WEIGHTS = [70, 20, 7, 3] as const;
-
 /** Spans inside transactions and EAP spans: op and description per project. */
 export const SPAN_TEMPLATES: readonly { project: number; op: string; description: string; system: string | null }[] = [
   { project: 1, op: "db", description: "SELECT * FROM sentry_project WHERE id = %s", system: "postgresql" },

@@ -32,14 +32,14 @@ import {
 } from "./random-sql.js";
 import { isTaskSql, transactionField, transactionNumber, transactionTemplateSql } from "./transaction-template-sql.js";
 
-export const EAP_ATTRIBUTE_BUCKETS = 40;
+const EAP_ATTRIBUTE_BUCKETS = 40;
 
 /** TraceItemType values (sentry_protos.snuba.v1.TraceItemType). */
-export const TRACE_ITEM_TYPE_SPAN = 1;
-export const TRACE_ITEM_TYPE_LOG = 3;
+const TRACE_ITEM_TYPE_SPAN = 1;
+const TRACE_ITEM_TYPE_LOG = 3;
 
 /** The bucket of an attribute name. */
-export function eapAttributeBucket(name: string): number {
+function eapAttributeBucket(name: string): number {
   return fnv1a32(name) % EAP_ATTRIBUTE_BUCKETS;
 }
 
@@ -62,7 +62,7 @@ function mapSql(attributes: readonly EapAttribute[], cast: (value: string) => st
 }
 
 /** Columns holding the attributes: bucketed string / float maps, the int and bool maps. */
-export function attributeColumns(attributes: readonly EapAttribute[]): Record<string, string> {
+function attributeColumns(attributes: readonly EapAttribute[]): Record<string, string> {
   const columns: Record<string, string> = {};
   for (let bucket = 0; bucket < EAP_ATTRIBUTE_BUCKETS; bucket += 1) {
     const strings = attributes.filter((a) => a.type === "string" && eapAttributeBucket(a.name) === bucket);
@@ -205,9 +205,4 @@ export function eapLogsPlan(window: DemoTimeWindow, rows: number): GeneratorPlan
     ],
     columns: { ...commonColumns(TRACE_ITEM_TYPE_LOG, "eap-log"), ...attributeColumns(attributes) },
   };
-}
-
-/** For tests and docs: which column holds an attribute. */
-export function eapAttributeColumn(name: string, type: "string" | "float"): string {
-  return `attributes_${type}_${eapAttributeBucket(name)}`;
 }

@@ -46,7 +46,7 @@ export async function tableColumns(client: ClickHouseClient, table: string): Pro
  * A Nested column stored unflattened (`tags Nested(key, value)` rather than `tags.key`,
  * `tags.value`) gets an array of tuples zipped from the plan's subcolumn expressions.
  */
-export function insertableColumns(
+function insertableColumns(
   plan: Pick<GeneratorPlan, "columns">,
   columns: readonly TableColumn[],
 ): [string, string][] {
@@ -100,7 +100,7 @@ export function splitTopLevel(text: string): string[] {
  * computed in that order. The MergeTree writer finds its block already sorted and skips
  * permuting ~70 columns of arrays, which is most of the cost of an insert.
  */
-export function insertSql(
+function insertSql(
   plan: GeneratorPlan,
   pairs: readonly [string, string][],
   start: number,
@@ -127,7 +127,7 @@ function mentions(sql: string, column: string): boolean {
 }
 
 /** The ORDER BY of a MergeTree table (system.tables.sorting_key), null when none. */
-export async function tableSortingKey(client: ClickHouseClient, table: string): Promise<string | null> {
+async function tableSortingKey(client: ClickHouseClient, table: string): Promise<string | null> {
   const result = await client.query({
     query: `SELECT sorting_key FROM system.tables WHERE database = currentDatabase() AND name = ${quoteString(table)}`,
     format: "JSONEachRow",
@@ -138,10 +138,10 @@ export async function tableSortingKey(client: ClickHouseClient, table: string): 
 }
 
 /** Keep the subquery ORDER BY of `insertSql`: ClickHouse would otherwise drop it as redundant. */
-export const INSERT_SETTINGS = { query_plan_remove_redundant_sorting: 0 } as const;
+const INSERT_SETTINGS = { query_plan_remove_redundant_sorting: 0 } as const;
 
 /** Rows generated per INSERT: the progress bar advances once per chunk. */
-export const CHUNK_ROWS = 100_000;
+const CHUNK_ROWS = 100_000;
 
 /**
  * Runs a plan chunk by chunk; `onChunk` gets the rows done so far. Returns the columns that

@@ -38,19 +38,19 @@ import {
 
 /** Granularities in seconds, finest first, and what generic metrics store for each. */
 export const METRIC_GRANULARITIES = [10, 60, 3600, 86_400] as const;
-export const GENERIC_GRANULARITY_ENUM: Readonly<Record<number, number>> = { 10: 0, 60: 1, 3600: 2, 86_400: 3 };
+const GENERIC_GRANULARITY_ENUM: Readonly<Record<number, number>> = { 10: 0, 60: 1, 3600: 2, 86_400: 3 };
 
 const BASE_GRANULARITY = 10;
 
 /** The stored value of a granularity in a table. */
-export function storedGranularity(generic: boolean, seconds: number): number {
+function storedGranularity(generic: boolean, seconds: number): number {
   const stored = generic ? GENERIC_GRANULARITY_ENUM[seconds] : seconds;
   if (stored === undefined) throw new Error(`unsupported granularity ${seconds}`);
   return stored;
 }
 
 /** Rows per series, proportional to sqrt(weight) (largest remainder), each at most `max`. */
-export function allocateRows(weights: readonly number[], rows: number, max: number): number[] {
+function allocateRows(weights: readonly number[], rows: number, max: number): number[] {
   const shares = weights.map((w) => Math.sqrt(Math.max(w, 0)));
   const total = shares.reduce((a, b) => a + b, 0) || 1;
   const exact = shares.map((s) => (s / total) * rows);
@@ -68,7 +68,7 @@ export function allocateRows(weights: readonly number[], rows: number, max: numb
 }
 
 /** The time column of a metrics table: gauges use `rounded_timestamp`. */
-export function metricsTimeColumn(columns: readonly TableColumn[]): string {
+function metricsTimeColumn(columns: readonly TableColumn[]): string {
   return columns.some((c) => c.name === "rounded_timestamp") ? "rounded_timestamp" : "timestamp";
 }
 

@@ -51,12 +51,6 @@ function formatLiteralNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toPrecision(12).replace(/\.?0+$/, "");
 }
 
-/** A 1-based index in [1, count], uniform, from a hash expression. */
-export function uniformIndex(count: number, hashExpr: string): string {
-  if (count < 1) throw new Error("uniformIndex needs at least one choice");
-  return `(1 + ${hashExpr} % ${count})`;
-}
-
 /**
  * A 1-based index in [1, weights.length] drawn with the given relative weights: the first
  * cumulative threshold above a uniform value in [0, total).
@@ -92,11 +86,6 @@ export function weightedIndexByGroup(weightsPerGroup: readonly (readonly number[
     return out;
   });
   return `arrayFirstIndex(t -> t > ${hashExpr} % ${scale}, arrayElement(${numberArrayArray(thresholds)}, ${groupExpr}))`;
-}
-
-/** One of `values`, uniformly. */
-export function pickString(values: readonly string[], hashExpr: string): string {
-  return `arrayElement(${stringArray(values)}, ${uniformIndex(values.length, hashExpr)})`;
 }
 
 /** One of `values`, with relative weights. */

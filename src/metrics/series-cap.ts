@@ -6,13 +6,13 @@
  * made /metrics 18 MB.
  */
 export const MAX_SERIES = 500;
-export const OVERFLOW_LABEL_VALUE = "other";
+const OVERFLOW_LABEL_VALUE = "other";
 export const MAX_LABEL_CHARS = 100;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** A label value as kept: at most MAX_LABEL_CHARS (then `…`), no control characters. */
-export function boundLabelValue(value: string): string {
+function boundLabelValue(value: string): string {
   const clean = value.replace(CONTROL_CHARACTERS, "\uFFFD");
   return clean.length > MAX_LABEL_CHARS ? `${clean.slice(0, MAX_LABEL_CHARS - 1)}…` : clean;
 }

@@ -7,11 +7,11 @@
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { parseDateTimeLiteral } from "../query/datetime-literal.js";
 
-export const DEFAULT_MQL_LIMIT = 1000;
-export const MAX_MQL_LIMIT = 10_000;
+const DEFAULT_MQL_LIMIT = 1000;
+const MAX_MQL_LIMIT = 10_000;
 /** (end − start) / interval may not exceed this: every bucket is a row per group. */
-export const MAX_TIME_BUCKETS = 30_000;
-export const VALID_GRANULARITIES: readonly number[] = [10, 60, 3600, 86400];
+const MAX_TIME_BUCKETS = 30_000;
+const VALID_GRANULARITIES: readonly number[] = [10, 60, 3600, 86400];
 
 export type IndexerMappings = Readonly<Record<string, number | string>>;
 

@@ -9,8 +9,8 @@ import { mqlParser, positionOf, requireExpression, TOKEN_WORDS } from "./parser.
 import { BareValue, LBrace, LBracket, LParen, mqlLexer, RBrace, RBracket, RParen, UnterminatedString } from "./tokens.js";
 
 /** Bounds that keep parsing time and stack depth small whatever a caller sends. */
-export const MAX_MQL_BYTES = 64 * 1024;
-export const MAX_MQL_NESTING = 32;
+const MAX_MQL_BYTES = 64 * 1024;
+const MAX_MQL_NESTING = 32;
 
 const OPENERS = new Set([LParen, LBrace, LBracket]);
 const CLOSERS = new Set([RParen, RBrace, RBracket]);

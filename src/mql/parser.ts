@@ -32,7 +32,7 @@ function at(position: TextPosition): string {
 }
 
 /** Undoes the SDK's string escapes `\"` and `\\`; other backslashes stay as written. */
-export function unquote(image: string): string {
+function unquote(image: string): string {
   return image.slice(1, -1).replace(/\\(["\\])/g, "$1");
 }
 

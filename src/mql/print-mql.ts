@@ -7,7 +7,7 @@ import type { Filter, MqlExpression, Timeseries } from "./mql-ast.js";
 
 const OPERATOR_SYMBOL = { plus: "+", minus: "-", multiply: "*", divide: "/" } as const;
 
-export function quoteMqlString(value: string): string {
+function quoteMqlString(value: string): string {
   return `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
 }
 
@@ -21,7 +21,7 @@ function printParams(params: readonly (number | string)[] | null): string {
   return `(${params.map((p) => (typeof p === "number" ? printNumber(p) : quoteMqlString(p))).join(", ")})`;
 }
 
-export function printFilter(filter: Filter, nested = false): string {
+function printFilter(filter: Filter, nested = false): string {
   if (filter.kind !== "condition") {
     const joined = filter.args.map((arg) => printFilter(arg, true)).join(filter.kind === "and" ? " AND " : " OR ");
     return nested ? `(${joined})` : joined;

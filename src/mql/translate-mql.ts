@@ -21,12 +21,12 @@ import type { IndexerMappings, MqlContext } from "./mql-context.js";
 import { timeseriesOf, type Filter, type MqlExpression, type TagCondition, type Timeseries } from "./mql-ast.js";
 import { IndexerResolver, metricType } from "./resolve-indexer.js";
 
-export const AGGREGATE_ALIAS = "aggregate_value";
-export const TIME_ALIAS = "time";
+const AGGREGATE_ALIAS = "aggregate_value";
+const TIME_ALIAS = "time";
 /** A column marking the totals row in the result; the front end moves that row to `totals`. */
 export const TOTALS_MARKER = "__totals";
 /** Each timeseries of a formula is a join; past this many the query is refused. */
-export const MAX_FORMULA_TIMESERIES = 16;
+const MAX_FORMULA_TIMESERIES = 16;
 
 export interface TranslatedMql {
   readonly sql: string;

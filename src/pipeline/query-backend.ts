@@ -28,13 +28,13 @@ export interface BackendOptions {
   readonly log?: (line: string) => void;
 }
 
-export const DEFAULT_CACHE_TTL_MS = 1000;
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_CACHE_TTL_MS = 1000;
+const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** The querylog storage's table. */
-export const QUERY_LOG_TABLE = "querylog_local";
+const QUERY_LOG_TABLE = "querylog_local";
 
 /** A cached execution and its size, measured once when it is stored. */
-export function approximateSize(result: ExecutionResult): number {
+function approximateSize(result: ExecutionResult): number {
   return stringifyResponse(result.data).length + stringifyResponse(result.meta).length + 256;
 }
 

@@ -194,25 +194,6 @@ export function topLevelConjuncts(condition: Expression | null, into: Expression
   return into;
 }
 
-/** Every node of an expression tree, depth first. */
-export function* walkExpression(expression: Expression): Generator<Expression> {
-  // One generator and a stack, not one generator per level (`yield*` hands each node up through
-  // every level above it): the aggregation rule walks every output of every aggregating query.
-  const stack: Expression[] = [expression];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    yield node;
-    if (node.kind === "function") {
-      for (let i = node.args.length - 1; i >= 0; i--) stack.push(node.args[i]!);
-    } else if (node.kind === "curried") {
-      for (let i = node.args.length - 1; i >= 0; i--) stack.push(node.args[i]!);
-      for (let i = node.params.length - 1; i >= 0; i--) stack.push(node.params[i]!);
-    } else if (node.kind === "lambda") {
-      stack.push(node.body);
-    }
-  }
-}
-
 /**
  * Calls `visit` on every node, depth first, with the lambda parameters bound around it. A plain
  * callback rather than a generator: validation runs it on every node of every query.

@@ -179,7 +179,7 @@ const PLAIN: Partial<Record<AggregateFunction, string>> = {
   [AggregateFunction.MIN]: "min",
 };
 
-export function isExtrapolated(mode: ExtrapolationMode): boolean {
+function isExtrapolated(mode: ExtrapolationMode): boolean {
   return mode === ExtrapolationMode.SAMPLE_WEIGHTED || mode === ExtrapolationMode.CLIENT_ONLY || mode === ExtrapolationMode.SERVER_ONLY;
 }
 

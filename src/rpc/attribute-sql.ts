@@ -42,7 +42,7 @@ const NORMALIZED_COLUMNS: ReadonlyMap<string, { column: string; types: readonly 
   ["gen_ai.conversation.id", { column: "ai_conversation_id", types: [AttributeKey_Type.STRING] }],
 ]);
 
-export function scalarKind(type: AttributeKey_Type, name: string): ScalarKind {
+function scalarKind(type: AttributeKey_Type, name: string): ScalarKind {
   switch (type) {
     case AttributeKey_Type.STRING:
       return "string";

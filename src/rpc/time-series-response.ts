@@ -129,7 +129,7 @@ function reliability(columns: SeriesColumns, value: number, sampleCount: number,
 }
 
 /** A group-by value as Python's `str()` prints it (Snuba builds group_by_attributes that way). */
-export function pythonText(value: unknown, kind: ScalarKind): string {
+function pythonText(value: unknown, kind: ScalarKind): string {
   if (value === null || value === undefined) return "None";
   switch (kind) {
     case "string":

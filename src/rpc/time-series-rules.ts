@@ -18,9 +18,9 @@ import { RequestMetaSchema, TraceItemType } from "../../gen/sentry_protos/snuba/
 import type { AttributeAggregation } from "../../gen/sentry_protos/snuba/v1/trace_item_attribute_pb.js";
 import { badRpcRequest } from "./rpc-request-error.js";
 
-export const VALID_GRANULARITY_SECS: readonly number[] = [15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400];
+const VALID_GRANULARITY_SECS: readonly number[] = [15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400];
 /** A week at one-minute granularity, and some room for partial buckets (Snuba's bound). */
-export const MAX_BUCKETS = 10_100;
+const MAX_BUCKETS = 10_100;
 
 const UUID = /^(\{)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}(\})?$/i;
 

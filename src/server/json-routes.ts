@@ -33,7 +33,7 @@ function sendJson(response: Response, status: number, body: unknown): void {
   send(response, status, stringifyResponse(body), "application/json");
 }
 
-export function sendError(response: Response, reason: unknown): void {
+function sendError(response: Response, reason: unknown): void {
   const error = QueryServiceError.from(reason);
   const headers: Record<string, string> = {};
   const retryAfter = error.extra.retry_after_seconds;

@@ -107,7 +107,7 @@ function rpcFailure(status: number, message: string): RpcFailure {
 }
 
 /** Any failure as Snuba's Error: request errors carry an (empty) Struct in `details`, as Snuba's do. */
-export function toRpcError(reason: unknown): RpcError {
+function toRpcError(reason: unknown): RpcError {
   const requestError = (code: number, message: string) => create(ErrorSchema, { code, message, details: [anyPack(StructSchema, create(StructSchema))] });
   if (reason instanceof RpcFailure) return requestError(reason.status, reason.message);
   const error = QueryServiceError.from(reason);

@@ -46,7 +46,7 @@ export interface ServerOptions {
 const ENGINE_PROBE_SQL = "SELECT metric, value FROM system.metrics WHERE metric = 'MemoryTracking' OR metric LIKE '%CacheBytes'";
 const CACHE_BYTES_SUFFIX = "CacheBytes";
 
-export function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
+function buildServiceContext(options: ServerOptions): { context: ServiceContext; subscriptions: SubscriptionRuntime; engine: EngineProbe } {
   let engineTrackedBytes = Number.NaN;
   let engineCacheBytes: readonly (readonly [{ cache: string }, number])[] = [];
   const engine = new EngineProbe({

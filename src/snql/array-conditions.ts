@@ -16,11 +16,6 @@ import { mapExpression, queryExpressions, visitExpression, type Expression, type
 
 const ANY_ELEMENT = new Set(["equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "in", "like", "isNull"]);
 const EVERY_ELEMENT = new Set(["notEquals", "notIn", "notLike", "isNotNull"]);
-
-/** Operators that, with an array column on the left, compare its elements (in conditions). */
-export function comparesElements(operator: string): boolean {
-  return ANY_ELEMENT.has(operator) || EVERY_ELEMENT.has(operator);
-}
 const ELEMENT = "x";
 
 /** The entity's Array columns and the sub-columns of its Nested columns. */
@@ -33,15 +28,6 @@ const arrayColumns = memoizePerDefinition((entity: EntityDefinition): ReadonlySe
   }
   return names;
 });
-
-/**
- * Whether a comparison in a condition with this column on its left compares the column's
- * elements: an Array column or a Nested column's sub-column (`tags.key = 'a'`), not a Nested
- * column read whole (`tags`), which is compared as one value.
- */
-export function comparedByElements(entity: EntityDefinition, columnName: string): boolean {
-  return arrayColumns(entity).has(columnName);
-}
 
 /**
  * What the rewrite makes of one comparison in a condition, or null when it leaves the call as it is:
@@ -58,7 +44,7 @@ export interface ElementComparison {
   readonly form: "constant" | "elements";
 }
 
-export function elementComparison(
+function elementComparison(
   node: Extract<Expression, { kind: "function" }>,
   entityOf: (entityAlias: string | undefined) => EntityDefinition | undefined,
   arrayJoined: ReadonlySet<string>,
@@ -111,11 +97,8 @@ const SHORTHAND_OPERATORS: ReadonlyMap<string, string> = new Map([
   ["IN", "in"], ["NOT IN", "notIn"], ["LIKE", "like"], ["NOT LIKE", "notLike"], ["IS NULL", "isNull"], ["IS NOT NULL", "isNotNull"],
 ]);
 
-/** The operators of the shorthand, as a refusal lists them. */
-export const ARRAY_SHORTHAND_OPERATORS: readonly string[] = [...SHORTHAND_OPERATORS.keys()];
-
 /** The comparison Snuba's `arrayExists(col, '<op>', value)` shorthand spells, or null where the call is not one. */
-export function arrayShorthandComparison(node: Expression): string | null {
+function arrayShorthandComparison(node: Expression): string | null {
   if (node.kind !== "function" || (node.name !== "arrayExists" && node.name !== "arrayAll") || node.args.length < 2 || node.args.length > 3) return null;
   const [column, operator, value] = node.args;
   if (operator?.kind !== "literal" || typeof operator.value !== "string" || column?.kind === "lambda") return null;

@@ -15,7 +15,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The closest candidate within a distance that scales with the name's length, if any. */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+function closestName(name: string, candidates: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -247,7 +247,7 @@ export function checkClauses(query: LogicalQuery, aliases: ReadonlyMap<string, E
 const NO_FUNCTIONS: ReadonlySet<string> = new Set();
 
 /** The function names an entity's mappers translate (`sum_weighted(value)` -> `sumMerge(...)`). */
-export const mappedFunctions = memoizePerDefinition(
+const mappedFunctions = memoizePerDefinition(
   (entity: EntityDefinition): ReadonlySet<string> => new Set((entity.functionMappers ?? []).map((mapper) => mapper.from)),
 );
 

@@ -16,17 +16,17 @@ import {
 import { snqlParser, type ParsedJoinEdge, type ParsedJoinNode, type ParsedSample, type ParsedSnql, type ParsedSource } from "./parser.js";
 import { LCurly, LParen, RCurly, RParen, snqlLexer, UnterminatedString } from "./tokens.js";
 
-export const DEFAULT_LIMIT = 1000;
-export const MAX_LIMIT = 10_000;
+const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 10_000;
 /** Bounds that keep parsing time and stack depth small whatever a caller sends. */
-export const MAX_QUERY_BYTES = 256 * 1024;
-export const MAX_NESTING_DEPTH = 64;
+const MAX_QUERY_BYTES = 256 * 1024;
+const MAX_NESTING_DEPTH = 64;
 /**
  * Operator chains fold into trees as deep as they are long (`a AND b AND c ...`), and every
  * later stage walks them recursively: past this depth the query is refused before a stack can
  * overflow (ClickHouse itself stops at an AST depth of 1000).
  */
-export const MAX_EXPRESSION_DEPTH = 500;
+const MAX_EXPRESSION_DEPTH = 500;
 
 export function parseSnql(text: string): LogicalQuery {
   if (text.trim() === "") throw invalidQuery("the query is empty: expected 'MATCH (<entity>) SELECT ...'", { line: 1, column: 1 });

@@ -146,7 +146,7 @@ function positionOf(token: IToken): TextPosition {
 }
 
 /** Undoes SnQL string escapes: \n \t \r \\ \' and a backslash before any other character. */
-export function unescapeSnqlString(raw: string): string {
+function unescapeSnqlString(raw: string): string {
   const body = raw.slice(1, -1);
   if (!body.includes("\\")) return body;
   return body.replace(/\\([\s\S])/g, (_match, char: string) => {

@@ -15,8 +15,6 @@ import { primaryEntityName, primaryStorage, validateSnqlQuery, type ValidatedSnq
 import { requireDataset } from "../datasets/require-dataset.js";
 import { StageTimer } from "../query/stage-timer.js";
 
-export { TURBO_SAMPLE_RATE } from "./translation.js";
-
 /** Parse, validate and translate: everything before execution (what `dry_run` and the bench run). */
 export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {
   const validated = validateSnqlQuery(parseSnql(text), definitions);

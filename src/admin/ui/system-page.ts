@@ -3,7 +3,7 @@ import { getJson, getText } from "./api.js";
 import { el, formatBytes, table } from "./dom.js";
 
 /** The samples of one metric from Prometheus text, by their label text. */
-export function samples(text: string, name: string): Map<string, number> {
+function samples(text: string, name: string): Map<string, number> {
   const found = new Map<string, number>();
   for (const line of text.split("\n")) {
     if (!line.startsWith(name)) continue;

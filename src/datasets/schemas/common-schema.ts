@@ -11,7 +11,7 @@ export const COLUMN_NAME: SchemaObject = { type: "string", pattern: "^[A-Za-z_][
 
 export const VERSION: SchemaObject = { const: "v1" };
 
-export const COLUMN: SchemaObject = {
+const COLUMN: SchemaObject = {
   type: "object",
   required: ["name", "type"],
   additionalProperties: false,
