@@ -14,6 +14,7 @@ import { DEFAULT_POLICY_MAX_THREADS } from "../allocation-policies/policy-base.j
 import { cacheKey } from "../cache/cache-key.js";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import { locatedEngineError } from "../query/engine-error-position.js";
 import { QueryServiceError } from "../errors/query-service-error.js";
 import { executeSql, type ExecutionResult } from "../execution/execute-sql.js";
 import { executionSettings } from "../execution/execution-limits.js";
@@ -157,8 +158,10 @@ export async function runPreparedQuery<Answer = QueryResult>(
     if (!timer.hasMark("execute")) timer.mark("execute");
     metrics.cache.inc({ result: stats.cache_status });
     admission.settle({ ranOnColumnstore: executedHere, bytesScanned: 0 });
-    const error = QueryServiceError.from(reason);
+    let error = QueryServiceError.from(reason);
     if (error.type === "columnstore") {
+      // Located per request: a waiter shares the error of an identical SQL that another text produced.
+      if (prepared.writtenNames) error = locatedEngineError(error, prepared.writtenNames());
       if (executedHere) metrics.clickhouseErrors.inc({ code: String(error.code ?? -1) });
       Object.assign(error.extra, { timing: timer.toTiming(), stats, sql: prepared.sql, quota_allowance: admission.quotaAllowance });
     }

@@ -4,6 +4,7 @@
  * (`runPreparedQuery`) admits, caches, executes and logs it the same way for every language.
  */
 import type { StorageDefinition } from "../datasets/definition-types.js";
+import type { WrittenNames } from "../query/written-names.js";
 
 export interface PreparedQuery {
   readonly sql: string;
@@ -16,4 +17,10 @@ export interface PreparedQuery {
   readonly table: string;
   readonly final: boolean;
   readonly sample: number | null;
+  /**
+   * Where the query text wrote each function and column, for an engine error that names one
+   * (src/errors/engine-error-position.ts). Computed only when the engine fails the query, so a
+   * query that runs pays nothing; absent where the language has no text positions (MQL, RPC).
+   */
+  readonly writtenNames?: () => WrittenNames;
 }

@@ -5,6 +5,7 @@
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import { frontEndKey } from "../cache/prepared-query-memo.js";
 import { implicitBackend } from "../pipeline/query-backend.js";
+import { writtenNames, type WrittenNames } from "../query/written-names.js";
 import { parseSnql } from "./parse-snql.js";
 import type { QueryRequest } from "../query/query-request.js";
 import type { PreparedQuery } from "../query/prepared-query.js";
@@ -19,13 +20,13 @@ import { StageTimer } from "../query/stage-timer.js";
 export function prepareSnqlQuery(definitions: DefinitionLookup, text: string, turbo: boolean, timer?: StageTimer): PreparedQuery {
   const validated = validateSnqlQuery(parseSnql(text), definitions);
   timer?.mark("validate_schema");
-  const prepared = prepareValidatedSnql(validated, turbo);
+  const prepared = prepareValidatedSnql(validated, turbo, () => writtenNames(parseSnql(text)));
   timer?.mark("prepare_query");
   return prepared;
 }
 
 /** Translation of an already validated query (subscriptions validate once and translate per window). */
-export function prepareValidatedSnql(validated: ValidatedSnql, turbo: boolean): PreparedQuery {
+export function prepareValidatedSnql(validated: ValidatedSnql, turbo: boolean, names?: () => WrittenNames): PreparedQuery {
   const built = translateSnql(validated, { turbo });
   // Spelled out rather than `{ ...built, ... }`: entity, join and subquery SQL come from
   // different object literals, and spreading such a polymorphic object takes V8's slow path.
@@ -37,6 +38,9 @@ export function prepareValidatedSnql(validated: ValidatedSnql, turbo: boolean): 
     final: built.final,
     entity: primaryEntityName(validated),
     storage: primaryStorage(validated),
+    // Parses the text again when the engine fails the query: a memoised query keeps its text
+    // (no larger than the memo's key), not a tree several times that size.
+    writtenNames: names,
   };
 }
 
