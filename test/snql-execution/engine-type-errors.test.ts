@@ -1,7 +1,8 @@
 /**
  * Queries the front end passes on and ClickHouse refuses for their types (found by fuzzing the
  * service): each is answered as the engine's typed error, a 400 of type `columnstore` with the
- * engine's code, never a 500. Run over the fixture server's rows.
+ * engine's code and its message without Quarry's internal names, never a 500. Run over the
+ * fixture server's rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
@@ -456,7 +457,9 @@ describe("a query ClickHouse refuses for its types", () => {
       });
       const error = ((await response.json()) as Body).error;
       const typed = response.status === 400 && error?.type === "columnstore" && Number.isInteger(error.code) && error.code > 0;
-      if (!typed) wrong.push(`${response.status} ${JSON.stringify(error)}: ${query}`);
+      // The engine's words, without the names Quarry's SQL uses inside (`_snuba_x`, `__table1.x`).
+      const readable = typeof error?.message === "string" && error.message.length > 0 && !/_snuba_|__table\d/.test(error.message);
+      if (!typed || !readable) wrong.push(`${response.status} ${JSON.stringify(error)}: ${query}`);
     }
     expect(wrong).toEqual([]);
   }, 600_000);
