@@ -1,10 +1,9 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * Test files that parse, type and run queries on an embedded engine of their own (an in-process
- * server at most): nothing in them is timed, kills a process or waits on another one, so they run
- * two at a time. The typing pass's cross-checks with the engine (test/pipeline/probed-*) take
- * most of the suite's time, and are split in two files for it.
+ * Test files that parse and run queries on an embedded engine of their own (an in-process server
+ * at most): nothing in them is timed, kills a process or waits on another one, so they run two
+ * at a time, first.
  */
 const ENGINE_ONLY = [
   "test/pipeline/**/*.test.ts",
@@ -16,7 +15,15 @@ const ENGINE_ONLY = [
   "test/execution/**/*.test.ts",
   "test/snql-execution/**/*.test.ts",
   "test/request/**/*.test.ts",
+  "test/reliability/front-end-fuzz.test.ts",
 ];
+
+/**
+ * Real processes on the real clock, killed and restarted, each waiting minutes for windows to
+ * come due: they start the servers they need themselves and spend most of their time asleep, so
+ * they run one after the other beside the other process tests rather than after them.
+ */
+const REAL_CLOCK_FAULTS = ["test/subscriptions/cluster-faults.test.ts", "test/subscriptions/serve-process-faults.test.ts"];
 
 export default defineConfig({
   test: {
@@ -37,17 +44,25 @@ export default defineConfig({
         },
       },
       {
-        // Servers started as processes, clusters killed and restarted, timed stops, load and a
-        // browser: one file at a time, after the others, so that no other file's load moves
-        // their deadlines. Any new directory of tests lands here until it is known to be safe
-        // beside another.
+        // Servers started as processes, timed stops, load and a browser: one file at a time,
+        // after the engine-only files, so that no other such file's load moves their deadlines.
+        // Any new directory of tests lands here until it is known to be safe beside another.
         extends: true,
         test: {
           name: "processes-and-timing",
           // Real NATS and Kafka servers (and Sentry's packages), started once for these files.
           globalSetup: ["test/setup/global-services.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...ENGINE_ONLY],
+          exclude: [...configDefaults.exclude, ...ENGINE_ONLY, ...REAL_CLOCK_FAULTS],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "real-clock-faults",
+          include: REAL_CLOCK_FAULTS,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

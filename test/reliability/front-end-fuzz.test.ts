@@ -11,7 +11,7 @@ import { defaultRegistry } from "../../src/datasets/registry.js";
 import { QueryServiceError } from "../../src/errors/query-service-error.js";
 import { prepareSnqlQuery } from "../../src/snql/run-snql-query.js";
 
-const INPUTS = 200_000;
+const INPUTS = 100_000;
 const SEED = 2;
 const NOW = Date.UTC(2026, 10, 28, 12);
 

@@ -18,7 +18,7 @@ export interface QuarryProcess {
 }
 
 export function startQuarry(args: string[], env: NodeJS.ProcessEnv): QuarryProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ADMIN_PORT: process.env.ADMIN_PORT ?? "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const running: QuarryProcess = {
     child,
     pid: child.pid!,
