@@ -53,6 +53,11 @@ const EMBEDDED_CLICKHOUSE_SETTINGS = {
   ...BASE_CLICKHOUSE_SETTINGS,
   collect_hash_table_stats_during_aggregation: 0,
   collect_hash_table_stats_during_joins: 0,
+  // chDB applies a query's settings with SET on the session, where they stay for the queries
+  // after it. An insert's deduplication token left there would make the next insert that has none
+  // a "duplicate" of that block, silently dropped by the tables that deduplicate (the metrics
+  // tables); sent with every query, the empty default puts it back.
+  insert_deduplication_token: "",
 } as const;
 
 /** Enough for a few queries' pipelines at once on the embedded engine; see `engineIdleThreads`. */

@@ -1,7 +1,8 @@
 /**
  * The CREATE statement for a storage, built from its definition alone: a MergeTree-family
  * table, or a view (UNION ALL of other storages) for `engine: View`. Migrations run it and
- * checksum its text, so the text must depend only on the definition.
+ * checksum its text, so the text must depend only on the definition. The table's settings are not
+ * part of it: they are applied by a migration of their own (table-settings-ddl.ts).
  */
 import { formatClickHouseType, parseClickHouseType } from "../datasets/clickhouse-type.js";
 import type { ColumnDefinition, StorageDefinition, ViewSource } from "../datasets/definition-types.js";
@@ -14,7 +15,8 @@ export function quoteIdentifier(name: string): string {
 function columnDdl(column: ColumnDefinition): string {
   const type = formatClickHouseType(parseClickHouseType(column.type));
   const materialized = column.materialized === undefined ? "" : ` MATERIALIZED ${column.materialized}`;
-  return `${quoteIdentifier(column.name)} ${type}${materialized}`;
+  const defaulted = column.default === undefined ? "" : ` DEFAULT ${column.default}`;
+  return `${quoteIdentifier(column.name)} ${type}${materialized}${defaulted}`;
 }
 
 /** View columns as the flat names a SELECT produces: Nested `tags` is `tags.key`, `tags.value`. */
@@ -66,5 +68,6 @@ export function createTableDdl(
   if (storage.partitionBy) lines.push(`PARTITION BY ${storage.partitionBy}`);
   if (storage.primaryKey) lines.push(`PRIMARY KEY ${storage.primaryKey}`);
   if (storage.sampleBy) lines.push(`SAMPLE BY ${storage.sampleBy}`);
+  if (storage.ttl) lines.push(`TTL ${storage.ttl}`);
   return lines.join("\n");
 }

@@ -15,6 +15,11 @@ export interface ColumnDefinition {
    * column from the others (`user_hash` <- `cityHash64(user)`), so writers never supply it.
    */
   readonly materialized?: string;
+  /**
+   * For storage columns: the ClickHouse `DEFAULT` expression a row that omits the column gets
+   * (`sampling_weight` <- `1`, `hr_retention_days` <- `retention_days`); writers may still set it.
+   */
+  readonly default?: string;
 }
 
 export interface DatasetDefinition {
@@ -173,6 +178,21 @@ export interface ViewDefinition {
   readonly sources: readonly ViewSource[];
 }
 
+/**
+ * A materialized view on a storage's table: every block inserted into the table is run through
+ * `SELECT <select> FROM <table> [WHERE <where>] [GROUP BY <groupBy>]` and the result inserted
+ * into the target storage's table (Snuba's raw-table-to-aggregated-table views).
+ */
+export interface MaterializedViewDefinition {
+  /** The view's name in ClickHouse. */
+  readonly name: string;
+  /** The storage whose table receives the rows. */
+  readonly target: string;
+  readonly select: string;
+  readonly where: string | null;
+  readonly groupBy: string | null;
+}
+
 export interface StorageDefinition {
   readonly name: string;
   readonly writable: boolean;
@@ -202,4 +222,10 @@ export interface StorageDefinition {
   readonly final?: boolean;
   /** Present when `engine` is `View`: the table is a view over other storages. */
   readonly view?: ViewDefinition;
+  /** The table's TTL expression, or null for none. */
+  readonly ttl: string | null;
+  /** MergeTree settings of the table (`non_replicated_deduplication_window`); empty when none. */
+  readonly tableSettings: Readonly<Record<string, string | number>>;
+  /** Views fed by inserts into this storage's table; empty when none. */
+  readonly materializedViews: readonly MaterializedViewDefinition[];
 }

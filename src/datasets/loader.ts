@@ -46,6 +46,7 @@ interface RawColumn {
   type: string;
   readonly?: boolean;
   materialized?: string;
+  default?: string;
 }
 
 interface RawDataset {
@@ -108,6 +109,9 @@ interface RawStorage {
   query_settings?: Record<string, string | number>;
   allocation_policies?: { name: string; args?: Record<string, unknown> }[];
   view?: { sources: { storage: string; columns?: Record<string, string> }[] };
+  ttl?: string;
+  settings?: Record<string, string | number>;
+  materialized_views?: { name: string; target: string; select: string; where?: string; group_by?: string }[];
 }
 
 function yamlFiles(dir: string): string[] {
@@ -150,6 +154,7 @@ function checkColumns(file: string, owner: string, columns: readonly RawColumn[]
       type: column.type,
       ...(column.readonly ? { readonly: true } : {}),
       ...(column.materialized !== undefined ? { materialized: column.materialized } : {}),
+      ...(column.default !== undefined ? { default: column.default } : {}),
     };
   });
 }
@@ -248,6 +253,10 @@ function toStorage(file: string, raw: RawStorage): StorageDefinition {
   const isView = raw.engine === "View";
   if (isView && raw.kind === "writable_storage") throw new DefinitionError(file, "a View storage cannot be a writable_storage");
   if (!isView && raw.view) throw new DefinitionError(file, `'view' is only allowed with engine 'View', not '${raw.engine}'`);
+  // A view stores nothing: it has no TTL, no MergeTree settings, and no inserts to materialize.
+  for (const tableOnly of ["ttl", "settings", "materialized_views"] as const) {
+    if (isView && raw[tableOnly] !== undefined) throw new DefinitionError(file, `'${tableOnly}' is not allowed on a View storage`);
+  }
   const allocationPolicies: AllocationPolicyDefinition[] = (raw.allocation_policies ?? []).map((p) => ({
     name: p.name,
     args: { ...(p.args ?? {}) },
@@ -273,6 +282,15 @@ function toStorage(file: string, raw: RawStorage): StorageDefinition {
     allocationPolicies,
     ...(raw.final ? { final: true } : {}),
     ...(view ? { view } : {}),
+    ttl: raw.ttl ?? null,
+    tableSettings: { ...(raw.settings ?? {}) },
+    materializedViews: (raw.materialized_views ?? []).map((mv) => ({
+      name: mv.name,
+      target: mv.target,
+      select: mv.select,
+      where: mv.where ?? null,
+      groupBy: mv.group_by ?? null,
+    })),
   };
 }
 

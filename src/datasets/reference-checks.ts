@@ -56,6 +56,15 @@ function checkStorage(loaded: Loaded<StorageDefinition>, storages: ReadonlyMap<s
     if (column.materialized !== undefined && !column.readonly) {
       throw new DefinitionError(file, `${where} column '${column.name}' is materialized, so it must be readonly`);
     }
+    if (column.materialized !== undefined && column.default !== undefined) {
+      throw new DefinitionError(file, `${where} column '${column.name}' is both materialized and defaulted; it can only be one`);
+    }
+  }
+  for (const view of storage.materializedViews) {
+    const target = storages.get(view.target);
+    if (!target) throw new DefinitionError(file, `${where} materialized view '${view.name}' writes storage '${view.target}' but no storage definition exists`);
+    if (target.view) throw new DefinitionError(file, `${where} materialized view '${view.name}' writes '${view.target}', which is a view and stores nothing`);
+    if (target.name === storage.name) throw new DefinitionError(file, `${where} materialized view '${view.name}' writes its own storage`);
   }
   if (!storage.view) return;
   for (const source of storage.view.sources) {
@@ -185,6 +194,13 @@ export function checkReferences(loaded: LoadedDefinitions): void {
   checkUnique("entity", loaded.entities);
   checkUnique("storage", loaded.storages);
   checkUnique("table", loaded.storages, (s) => s.table);
+  // A materialized view is a table of the database too: its name must not be taken twice.
+  const views = loaded.storages.flatMap(({ definition, file }) => definition.materializedViews.map((view) => ({ definition: { name: view.name }, file })));
+  checkUnique("materialized view", views);
+  const tables = new Set(loaded.storages.map((s) => s.definition.table));
+  for (const { definition: view, file } of views) {
+    if (tables.has(view.name)) throw new DefinitionError(file, `materialized view '${view.name}' has the name of a storage table`);
+  }
 
   const entities = new Map(loaded.entities.map((e) => [e.definition.name, e.definition]));
   const storages = new Map(loaded.storages.map((s) => [s.definition.name, s.definition]));

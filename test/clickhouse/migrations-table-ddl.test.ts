@@ -1,6 +1,8 @@
 /** The DDL that migrations run, checked as text (no engine needed). */
 import { afterEach, describe, expect, it } from "vitest";
+import { materializedViewDdl } from "../../src/clickhouse/materialized-view-ddl.js";
 import { createTableDdl, quoteIdentifier } from "../../src/clickhouse/table-ddl.js";
+import { tableSettingsDdl } from "../../src/clickhouse/table-settings-ddl.js";
 import { DatasetRegistry, defaultRegistry } from "../../src/datasets/registry.js";
 import { tempConfig, type TempConfig } from "../datasets/temp-config.js";
 
@@ -69,5 +71,29 @@ columns:
         "FROM `things_local` AS src",
       ].join("\n");
     expect(ddl).toBe(`CREATE VIEW IF NOT EXISTS \`things_view_local\` AS\n${select("NULL")}\nUNION ALL\n${select("upper(label)")}`);
+  });
+});
+
+describe("the DDL of a raw metrics storage", () => {
+  const registry = defaultRegistry();
+  const raw = registry.storage("generic_metrics_counters_raw")!;
+
+  it("creates the table with its defaults and TTL, without its settings", () => {
+    const ddl = createTableDdl(raw, (name) => registry.storage(name));
+    expect(ddl).toContain("    `sampling_weight` UInt64 DEFAULT 1\n");
+    expect(ddl).toContain("    `hr_retention_days` UInt8 DEFAULT retention_days,\n");
+    expect(ddl.endsWith("PARTITION BY (toStartOfInterval(timestamp, toIntervalDay(3)))\nTTL timestamp + toIntervalDay(7)")).toBe(true);
+    expect(ddl).not.toContain("SETTINGS");
+  });
+
+  it("sets the table's settings with an ALTER, and none for a storage without", () => {
+    expect(tableSettingsDdl(raw)).toBe("ALTER TABLE `generic_metric_counters_raw_local` MODIFY SETTING non_replicated_deduplication_window = 10000");
+    expect(tableSettingsDdl(registry.storage("errors")!)).toBeNull();
+  });
+
+  it("creates its materialized view into the aggregated storage's table", () => {
+    const ddl = materializedViewDdl(raw, raw.materializedViews[0]!, (name) => registry.storage(name));
+    expect(ddl.startsWith("CREATE MATERIALIZED VIEW IF NOT EXISTS `generic_metric_counters_aggregation_mv_v3` TO `generic_metric_counters_aggregated_local` AS\nSELECT use_case_id,")).toBe(true);
+    expect(ddl).toContain("\nFROM `generic_metric_counters_raw_local`\nWHERE materialization_version = 3 AND metric_type = 'counter'\nGROUP BY use_case_id,");
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createColumnstoreClient, type ColumnstoreClient } from "../../src/clickhouse/client-factory.js";
 import { runMigrations } from "../../src/clickhouse/migrations.js";
 import { DatasetRegistry, defaultRegistry } from "../../src/datasets/registry.js";
+import { utcDateTimeText } from "../../src/clickhouse/utc-datetime-text.js";
 import { tempConfig, VALID_STORAGE } from "../datasets/temp-config.js";
 
 let engine: ColumnstoreClient;
@@ -31,14 +32,23 @@ async function rows<T>(query: string): Promise<T[]> {
 
 describe("runMigrations", () => {
   const registry = defaultRegistry();
-  const storageIds = registry.storages().map((s) => `create_${s.name}`);
+  const storages = registry.storages();
+  const tableIds = storages.filter((s) => !s.view).map((s) => `create_${s.name}`);
+  const viewIds = storages.filter((s) => s.view).map((s) => `create_${s.name}`);
+  const settingsIds = storages.filter((s) => Object.keys(s.tableSettings).length > 0).map((s) => `settings_${s.name}`);
+  const materializedViewIds = storages.flatMap((s) => s.materializedViews.map((v) => `create_${v.name}`));
+  const storageIds = [...tableIds, ...viewIds, ...settingsIds, ...materializedViewIds];
 
-  it("creates every storage once, views after their tables", async () => {
+  it("creates every storage once, views after their tables, then settings and materialized views", async () => {
     const lines: string[] = [];
     const first = await runMigrations(engine.client, registry, (line) => lines.push(line));
     expect([...first.applied].sort()).toEqual([...storageIds].sort());
     expect(first.skipped).toEqual([]);
-    expect(first.applied.at(-1)).toBe("create_discover");
+    const position = (id: string) => first.applied.indexOf(id);
+    expect(Math.max(...tableIds.map(position))).toBeLessThan(Math.min(...settingsIds.map(position), ...viewIds.map(position)));
+    expect(Math.max(...viewIds.map(position), ...settingsIds.map(position))).toBeLessThan(Math.min(...materializedViewIds.map(position)));
+    expect(settingsIds).toContain("settings_generic_metrics_counters_raw");
+    expect(materializedViewIds).toContain("create_generic_metric_counters_aggregation_mv_v3");
     expect(lines).toContain("migration create_errors: applied");
 
     const second = await runMigrations(engine.client, registry);
@@ -50,10 +60,13 @@ describe("runMigrations", () => {
     expect(recorded.every((r) => Number(r.n) === 1)).toBe(true);
   });
 
-  it("leaves every storage table in place", async () => {
+  it("leaves every storage table and materialized view in place, tables with their settings", async () => {
     const tables = new Set((await rows<{ name: string }>("SHOW TABLES")).map((r) => r.name));
     for (const storage of registry.storages()) expect(tables, storage.table).toContain(storage.table);
+    for (const view of storages.flatMap((s) => s.materializedViews)) expect(tables, view.name).toContain(view.name);
     expect(tables).toContain("quarry_migrations");
+    const [aggregated] = await rows<{ query: string }>("SELECT create_table_query AS query FROM system.tables WHERE name = 'generic_metric_counters_aggregated_local'");
+    expect(aggregated?.query).toContain("non_replicated_deduplication_window = 10000");
   });
 
   it("writes and reads errors_local, computing the read-only columns", async () => {
@@ -153,6 +166,63 @@ describe("runMigrations", () => {
 
       const columns = (await rows<{ name: string }>("DESCRIBE TABLE things_local")).map((c) => c.name);
       expect(columns).not.toContain("added");
+    } finally {
+      config.remove();
+    }
+  });
+
+  it("gives a table its settings, TTL and defaults, feeds its materialized view, and replaces what changed", async () => {
+    const aggregated = (window: number) => `version: v1
+kind: writable_storage
+name: counts_sum
+table: counts_sum_local
+engine: AggregatingMergeTree
+order_by: (k)
+settings: { non_replicated_deduplication_window: ${window} }
+columns:
+  - { name: k, type: UInt64 }
+  - { name: total, type: "AggregateFunction(sum, Float64)" }
+`;
+    const raw = (select: string) => `version: v1
+kind: writable_storage
+name: counts_raw
+table: counts_raw_local
+engine: MergeTree
+order_by: (k)
+ttl: at + toIntervalDay(7)
+columns:
+  - { name: k, type: UInt64 }
+  - { name: at, type: DateTime }
+  - { name: v, type: Float64 }
+  - { name: weight, type: UInt8, default: "7" }
+materialized_views:
+  - { name: counts_mv, target: counts_sum, select: "${select}", group_by: k }
+`;
+    const config = tempConfig();
+    try {
+      config.write("counts/storages/counts_sum.yaml", aggregated(100));
+      config.write("counts/storages/counts_raw.yaml", raw("k, sumState(v * weight) AS total"));
+      const first = await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir));
+      expect(first.applied).toEqual(["create_counts_raw", "create_counts_sum", "settings_counts_sum", "create_counts_mv"]);
+      const created = async (table: string) => (await rows<{ query: string }>(`SELECT create_table_query AS query FROM system.tables WHERE name = '${table}'`))[0]?.query ?? "";
+      expect(await created("counts_sum_local")).toContain("non_replicated_deduplication_window = 100");
+      expect(await created("counts_raw_local")).toMatch(/`weight` UInt8 DEFAULT 7.*TTL at \+ toIntervalDay\(7\)/s);
+
+      const now = utcDateTimeText(Date.now()).slice(0, 19);
+      await engine.client.insert({ table: "counts_raw_local", values: [{ k: 1, at: now, v: 2 }, { k: 1, at: now, v: 3 }], format: "JSONEachRow" });
+      expect(await rows("SELECT k, sumMerge(total) AS total FROM counts_sum_local GROUP BY k")).toEqual([{ k: 1, total: 35 }]);
+
+      config.write("counts/storages/counts_sum.yaml", aggregated(200));
+      config.write("counts/storages/counts_raw.yaml", raw("k, sumState(v) AS total"));
+      const lines: string[] = [];
+      const second = await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir), (line) => lines.push(line));
+      // The tables' CREATE text did not change: only the settings and the view are applied again.
+      expect(second.applied).toEqual(["settings_counts_sum", "create_counts_mv"]);
+      expect(lines.join("\n")).toMatch(/settings_counts_sum: the table settings changed; applying them again/);
+      expect(lines.join("\n")).toMatch(/create_counts_mv: the view's definition changed; replacing it/);
+      expect(await created("counts_sum_local")).toContain("non_replicated_deduplication_window = 200");
+      await engine.client.insert({ table: "counts_raw_local", values: [{ k: 2, at: now, v: 4 }], format: "JSONEachRow" });
+      expect(await rows("SELECT k, sumMerge(total) AS total FROM counts_sum_local GROUP BY k ORDER BY k")).toEqual([{ k: 1, total: 35 }, { k: 2, total: 4 }]);
     } finally {
       config.remove();
     }

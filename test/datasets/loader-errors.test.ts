@@ -164,6 +164,49 @@ describe("storage files", () => {
     expect(error.message).toContain("samples by 'cityHash64(label)', which is not part of its primary key");
   });
 
+  it("feeds materialized views only into tables of storages that exist, each view named once", () => {
+    const feeding = (views: string) => `${VALID_STORAGE.replace("name: things_store", "name: things_raw").replace("table: things_local", "table: things_raw_local")}materialized_views:\n${views}`;
+    const view = (name: string, target: string) => `  - { name: ${name}, target: ${target}, select: "project_id, timestamp, label" }\n`;
+    let cfg = tempConfig();
+    cfg.write("things/storages/things_raw.yaml", feeding(view("things_mv", "elsewhere")));
+    expect(loadError(cfg).message).toContain("storage 'things_raw' materialized view 'things_mv' writes storage 'elsewhere' but no storage definition exists");
+    cfg = tempConfig();
+    cfg.write("things/storages/things_raw.yaml", feeding(view("things_mv", "things_raw")));
+    expect(loadError(cfg).message).toContain("materialized view 'things_mv' writes its own storage");
+    cfg = tempConfig();
+    cfg.write("things/storages/things_raw.yaml", feeding(view("things_mv", "things_store") + view("things_mv", "things_store")));
+    expect(loadError(cfg).message).toContain("materialized view 'things_mv' is already defined in");
+    cfg = tempConfig();
+    cfg.write("things/storages/things_raw.yaml", feeding(view("things_local", "things_store")));
+    expect(loadError(cfg).message).toContain("materialized view 'things_local' has the name of a storage table");
+    cfg = tempConfig();
+    cfg.write("things/storages/things_raw.yaml", feeding(view("things_mv", "things_store")));
+    config = cfg;
+    expect(DatasetRegistry.loadFrom(cfg.dir).storage("things_raw")?.materializedViews).toEqual([
+      { name: "things_mv", target: "things_store", select: "project_id, timestamp, label", where: null, groupBy: null },
+    ]);
+  });
+
+  it("keeps TTL, settings and materialized views to tables, and a column either defaulted or materialized", () => {
+    const view = `version: v1
+kind: readable_storage
+name: things_view
+table: things_view_local
+engine: View
+view: { sources: [{ storage: things_store }] }
+ttl: timestamp + toIntervalDay(1)
+columns:
+  - { name: project_id, type: UInt64 }
+`;
+    const cfg = tempConfig();
+    cfg.write("things/storages/things_view.yaml", view);
+    expect(loadError(cfg).message).toContain("'ttl' is not allowed on a View storage");
+    const both = VALID_STORAGE.replace("- { name: label, type: String }", '- { name: label, type: String, readonly: true, materialized: "toString(project_id)", default: "\'x\'" }');
+    expect(loadError(tempConfig({ storage: both })).message).toContain("column 'label' is both materialized and defaulted");
+    const badSetting = `${VALID_STORAGE}settings: { "Bad-Name": 1 }\n`;
+    expect(loadError(tempConfig({ storage: badSetting })).message).toContain("settings");
+  });
+
   it("must not share a table with another storage", () => {
     const cfg = tempConfig();
     cfg.write("more/storages/copy.yaml", VALID_STORAGE.replace("name: things_store", "name: copy"));

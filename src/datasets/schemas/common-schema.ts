@@ -21,6 +21,8 @@ const COLUMN: SchemaObject = {
     type: { type: "string", minLength: 1 },
     readonly: { type: "boolean" },
     materialized: { type: "string", minLength: 1 },
+    // For storage columns: the value a writer that omits the column gets (`DEFAULT` in the DDL).
+    default: { type: "string", minLength: 1 },
   },
 };
 

@@ -29,6 +29,26 @@ const VIEW: SchemaObject = {
   },
 };
 
+/** A table setting's name (`non_replicated_deduplication_window`). */
+const SETTING_NAME: SchemaObject = { type: "string", pattern: "^[a-z_][a-z0-9_]*$" };
+
+/**
+ * A materialized view that fires on every insert into this storage's table and writes what its
+ * SELECT makes of the inserted block into another storage's table.
+ */
+const MATERIALIZED_VIEW: SchemaObject = {
+  type: "object",
+  required: ["name", "target", "select"],
+  additionalProperties: false,
+  properties: {
+    name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    target: DEFINITION_NAME,
+    select: SQL_TEXT,
+    where: SQL_TEXT,
+    group_by: SQL_TEXT,
+  },
+};
+
 export const STORAGE_SCHEMA: SchemaObject = {
   $id: "quarry/storage.v1",
   type: "object",
@@ -52,9 +72,18 @@ export const STORAGE_SCHEMA: SchemaObject = {
     final: { type: "boolean" },
     query_settings: {
       type: "object",
-      propertyNames: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
+      propertyNames: SETTING_NAME,
       additionalProperties: { type: ["string", "number"] },
     },
+    // The table's TTL expression (`timestamp + toIntervalDay(7)`).
+    ttl: SQL_TEXT,
+    // MergeTree settings of the table, applied with ALTER TABLE ... MODIFY SETTING.
+    settings: {
+      type: "object",
+      propertyNames: SETTING_NAME,
+      additionalProperties: { type: ["string", "number"] },
+    },
+    materialized_views: { type: "array", items: MATERIALIZED_VIEW },
     allocation_policies: ALLOCATION_POLICIES_SCHEMA,
     view: VIEW,
   },
