@@ -3,7 +3,7 @@
  * setup installs): a topic's YAML names its JSON schema and its example messages.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
 
@@ -39,12 +39,18 @@ export function loadTopicSchema(packageDir: string, topic: string): MessageValid
   };
 }
 
+/** One of Sentry's example messages as the package ships it: its file name (within its folder) and its bytes. */
+export interface ExampleFile {
+  readonly name: string;
+  readonly bytes: Buffer;
+}
+
 /**
- * Sentry's example messages of a topic's latest JSON schema. Like the package's own
- * `iter_examples`, an `examples:` entry is a folder under `<packageDir>/examples/` (all of its
- * JSON files) or a single file.
+ * Sentry's example messages of a topic's latest JSON schema, as bytes (a processor must read what
+ * JSON.parse would lose, such as `100.0`). Like the package's own `iter_examples`, an `examples:`
+ * entry is a folder under `<packageDir>/examples/` (all of its JSON files) or a single file.
  */
-export function topicExamples(packageDir: string, topic: string): unknown[] {
+export function topicExampleFiles(packageDir: string, topic: string): ExampleFile[] {
   const schema = latestJsonSchema(topicDefinition(packageDir, topic), topic);
   return (schema.examples ?? []).flatMap((entry) => {
     const path = join(packageDir, "examples", entry);
@@ -54,8 +60,13 @@ export function topicExamples(packageDir: string, topic: string): unknown[] {
           .sort()
           .map((name) => join(path, name))
       : [path];
-    return files.map((file) => JSON.parse(readFileSync(file, "utf8")) as unknown);
+    return files.map((file) => ({ name: basename(file), bytes: readFileSync(file) }));
   });
+}
+
+/** Sentry's example messages of a topic's latest JSON schema, parsed. */
+export function topicExamples(packageDir: string, topic: string): unknown[] {
+  return topicExampleFiles(packageDir, topic).map((file) => JSON.parse(file.bytes.toString("utf8")) as unknown);
 }
 
 export function subscriptionResultsValidator(packageDir: string, topic = "events-subscription-results"): MessageValidator {
