@@ -9,7 +9,7 @@ import { InvalidMessage, type IngestMessage, type IngestRow, type ProcessedMessa
 import { Adler32 } from "../../src/ingestion/processors/adler32.js";
 import { genericMetricsProcessor, type GenericMetricType } from "../../src/ingestion/processors/generic-metrics-processor.js";
 import { genericTimeseriesId } from "../../src/ingestion/processors/metric-timeseries-id.js";
-import { enforceRetention } from "../../src/ingestion/processors/retention-days.js";
+import { enforceRetention } from "../../src/ingestion/processors/retention.js";
 import { rawZstdFrame } from "./zstd-frames.js";
 
 const SPANS_TAGS = {

@@ -32,7 +32,7 @@ import {
 } from "./message-fields.js";
 import { genericMetricTags } from "./metric-tags.js";
 import { genericTimeseriesId } from "./metric-timeseries-id.js";
-import { enforceRetention, SNUBA_RETENTION_POLICY, type RetentionPolicy } from "./retention-days.js";
+import { enforceRetention, SNUBA_RETENTION, type RetentionPolicy } from "./retention.js";
 
 export type GenericMetricType = "counter" | "set" | "distribution" | "gauge";
 
@@ -182,7 +182,7 @@ class GenericMetricsProcessor implements MessageProcessor {
     options: GenericMetricsProcessorOptions,
   ) {
     this.name = GENERIC_METRICS_PROCESSOR_NAMES[metricType];
-    this.retention = options.retention ?? SNUBA_RETENTION_POLICY;
+    this.retention = options.retention ?? SNUBA_RETENTION;
     this.disabledUseCases = options.disabledUseCases ?? new Set();
   }
 

@@ -15,7 +15,7 @@ import { InvalidMessage, type IngestMessage, type IngestRow, type MessageProcess
 import { asArray, asF64, asObject, asString, asU64, asUnsigned, jsonU64, optional, required, saturatingU32, type JsonObject } from "./message-fields.js";
 import { releaseHealthTags } from "./metric-tags.js";
 import { releaseHealthTimeseriesId } from "./metric-timeseries-id.js";
-import { enforceRetention, SNUBA_RETENTION_POLICY, type RetentionPolicy } from "./retention-days.js";
+import { enforceRetention, SNUBA_RETENTION, type RetentionPolicy } from "./retention.js";
 
 /** The version the raw table's views select (`WHERE materialization_version = 4`). */
 export const RELEASE_HEALTH_MATERIALIZATION_VERSION = 4;
@@ -94,5 +94,5 @@ class ReleaseHealthMetricsProcessor implements MessageProcessor {
 }
 
 export function releaseHealthMetricsProcessor(options: ReleaseHealthMetricsProcessorOptions = {}): MessageProcessor {
-  return new ReleaseHealthMetricsProcessor(options.retention ?? SNUBA_RETENTION_POLICY);
+  return new ReleaseHealthMetricsProcessor(options.retention ?? SNUBA_RETENTION);
 }
