@@ -73,6 +73,18 @@ export class QueryServiceError extends Error {
     return new QueryServiceError("internal_server_error", message || "internal error", { cause: reason });
   }
 
+  /** This error with more `extra` facts, as a new error: the one it copies may be shared (a single-flight execution's waiters). */
+  withExtra(extra: Record<string, unknown>, message = this.message, position = this.position): QueryServiceError {
+    return new QueryServiceError(this.type, message, {
+      position,
+      code: this.code,
+      extra: { ...this.extra, ...extra },
+      httpStatus: this.httpStatus,
+      field: this.field,
+      cause: this.cause,
+    });
+  }
+
   /** The `error` object of spec §2.4. */
   toErrorBody(): Record<string, unknown> {
     const body: Record<string, unknown> = { type: this.type, message: this.message };

@@ -160,10 +160,11 @@ export async function runPreparedQuery<Answer = QueryResult>(
     admission.settle({ ranOnColumnstore: executedHere, bytesScanned: 0 });
     let error = QueryServiceError.from(reason);
     if (error.type === "columnstore") {
-      // Located per request: a waiter shares the error of an identical SQL that another text produced.
+      // Per request: a waiter shares the error of an identical SQL that another text produced, so
+      // the position and the facts of this request go on a copy.
       if (prepared.writtenNames) error = locatedEngineError(error, prepared.writtenNames());
       if (executedHere) metrics.clickhouseErrors.inc({ code: String(error.code ?? -1) });
-      Object.assign(error.extra, { timing: timer.toTiming(), stats, sql: prepared.sql, quota_allowance: admission.quotaAllowance });
+      error = error.withExtra({ timing: timer.toTiming(), stats, sql: prepared.sql, quota_allowance: admission.quotaAllowance });
     }
     record(backend, logFacts({ timing: timer.toTiming(), cacheStatus: stats.cache_status, quotaAllowance: admission.quotaAllowance, error }));
     throw error;

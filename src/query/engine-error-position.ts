@@ -84,12 +84,5 @@ export function locatedEngineError(error: QueryServiceError, names: WrittenNames
   const found = engineErrorPosition(error.message, names);
   if (!found) return error;
   const message = error.message.slice(0, found.end) + atPosition(found.position) + error.message.slice(found.end);
-  return new QueryServiceError(error.type, message, {
-    position: found.position,
-    code: error.code,
-    extra: error.extra,
-    httpStatus: error.httpStatus,
-    field: error.field,
-    cause: error.cause,
-  });
+  return error.withExtra({}, message, found.position);
 }

@@ -72,6 +72,20 @@ describe("readthrough cache with single-flight", () => {
     expect(Object.keys(again.body.timing.marks_ms)).toEqual(["cache_get", "prepare_query", "rate_limit", "validate_schema"]);
   });
 
+  it("gives each waiter on one failing execution its own error facts", async () => {
+    // The engine fails the query per row (a title read as a number), after it has begun reading;
+    // the call is written twice, so the error carries no position of its own.
+    const text = `MATCH (events) SELECT uniq(user) AS users, max(toUInt32(title)) + min(toUInt32(title)) AS n BY group_id WHERE ${RANGE} AND project_id = ${HEAVY_PROJECT}`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => query(text, { referrer: "test.singleflight-error", organization: 13 })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(400));
+    expect(new Set(answers.map((a) => a.body.error.code)).size).toBe(1);
+    // One execution, six answers: the first ran it, the others waited, and each says which it was.
+    const statuses = answers.map((a) => a.body.stats.cache_status).sort();
+    expect(statuses[0]).toBe("miss");
+    expect(statuses.filter((status: string) => status === "miss")).toHaveLength(1);
+    expect(statuses.filter((status: string) => status === "waited")).toHaveLength(5);
+  });
+
   it("consistent queries bypass the cache", async () => {
     const text = `MATCH (events) SELECT count() AS n WHERE ${RANGE} AND project_id = 1`;
     const first = await query(text, { consistent: true, organization: 12 });
