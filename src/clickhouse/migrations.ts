@@ -5,12 +5,18 @@
  * so and leaves the table alone: dropping and recreating would lose data, and altering a
  * table is a decision for an operator (or a dedicated migration), not a side effect of startup.
  * A view holds no data: when its definition changed, it is dropped and created again.
+ *
+ * Each writable MergeTree table also gets `deduplication_window_<storage>`, which turns on
+ * ClickHouse's insert deduplication for it (deduplication-window.ts): the ingestion consumers'
+ * exactly-once writes rely on it. An ALTER of its own rather than a clause of the CREATE, so that
+ * tables created before it get it too and the CREATE migrations keep their checksums.
  */
 import { createHash } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { StorageDefinition } from "../datasets/definition-types.js";
 import type { DatasetRegistry } from "../datasets/registry.js";
 import { quoteIdentifier } from "./escaping.js";
+import { deduplicationWindowDdl } from "./deduplication-window.js";
 import { createTableDdl } from "./table-ddl.js";
 import { utcDateTimeText } from "./utc-datetime-text.js";
 
@@ -45,14 +51,20 @@ function checksum(ddl: string): string {
   return createHash("sha256").update(ddl).digest("hex");
 }
 
-/** Tables first, then views (a view needs its source tables); by name within each group. */
+/**
+ * Tables first, each followed by its deduplication window, then views (a view needs its source
+ * tables); by name within each group.
+ */
 function plan(registry: DatasetRegistry): Migration[] {
   const storages = [...registry.storages()];
   const order = (s: StorageDefinition): number => (s.view ? 1 : 0);
   storages.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
-  return storages.map((storage) => {
+  return storages.flatMap((storage) => {
     const ddl = createTableDdl(storage, (name) => registry.storage(name));
-    return { id: `create_${storage.name}`, ddl, checksum: checksum(ddl), view: storage.view ? storage.table : null };
+    const migrations: Migration[] = [{ id: `create_${storage.name}`, ddl, checksum: checksum(ddl), view: storage.view ? storage.table : null }];
+    const window = deduplicationWindowDdl(storage);
+    if (window !== null) migrations.push({ id: `deduplication_window_${storage.name}`, ddl: window, checksum: checksum(window), view: null });
+    return migrations;
   });
 }
 

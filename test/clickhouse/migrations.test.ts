@@ -31,7 +31,8 @@ async function rows<T>(query: string): Promise<T[]> {
 
 describe("runMigrations", () => {
   const registry = defaultRegistry();
-  const storageIds = registry.storages().map((s) => `create_${s.name}`);
+  const windowed = registry.storages().filter((s) => s.writable && !s.view && /MergeTree/.test(s.engine));
+  const storageIds = [...registry.storages().map((s) => `create_${s.name}`), ...windowed.map((s) => `deduplication_window_${s.name}`)];
 
   it("creates every storage once, views after their tables", async () => {
     const lines: string[] = [];
@@ -40,6 +41,8 @@ describe("runMigrations", () => {
     expect(first.skipped).toEqual([]);
     expect(first.applied.at(-1)).toBe("create_discover");
     expect(lines).toContain("migration create_errors: applied");
+    expect(lines).toContain("migration deduplication_window_errors: applied");
+    expect(windowed.map((s) => s.name)).toEqual(expect.arrayContaining(["errors", "transactions", "generic_metrics_counters", "eap_items"]));
 
     const second = await runMigrations(engine.client, registry);
     expect(second.applied).toEqual([]);
@@ -48,6 +51,24 @@ describe("runMigrations", () => {
     const recorded = await rows<{ id: string; n: number }>("SELECT id, count() AS n FROM quarry_migrations GROUP BY id");
     expect(recorded).toHaveLength(storageIds.length);
     expect(recorded.every((r) => Number(r.n) === 1)).toBe(true);
+  });
+
+  it("turns on insert deduplication for the writable tables: a replayed token counts once", async () => {
+    const settings = await rows<{ name: string; engine_full: string }>(
+      "SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
+    );
+    for (const storage of windowed) {
+      const table = settings.find((t) => t.name === storage.table);
+      expect(table?.engine_full, storage.table).toContain("non_replicated_deduplication_window = 10000");
+    }
+    // The token as a clause of the statement: the embedded engine keeps clickhouse_settings for later queries.
+    const insert = `INSERT INTO transactions_local (project_id, event_id, span_id, transaction_name, start_ts, finish_ts, duration, platform, user, sdk_name, sdk_version, retention_days)
+      SETTINGS insert_deduplication_token = 'transactions:0:10-20'
+      VALUES (99, '6c5e5e1a-6b1e-4b8f-9d65-1b1d1c1e1f10', 1, '/x', '2024-05-01 10:00:00', '2024-05-01 10:00:01', 1000, 'python', '', 'sdk', '1', 90)`;
+    await engine.client.command({ query: insert });
+    await engine.client.command({ query: insert });
+    const [count] = await rows<{ n: string }>("SELECT count() AS n FROM transactions_local WHERE project_id = 99");
+    expect(Number(count?.n)).toBe(1);
   });
 
   it("leaves every storage table in place", async () => {
@@ -142,13 +163,13 @@ describe("runMigrations", () => {
     const config = tempConfig();
     try {
       const before = DatasetRegistry.loadFrom(config.dir);
-      expect((await runMigrations(engine.client, before)).applied).toEqual(["create_things_store"]);
+      expect((await runMigrations(engine.client, before)).applied).toEqual(["create_things_store", "deduplication_window_things_store"]);
 
       config.write("things/storages/things_store.yaml", `${VALID_STORAGE}  - { name: added, type: String }\n`);
       const after = DatasetRegistry.loadFrom(config.dir);
       const lines: string[] = [];
       const outcome = await runMigrations(engine.client, after, (line) => lines.push(line));
-      expect(outcome).toEqual({ applied: [], skipped: ["create_things_store"] });
+      expect(outcome).toEqual({ applied: [], skipped: ["create_things_store", "deduplication_window_things_store"] });
       expect(lines.join("\n")).toMatch(/create_things_store: the storage definition changed since it was applied/);
 
       const columns = (await rows<{ name: string }>("DESCRIBE TABLE things_local")).map((c) => c.name);
