@@ -61,7 +61,9 @@ export interface ReadMessage {
 export class KafkaFixture {
   readonly kafka = new Kafka({ clientId: "quarry-consumer-test", brokers: brokers(), logLevel: logLevel.NOTHING });
   readonly admin: Admin = this.kafka.admin();
-  private readonly producer: Producer = this.kafka.producer({ allowAutoTopicCreation: false });
+  // Idempotent: a send retried after a timeout must not put a message on the topic twice (the
+  // tests count what lands against what was produced).
+  private readonly producer: Producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
 
   async connect(): Promise<void> {
     await this.admin.connect();

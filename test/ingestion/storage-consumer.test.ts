@@ -28,6 +28,7 @@ const engine = useStatementsEngine("ingestion-consumer", [
   `CREATE TABLE ingest_down ${TEST_TABLE_COLUMNS} ENGINE = MergeTree ORDER BY id ${WINDOW}`,
   `CREATE TABLE ingest_split ${TEST_TABLE_COLUMNS} ENGINE = MergeTree ORDER BY id ${WINDOW}`,
   `CREATE TABLE ingest_replace ${TEST_TABLE_COLUMNS} ENGINE = MergeTree ORDER BY id ${WINDOW}`,
+  `CREATE TABLE ingest_rebalance ${TEST_TABLE_COLUMNS} ENGINE = MergeTree ORDER BY id ${WINDOW}`,
 ]);
 
 const kafka = new KafkaFixture();
@@ -187,6 +188,36 @@ describe("a storage consumer", () => {
     await kafka.waitCaughtUp(second.groupId, topics.source);
     expect(await scalar("SELECT count() FROM ingest_leave")).toBe(400);
     expect(await scalar("SELECT uniqExact(id) FROM ingest_leave")).toBe(400);
+    await second.stop();
+  });
+
+  it("across rebalances while messages keep coming and writes are in flight (a consumer joins, one leaves mid-write), writes each message once", async () => {
+    const name = "rebalance";
+    const topics = topicsOf(name);
+    const groupId = `quarry-test-${name}-${RUN}`;
+    // A slow engine, so that writes are in flight when the group rebalances.
+    const hooks = { beforeInsert: () => sleep(150) };
+    const first = consumerFor(name, "ingest_rebalance", { groupId, hooks, topicCreation: { sourcePartitions: 4 }, batching: { maxBatchRows: 60, maxBatchTimeMs: 150 } });
+    const second = consumerFor(name, "ingest_rebalance", { groupId, hooks, batching: { maxBatchRows: 45, maxBatchTimeMs: 120 } });
+    await first.start();
+    const produced = messages(2400, 4);
+    const producing = (async () => {
+      for (let i = 0; i < 24; i++) {
+        await kafka.produce(topics.source, produced.slice(i * 100, (i + 1) * 100));
+        await sleep(60);
+      }
+    })();
+    await sleep(500);
+    await second.start();
+    await waitFor("both consumers to hold partitions", () => first.status().partitions.length > 0 && second.status().partitions.length > 0);
+    await sleep(300);
+    await first.abandon();
+    await producing;
+    const ends = await kafka.waitCaughtUp(groupId, topics.source);
+    expect([...ends.values()].reduce((sum, end) => sum + end, 0n)).toBe(2400n);
+    expect(second.status().partitions).toHaveLength(4);
+    expect(await scalar("SELECT count() FROM ingest_rebalance")).toBe(2400);
+    expect(await scalar("SELECT uniqExact(id) FROM ingest_rebalance")).toBe(2400);
     await second.stop();
   });
 
@@ -351,6 +382,10 @@ describe("a storage consumer", () => {
     await expect(colon.start()).rejects.toThrow(/consumer group 'snuba:consumers' contains ':'/);
   });
 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** Commit-log lines once the last line of each partition says its end offset. */
 async function waitForCommitLog(topic: string, partitions: number, ends: Map<number, bigint>) {
