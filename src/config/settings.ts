@@ -42,6 +42,8 @@ export interface Settings {
   readonly subscriptionDelaySeconds: number | null;
   /** Entity -> result topic, over the entities' `result_topic`. */
   readonly subscriptionTopics: Readonly<Record<string, string>>;
+  /** Snuba's topic name -> the physical topic the ingestion consumers use instead (QUARRY_KAFKA_TOPICS). */
+  readonly kafkaTopics: Readonly<Record<string, string>>;
   /** A query node's base URL, for roles without the engine (`subscriptions tail`). */
   readonly queryUrl: string;
   /** How long SIGTERM waits for requests, subscription runs and the query log before exiting. */
@@ -156,6 +158,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionConcurrency: Math.max(1, integer(env, "QUARRY_SUBSCRIPTION_CONCURRENCY", 8)),
     subscriptionDelaySeconds: env.QUARRY_SUBSCRIPTION_DELAY_SECONDS ? integer(env, "QUARRY_SUBSCRIPTION_DELAY_SECONDS", 0) : null,
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
+    kafkaTopics: stringMap(env, "QUARRY_KAFKA_TOPICS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),
     engineIdleThreads: Math.max(0, integer(env, "QUARRY_ENGINE_IDLE_THREADS", DEFAULT_ENGINE_IDLE_THREADS)),

@@ -14,7 +14,8 @@
  *   ClickHouse is failing.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { clickHouseCodeOf } from "../clickhouse/clickhouse-error.js";
+import { insertIsolatingRefusals, refusalText } from "../clickhouse/isolate-refused-rows.js";
+import { jsonEachRowLine } from "../clickhouse/json-each-row-line.js";
 import type { QueryLogRow } from "./query-log-row.js";
 
 export interface QueryLogOptions {
@@ -44,18 +45,8 @@ export const DEFAULT_QUERY_LOG_OPTIONS: Omit<QueryLogOptions, "table"> = {
   maxBufferedChars: 32 * 1024 * 1024,
 };
 
-/**
- * ClickHouse codes of failures that may pass if tried again later: the connection, the table or
- * the server's state. Any other code blames what the INSERT carried, so the batch is split.
- */
-const TRANSIENT_CODES = new Set([-1, 3, 60, 81, 159, 160, 164, 202, 203, 209, 210, 236, 241, 242, 252, 394, 425, 999]);
-
 /** Seconds between two log lines about the same kind of trouble. */
 const LOG_EVERY_MS = 10_000;
-
-function describe(reason: unknown): string {
-  return reason instanceof Error ? reason.message.split("\n")[0]!.slice(0, 500) : String(reason);
-}
 
 export class QueryLogWriter {
   private lines: string[] = [];
@@ -91,7 +82,7 @@ export class QueryLogWriter {
 
   record(row: QueryLogRow): void {
     if (this.closed) return;
-    const line = `${JSON.stringify(row, wellFormed)}\n`;
+    const line = jsonEachRowLine(row);
     this.lines.push(line);
     this.chars += line.length;
     let dropped = 0;
@@ -167,31 +158,32 @@ export class QueryLogWriter {
   }
 
   /**
-   * Writes a batch; a data error splits it until the refused rows are alone and dropped. False
-   * when the failure was not the data's (the batch stays buffered and the writer backs off).
+   * Writes a batch; a data error splits it until the refused rows are alone and dropped
+   * (isolate-refused-rows.ts). False when the failure was not the data's (the batch stays
+   * buffered and the writer backs off).
    */
   private async writeIsolating(batch: string[]): Promise<boolean> {
     try {
-      await this.client.command({ query: `INSERT INTO ${this.options.table} FORMAT JSONEachRow\n${batch.join("")}` });
-      this.options.onWritten?.(batch.length);
-      this.backoffMs = this.options.retryInitialMs ?? 1000;
+      await insertIsolatingRefusals(batch, {
+        insert: async (part) => {
+          await this.client.command({ query: `INSERT INTO ${this.options.table} FORMAT JSONEachRow\n${part.join("")}` });
+        },
+        onWritten: (part) => {
+          this.options.onWritten?.(part.length);
+          this.backoffMs = this.options.retryInitialMs ?? 1000;
+        },
+        onRefused: (line, reason) => {
+          this.options.onDropped?.(1, "refused");
+          this.options.log?.(`query log: ClickHouse refused a row, dropped it: ${refusalText(reason)}; row: ${line.slice(0, 300)}`);
+        },
+        onFailure: (reason) => this.options.onFailure?.(reason),
+      });
       return true;
     } catch (reason) {
-      this.options.onFailure?.(reason);
-      if (!isDataError(reason)) {
-        this.retryAt = Date.now() + this.backoffMs;
-        this.logThrottled("failing", `query log: writing ${batch.length} row(s) failed, retrying in ${this.backoffMs} ms (${this.buffered} rows buffered): ${describe(reason)}`);
-        this.backoffMs = Math.min(this.backoffMs * 2, this.options.retryMaxMs ?? 30_000);
-        return false;
-      }
-      if (batch.length === 1) {
-        this.options.onDropped?.(1, "refused");
-        this.options.log?.(`query log: ClickHouse refused a row, dropped it: ${describe(reason)}; row: ${batch[0]!.slice(0, 300)}`);
-        return true;
-      }
-      const middle = Math.ceil(batch.length / 2);
-      // Both halves are tried; a non-data failure in either stops the split (retried as a whole).
-      return (await this.writeIsolating(batch.slice(0, middle))) && (await this.writeIsolating(batch.slice(middle)));
+      this.retryAt = Date.now() + this.backoffMs;
+      this.logThrottled("failing", `query log: writing ${batch.length} row(s) failed, retrying in ${this.backoffMs} ms (${this.buffered} rows buffered): ${refusalText(reason)}`);
+      this.backoffMs = Math.min(this.backoffMs * 2, this.options.retryMaxMs ?? 30_000);
+      return false;
     }
   }
 
@@ -223,17 +215,3 @@ export class QueryLogWriter {
     }
   }
 }
-
-/** True when ClickHouse refused the INSERT because of what it contained. */
-function isDataError(reason: unknown): boolean {
-  return !TRANSIENT_CODES.has(clickHouseCodeOf(reason));
-}
-
-/** Text ClickHouse accepts: a lone UTF-16 surrogate (from a client's bad input) becomes U+FFFD. */
-function wellFormed(_key: string, value: unknown): unknown {
-  if (typeof value !== "string" || !SURROGATE.test(value)) return value;
-  return value.replace(LONE_SURROGATE, "\uFFFD");
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

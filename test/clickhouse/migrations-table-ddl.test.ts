@@ -86,9 +86,10 @@ describe("the DDL of a raw metrics storage", () => {
     expect(ddl).not.toContain("SETTINGS");
   });
 
-  it("sets the table's settings with an ALTER, and none for a storage without", () => {
+  it("sets the table's settings with an ALTER: a writable table's deduplication window at least, none for a view", () => {
     expect(tableSettingsDdl(raw)).toBe("ALTER TABLE `generic_metric_counters_raw_local` MODIFY SETTING non_replicated_deduplication_window = 10000");
-    expect(tableSettingsDdl(registry.storage("errors")!)).toBeNull();
+    expect(tableSettingsDdl(registry.storage("errors")!)).toBe("ALTER TABLE `errors_local` MODIFY SETTING non_replicated_deduplication_window = 10000");
+    expect(tableSettingsDdl(registry.storage("discover")!)).toBeNull();
   });
 
   it("creates its materialized view into the aggregated storage's table", () => {

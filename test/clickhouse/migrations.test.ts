@@ -35,7 +35,8 @@ describe("runMigrations", () => {
   const storages = registry.storages();
   const tableIds = storages.filter((s) => !s.view).map((s) => `create_${s.name}`);
   const viewIds = storages.filter((s) => s.view).map((s) => `create_${s.name}`);
-  const settingsIds = storages.filter((s) => Object.keys(s.tableSettings).length > 0).map((s) => `settings_${s.name}`);
+  const windowed = storages.filter((s) => s.writable && !s.view && /MergeTree/.test(s.engine));
+  const settingsIds = storages.filter((s) => !s.view && (Object.keys(s.tableSettings).length > 0 || windowed.includes(s))).map((s) => `settings_${s.name}`);
   const materializedViewIds = storages.flatMap((s) => s.materializedViews.map((v) => `create_${v.name}`));
   const storageIds = [...tableIds, ...viewIds, ...settingsIds, ...materializedViewIds];
 
@@ -50,6 +51,8 @@ describe("runMigrations", () => {
     expect(settingsIds).toContain("settings_generic_metrics_counters_raw");
     expect(materializedViewIds).toContain("create_generic_metric_counters_aggregation_mv_v3");
     expect(lines).toContain("migration create_errors: applied");
+    expect(lines).toContain("migration settings_errors: applied");
+    expect(windowed.map((s) => s.name)).toEqual(expect.arrayContaining(["errors", "transactions", "generic_metrics_counters", "eap_items"]));
 
     const second = await runMigrations(engine.client, registry);
     expect(second.applied).toEqual([]);
@@ -58,6 +61,24 @@ describe("runMigrations", () => {
     const recorded = await rows<{ id: string; n: number }>("SELECT id, count() AS n FROM quarry_migrations GROUP BY id");
     expect(recorded).toHaveLength(storageIds.length);
     expect(recorded.every((r) => Number(r.n) === 1)).toBe(true);
+  });
+
+  it("turns on insert deduplication for the writable tables: a replayed token counts once", async () => {
+    const settings = await rows<{ name: string; engine_full: string }>(
+      "SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
+    );
+    for (const storage of windowed) {
+      const table = settings.find((t) => t.name === storage.table);
+      expect(table?.engine_full, storage.table).toContain("non_replicated_deduplication_window = 10000");
+    }
+    // The token as a clause of the statement: the embedded engine keeps clickhouse_settings for later queries.
+    const insert = `INSERT INTO transactions_local (project_id, event_id, span_id, transaction_name, start_ts, finish_ts, duration, platform, user, sdk_name, sdk_version, retention_days)
+      SETTINGS insert_deduplication_token = 'transactions:0:10-20'
+      VALUES (99, '6c5e5e1a-6b1e-4b8f-9d65-1b1d1c1e1f10', 1, '/x', '2024-05-01 10:00:00', '2024-05-01 10:00:01', 1000, 'python', '', 'sdk', '1', 90)`;
+    await engine.client.command({ query: insert });
+    await engine.client.command({ query: insert });
+    const [count] = await rows<{ n: string }>("SELECT count() AS n FROM transactions_local WHERE project_id = 99");
+    expect(Number(count?.n)).toBe(1);
   });
 
   it("leaves every storage table and materialized view in place, tables with their settings", async () => {
@@ -155,13 +176,13 @@ describe("runMigrations", () => {
     const config = tempConfig();
     try {
       const before = DatasetRegistry.loadFrom(config.dir);
-      expect((await runMigrations(engine.client, before)).applied).toEqual(["create_things_store"]);
+      expect((await runMigrations(engine.client, before)).applied).toEqual(["create_things_store", "settings_things_store"]);
 
       config.write("things/storages/things_store.yaml", `${VALID_STORAGE}  - { name: added, type: String }\n`);
       const after = DatasetRegistry.loadFrom(config.dir);
       const lines: string[] = [];
       const outcome = await runMigrations(engine.client, after, (line) => lines.push(line));
-      expect(outcome).toEqual({ applied: [], skipped: ["create_things_store"] });
+      expect(outcome).toEqual({ applied: [], skipped: ["create_things_store", "settings_things_store"] });
       expect(lines.join("\n")).toMatch(/create_things_store: the storage definition changed since it was applied/);
 
       const columns = (await rows<{ name: string }>("DESCRIBE TABLE things_local")).map((c) => c.name);
@@ -203,7 +224,7 @@ materialized_views:
       config.write("counts/storages/counts_sum.yaml", aggregated(100));
       config.write("counts/storages/counts_raw.yaml", raw("k, sumState(v * weight) AS total"));
       const first = await runMigrations(engine.client, DatasetRegistry.loadFrom(config.dir));
-      expect(first.applied).toEqual(["create_counts_raw", "create_counts_sum", "settings_counts_sum", "create_counts_mv"]);
+      expect(first.applied).toEqual(["create_counts_raw", "create_counts_sum", "settings_counts_raw", "settings_counts_sum", "create_counts_mv"]);
       const created = async (table: string) => (await rows<{ query: string }>(`SELECT create_table_query AS query FROM system.tables WHERE name = '${table}'`))[0]?.query ?? "";
       expect(await created("counts_sum_local")).toContain("non_replicated_deduplication_window = 100");
       expect(await created("counts_raw_local")).toMatch(/`weight` UInt8 DEFAULT 7.*TTL at \+ toIntervalDay\(7\)/s);
