@@ -80,8 +80,7 @@ describe("stages in marks_ms", () => {
 
 describe("ClickHouse errors end to end", () => {
   it("maps ILLEGAL_TYPE_OF_ARGUMENT (43) to a 400 columnstore error with sql, stats and timing", async () => {
-    // sum of a Date taken from an array: the typing pass knows toDate(x) is a Date but not an array
-    // literal of them (typing/array-types.ts, arrayOf), so ClickHouse is the one to refuse it.
+    // sum of a Date taken from an array: ClickHouse refuses it while planning.
     const answer = await post({ query: `MATCH (events) SELECT sum(arrayElement(array(toDate(timestamp)), 1)) AS s WHERE ${RANGE} AND project_id = 1`, tenant_ids: { organization_id: 1, referrer: "test.errors" } });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ type: "columnstore", code: 43 });
@@ -94,19 +93,13 @@ describe("ClickHouse errors end to end", () => {
 
   it("maps what the fuzzer found ClickHouse refusing in valid SnQL to 400s: values it cannot read as the type asked for, parameters on a plain function", async () => {
     const cases: [string, number][] = [
-      // (Against a float the typing pass refuses the string first, an element of an array of floats
-      // too: the sum of an array of floats here, which the pass does not type, as the sum of an
-      // array of integers is an integer.)
+      // A text compared with a number computed per query.
       [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND 'error' < arraySum(array(1.5, 2.5))`, 72],
-      // (With up to three parameters the typing pass refuses the call first: four here.)
+      // Parameters on a function that takes none.
       [`MATCH (events) SELECT arrayCount(1, 2, 3, 4)(tags.key) AS a WHERE ${RANGE} AND project_id = 1`, 309],
       // The embedded engine cuts its message at the NUL; the code is read from "Code: 53." at its start.
-      // (Against group_id, plus(group_id, 0) or an element of array(group_id, 7), the typing pass
-      // refuses the string first: an element of an array of two integers, one of a type it does
-      // not know (round(group_id)), so of no common type it knows, here.)
       [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND arrayElement(array(round(group_id), 7), 1) IN tuple(1000, '\u0000', 2)`, 53],
-      // (A literal, or a text `lower`, `upper`, `toString`, `concat`, `greatest` or `least`
-      // computes from one, the typing pass refuses first; `reverse` it does not compute.)
+      // A computed text compared with an array is read as one, and fails to.
       [`MATCH (events) SELECT count() AS c WHERE ${RANGE} AND project_id = 1 AND reverse('rorre') = array(user)`, 130],
     ];
     for (const [query, code] of cases) {
