@@ -21,7 +21,8 @@ const ENGINE_ONLY = [
 /**
  * Real processes on the real clock, killed and restarted, each waiting minutes for windows to
  * come due: they start the servers they need themselves and spend most of their time asleep, so
- * they run one after the other beside the other process tests rather than after them.
+ * they run first, beside the engine-only files, rather than in the one-at-a-time lane. (Projects
+ * of one group share the group's workers: a group's projects state the same maxWorkers.)
  */
 const REAL_CLOCK_FAULTS = ["test/subscriptions/cluster-faults.test.ts", "test/subscriptions/serve-process-faults.test.ts"];
 
@@ -63,8 +64,9 @@ export default defineConfig({
         test: {
           name: "real-clock-faults",
           include: REAL_CLOCK_FAULTS,
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
+          testTimeout: 900_000,
+          sequence: { groupOrder: 0 },
         },
       },
     ],
