@@ -5,7 +5,8 @@
  * processor tests assert for the same inputs.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidMessage, type IngestMessage, type IngestRow, type ProcessedMessage } from "../../src/ingestion/message-processor.js";
+import { invalidReason as reason, rowOf as onlyRow } from "./message-text.js";
+import type { IngestMessage, ProcessedMessage } from "../../src/ingestion/message-processor.js";
 import { Adler32 } from "../../src/ingestion/processors/adler32.js";
 import { genericMetricsProcessor, type GenericMetricType } from "../../src/ingestion/processors/generic-metrics-processor.js";
 import { genericTimeseriesId } from "../../src/ingestion/processors/metric-timeseries-id.js";
@@ -54,20 +55,6 @@ function process(type: GenericMetricType, message: Record<string, unknown> | str
   return genericMetricsProcessor(type).process(kafka(text, headers));
 }
 
-function onlyRow(result: ProcessedMessage): IngestRow {
-  if (result.kind !== "rows" || result.rows.length !== 1) throw new Error(`expected one row, got ${JSON.stringify(result)}`);
-  return result.rows[0]!;
-}
-
-function reason(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidMessage) return error.reason;
-    throw error;
-  }
-  throw new Error("the message was accepted");
-}
 
 const LE_U32 = (values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; }));
 const LE_F64 = (values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(8); b.writeDoubleLE(v); return b; }));

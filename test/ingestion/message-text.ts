@@ -2,7 +2,7 @@
  * Kafka messages for the processor tests, written as JSON text. `raw("100.0")` puts a number into
  * the text exactly as spelled, which JSON.stringify cannot (it would write 100).
  */
-import type { IngestMessage, IngestRow, MessageProcessor } from "../../src/ingestion/message-processor.js";
+import type { IngestMessage, IngestRow, MessageProcessor, ProcessedMessage } from "../../src/ingestion/message-processor.js";
 import { InvalidMessage } from "../../src/ingestion/message-processor.js";
 
 const RAW = "\u0000raw:";
@@ -29,20 +29,29 @@ export function kafkaMessage(value: string | Buffer | null, overrides: Partial<I
   };
 }
 
-/** The one row a message gives. */
-export function onlyRow(processor: MessageProcessor, value: string, overrides: Partial<IngestMessage> = {}): IngestRow {
-  const processed = processor.process(kafkaMessage(value, overrides));
+/** The one row a processed message holds. */
+export function rowOf(processed: ProcessedMessage): IngestRow {
   if (processed.kind !== "rows" || processed.rows.length !== 1) throw new Error(`expected one row, got ${JSON.stringify(processed)}`);
   return processed.rows[0]!;
 }
 
-/** The reason a message is refused with (fails when it is not refused with an InvalidMessage). */
-export function refusal(processor: MessageProcessor, value: string | Buffer | null): string {
+/** The reason `run` refuses a message with (fails when it is not refused with an InvalidMessage). */
+export function invalidReason(run: () => unknown, what = "the message"): string {
   try {
-    processor.process(kafkaMessage(value));
+    run();
   } catch (error) {
     if (error instanceof InvalidMessage) return error.reason;
     throw error;
   }
-  throw new Error(`the message was not refused: ${String(value).slice(0, 200)}`);
+  throw new Error(`${what} was not refused`);
+}
+
+/** The one row a message gives. */
+export function onlyRow(processor: MessageProcessor, value: string, overrides: Partial<IngestMessage> = {}): IngestRow {
+  return rowOf(processor.process(kafkaMessage(value, overrides)));
+}
+
+/** The reason a message is refused with (fails when it is not refused with an InvalidMessage). */
+export function refusal(processor: MessageProcessor, value: string | Buffer | null): string {
+  return invalidReason(() => processor.process(kafkaMessage(value)), `the message ${String(value).slice(0, 200)}`);
 }

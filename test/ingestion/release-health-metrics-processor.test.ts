@@ -4,7 +4,8 @@
  * and offset kept, retention clamped, and the reasons of invalid messages.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidMessage, type IngestRow, type ProcessedMessage } from "../../src/ingestion/message-processor.js";
+import { invalidReason as reason, rowOf as onlyRow } from "./message-text.js";
+import type { ProcessedMessage } from "../../src/ingestion/message-processor.js";
 import { releaseHealthTimeseriesId } from "../../src/ingestion/processors/metric-timeseries-id.js";
 import { releaseHealthMetricsProcessor } from "../../src/ingestion/processors/release-health-metrics-processor.js";
 
@@ -37,20 +38,6 @@ function process(message: Record<string, unknown> | string, offset = "41"): Proc
   });
 }
 
-function onlyRow(result: ProcessedMessage): IngestRow {
-  if (result.kind !== "rows" || result.rows.length !== 1) throw new Error(`expected one row, got ${JSON.stringify(result)}`);
-  return result.rows[0]!;
-}
-
-function reason(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidMessage) return error.reason;
-    throw error;
-  }
-  throw new Error("the message was accepted");
-}
 
 describe("timeseries_id", () => {
   it("hashes each tag's key text and its indexed value as 8 little-endian bytes", () => {
