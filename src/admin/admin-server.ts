@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { DatasetRegistry } from "../datasets/registry.js";
+import type { ConsumerStatus } from "../ingestion/storage-consumer.js";
 import { adminAssets } from "./admin-assets.js";
 import { appliedMigrations, policiesInForce, recentQueries, tableFigures } from "./admin-data.js";
 
@@ -22,6 +23,8 @@ export interface AdminServerOptions {
   readonly policyOverrides?: Readonly<Record<string, unknown>>;
   /** Each tenant's current usage of the policies (the query server's policy registry). */
   readonly policyUsage?: () => readonly Record<string, unknown>[];
+  /** The ingestion consumers this process runs (QUARRY_CONSUMERS), each with its partitions. */
+  readonly consumerStatuses?: () => readonly ConsumerStatus[];
 }
 
 export interface AdminServer {
@@ -121,6 +124,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
             migrations: await appliedMigrations(options.columnstore),
             policies: policiesInForce(options.registry, options.policyOverrides ?? {}),
             usage: options.policyUsage?.() ?? [],
+            consumers: options.consumerStatuses?.() ?? [],
           });
         default:
           return sendJson(response, 404, { error: { type: "not_found", message: `no admin route ${path}` } });

@@ -7,6 +7,7 @@
  *   quarry subscriptions tail    print subscription results as they arrive
  *   quarry subscriptions audit   windows expected, published, missing, duplicated (cluster)
  *   quarry scheduler             a scheduler cluster node (NATS_URL)
+ *   quarry consumer --storage S  ingestion consumers for storages S (KAFKA_BROKERS)
  */
 import { startAdminServer, type AdminServer } from "../admin/admin-server.js";
 import { createColumnstoreClient } from "../clickhouse/client-factory.js";
@@ -17,7 +18,10 @@ import { DEMO_INDEXER_MAPPINGS } from "../demo-data/demo-indexer-mappings.js";
 import { hasDemoData, loadDemoData } from "../demo-data/load-demo-data.js";
 import { startServer } from "../server/start-server.js";
 import { tailResultsTable, tailResultTopics } from "../subscriptions/publishing/results-tail.js";
+import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
+import { selectConsumerStorages, type IngestionConsumers } from "../ingestion/ingestion-consumers.js";
 import { runAuditCommand } from "./audit-command.js";
+import { consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 import { runSchedulerCommand } from "./scheduler-command.js";
 
@@ -39,9 +43,14 @@ commands:
   scheduler               a scheduler cluster node (NATS_URL, KAFKA_BROKERS): leases partitions, runs
                           their windows on QUARRY_QUERY_URL (or CLICKHOUSE_URL), publishes to Kafka;
                           /health and /metrics on QUARRY_SCHEDULER_PORT (default 1228)
+  consumer --storage NAME[,NAME...] | --storage all
+                          ingestion consumers: read the storages' Kafka topics (KAFKA_BROKERS) into
+                          ClickHouse (CLICKHOUSE_URL, else the embedded engine), exactly once;
+                          /health and /metrics on QUARRY_CONSUMER_PORT (default 1238)
 
 With NATS_URL set, serve keeps subscriptions in NATS KV and its scheduler (QUARRY_SCHEDULER) joins
-the cluster's partition leases.
+the cluster's partition leases. With QUARRY_CONSUMERS=NAME,... (or all), serve also runs those
+storages' ingestion consumers in its process.
 `;
 
 /** The engine, or an error that says why the data directory could not be opened. */
@@ -96,6 +105,9 @@ async function main(argv: string[]): Promise<number> {
       await runSchedulerCommand(settings, registry, log);
       return -1;
     }
+    case "consumer": {
+      return runConsumerCommand(settings, registry.storages(), args, log);
+    }
     case "subscriptions": {
       if (args[0] === "audit") {
         return runAuditCommand(settings, registry, { from: option(args, "--from"), to: option(args, "--to"), json: args.includes("--json") }, (text) => process.stdout.write(text), log);
@@ -126,6 +138,17 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "serve": {
+      const consumerSelection = settings.consumers === "all" || settings.consumers.length > 0 ? settings.consumers : null;
+      if (consumerSelection !== null) {
+        try {
+          selectConsumerStorages(registry.storages(), consumerSelection);
+          if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("QUARRY_CONSUMERS needs KAFKA_BROKERS (host:port[,host:port…])");
+        } catch (reason) {
+          if (!(reason instanceof ConsumerSetupError)) throw reason;
+          log(`QUARRY_CONSUMERS: ${reason.message}`);
+          return 2;
+        }
+      }
       const columnstore = openColumnstore(settings);
       if (args.includes("--bootstrap")) {
         await runMigrations(columnstore.client, registry, log);
@@ -147,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
         }
       }
       let server: Awaited<ReturnType<typeof startServer>>;
+      let consumers: IngestionConsumers | null = null;
       try {
         server = await startServer({
           host: settings.host,
@@ -157,6 +181,7 @@ async function main(argv: string[]): Promise<number> {
           idleMemoryReleaseMs: settings.idleMemoryReleaseMs,
           ...(settings.adminPort !== 0 ? { adminUrl: `http://${settings.adminHost}:${settings.adminPort}` } : {}),
           ...(demoStore ? { storeIndexerMappings: DEMO_INDEXER_MAPPINGS } : {}),
+          ...(consumerSelection !== null ? { extraHealth: () => consumers?.health() ?? { consumers: "starting" } } : {}),
           backend: {
             policyOverrides: settings.policyOverrides,
             cacheTtlMs: settings.cacheTtlMs,
@@ -185,6 +210,20 @@ async function main(argv: string[]): Promise<number> {
         throw reason;
       }
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
+      if (consumerSelection !== null) {
+        try {
+          consumers = consumersFromSettings(settings, registry.storages(), consumerSelection, columnstore.client, server.backend.metrics.registry, log);
+          await consumers.start();
+        } catch (reason) {
+          await server.close();
+          await cluster?.close();
+          await columnstore.close();
+          if (!(reason instanceof ConsumerSetupError)) throw reason;
+          log(`QUARRY_CONSUMERS: ${reason.message}`);
+          return 2;
+        }
+        log(`ingestion consumers: ${consumers.storages.join(", ")} from ${settings.kafkaBrokers.join(",")}`);
+      }
       let admin: AdminServer | null = null;
       if (settings.adminPort !== 0) {
         try {
@@ -196,6 +235,7 @@ async function main(argv: string[]): Promise<number> {
             registry,
             policyOverrides: settings.policyOverrides,
             policyUsage: () => server.backend.policies.usage(Date.now()),
+            consumerStatuses: () => consumers?.statuses() ?? [],
           });
           log(`admin UI on http://${admin.host}:${admin.port} (ADMIN_PORT; 0 turns it off)`);
         } catch (reason) {
@@ -226,8 +266,10 @@ async function main(argv: string[]): Promise<number> {
           process.exit(1);
         }, deadline + 2000);
         late.unref();
-        server
-          .close(deadline)
+        // The consumers stop first: what they hold is written while the engine is still open.
+        const shutdownStarted = Date.now();
+        Promise.resolve(consumers?.stop(Math.floor(deadline / 2)))
+          .then(() => server.close(Math.max(0, deadline - (Date.now() - shutdownStarted))))
           .then(() => admin?.close())
           .then(() => cluster?.close())
           .then(() => columnstore.close())

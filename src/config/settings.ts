@@ -76,6 +76,16 @@ export interface Settings {
   readonly natsReplicas: number | null;
   /** Port of a `quarry scheduler` node's /health and /metrics. */
   readonly schedulerPort: number;
+  /** The storages whose ingestion consumers `serve` runs (QUARRY_CONSUMERS: names or `all`); empty: none. */
+  readonly consumers: "all" | readonly string[];
+  /** Batch and buffer limits of every ingestion consumer (docs/ingestion.md, "Configuration"). */
+  readonly consumerBatching: { readonly maxBatchRows: number; readonly maxBatchTimeMs: number; readonly maxBufferedRows: number };
+  /** Partitions of a source topic a consumer creates (an existing topic is left as it is). */
+  readonly consumerSourcePartitions: number;
+  /** A consumer that lags and has written nothing for this long makes /health answer 502. */
+  readonly consumerStuckSeconds: number;
+  /** Port of a `quarry consumer` process's /health and /metrics (0: any free port). */
+  readonly consumerPort: number;
   /** The admin web UI's port (0: off) and address (local only unless told otherwise). */
   readonly adminPort: number;
   readonly adminHost: string;
@@ -119,6 +129,12 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
   throw new Error(`setting ${name} must be on or off, got '${env[name]}'`);
+}
+
+function consumerSelection(env: NodeJS.ProcessEnv): "all" | string[] {
+  const raw = (env.QUARRY_CONSUMERS ?? "").trim();
+  if (raw.toLowerCase() === "all") return "all";
+  return raw.split(",").map((name) => name.trim()).filter(Boolean);
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -171,6 +187,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     natsBucketPrefix: env.QUARRY_NATS_BUCKET_PREFIX || "quarry",
     natsReplicas: env.QUARRY_NATS_REPLICAS ? Math.max(1, integer(env, "QUARRY_NATS_REPLICAS", 1)) : null,
     schedulerPort: integer(env, "QUARRY_SCHEDULER_PORT", 1228),
+    consumers: consumerSelection(env),
+    consumerBatching: {
+      maxBatchRows: Math.max(1, integer(env, "QUARRY_CONSUMER_MAX_BATCH_ROWS", 50_000)),
+      maxBatchTimeMs: Math.max(1, integer(env, "QUARRY_CONSUMER_MAX_BATCH_TIME_MS", 2000)),
+      maxBufferedRows: Math.max(1, integer(env, "QUARRY_CONSUMER_MAX_BUFFERED_ROWS", 100_000)),
+    },
+    consumerSourcePartitions: Math.max(1, integer(env, "QUARRY_CONSUMER_SOURCE_PARTITIONS", 1)),
+    consumerStuckSeconds: Math.max(1, integer(env, "QUARRY_CONSUMER_STUCK_SECONDS", 60)),
+    consumerPort: integer(env, "QUARRY_CONSUMER_PORT", 1238),
     adminPort: integer(env, "ADMIN_PORT", 1219),
     adminHost: env.ADMIN_HOST || "127.0.0.1",
   };

@@ -193,6 +193,23 @@ export interface MaterializedViewDefinition {
   readonly groupBy: string | null;
 }
 
+/** How Kafka messages reach a writable storage (the storage YAML's `stream_loader`, docs/ingestion.md). */
+export interface StreamLoaderDefinition {
+  /** The processor's Snuba name (`ErrorsProcessor`). */
+  readonly processor: string;
+  /** Snuba's topic names; QUARRY_KAFKA_TOPICS maps them to physical ones. */
+  readonly sourceTopic: string;
+  readonly commitLogTopic: string;
+  readonly deadLetterTopic: string;
+  /** Where event replacements are forwarded; null: the storage has none. */
+  readonly replacementTopic: string | null;
+  readonly consumerGroup: string;
+  /** How a subscription scheduler following the commit log forms ticks: per partition or over all. */
+  readonly subscriptionSchedulerMode: "partition" | "global";
+  readonly subscriptionSynchronizationTimestamp: "orig_message_ts" | "received_p99";
+  readonly subscriptionDelaySeconds: number;
+}
+
 export interface StorageDefinition {
   readonly name: string;
   readonly writable: boolean;
@@ -228,4 +245,6 @@ export interface StorageDefinition {
   readonly tableSettings: Readonly<Record<string, string | number>>;
   /** Views fed by inserts into this storage's table; empty when none. */
   readonly materializedViews: readonly MaterializedViewDefinition[];
+  /** Present on a writable storage that an ingestion consumer fills from Kafka. */
+  readonly streamLoader?: StreamLoaderDefinition;
 }

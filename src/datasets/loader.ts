@@ -22,6 +22,7 @@ import type {
   FunctionMapper,
   JoinRelationship,
   StorageDefinition,
+  StreamLoaderDefinition,
   SubscriptableDefinition,
   SubscriptionSupport,
   ViewDefinition,
@@ -112,6 +113,17 @@ interface RawStorage {
   ttl?: string;
   settings?: Record<string, string | number>;
   materialized_views?: { name: string; target: string; select: string; where?: string; group_by?: string }[];
+  stream_loader?: {
+    processor: string;
+    default_topic: string;
+    commit_log_topic: string;
+    dlq_topic: string;
+    replacement_topic?: string;
+    consumer_group: string;
+    subscription_scheduler_mode?: "partition" | "global";
+    subscription_synchronization_timestamp?: "orig_message_ts" | "received_p99";
+    subscription_delay_seconds?: number;
+  };
 }
 
 function yamlFiles(dir: string): string[] {
@@ -257,6 +269,22 @@ function toStorage(file: string, raw: RawStorage): StorageDefinition {
   for (const tableOnly of ["ttl", "settings", "materialized_views"] as const) {
     if (isView && raw[tableOnly] !== undefined) throw new DefinitionError(file, `'${tableOnly}' is not allowed on a View storage`);
   }
+  if (raw.stream_loader && raw.kind !== "writable_storage") throw new DefinitionError(file, "'stream_loader' is only allowed on a writable_storage: a consumer writes into the storage's table");
+  const loader = raw.stream_loader;
+  const streamLoader: StreamLoaderDefinition | undefined = loader
+    ? {
+        processor: loader.processor,
+        sourceTopic: loader.default_topic,
+        commitLogTopic: loader.commit_log_topic,
+        deadLetterTopic: loader.dlq_topic,
+        replacementTopic: loader.replacement_topic ?? null,
+        consumerGroup: loader.consumer_group,
+        // Snuba's defaults: a global clock on the message timestamps, 60 s behind.
+        subscriptionSchedulerMode: loader.subscription_scheduler_mode ?? "global",
+        subscriptionSynchronizationTimestamp: loader.subscription_synchronization_timestamp ?? "orig_message_ts",
+        subscriptionDelaySeconds: loader.subscription_delay_seconds ?? 60,
+      }
+    : undefined;
   const allocationPolicies: AllocationPolicyDefinition[] = (raw.allocation_policies ?? []).map((p) => ({
     name: p.name,
     args: { ...(p.args ?? {}) },
@@ -291,6 +319,7 @@ function toStorage(file: string, raw: RawStorage): StorageDefinition {
       where: mv.where ?? null,
       groupBy: mv.group_by ?? null,
     })),
+    ...(streamLoader ? { streamLoader } : {}),
   };
 }
 

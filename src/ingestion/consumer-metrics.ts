@@ -12,9 +12,16 @@ const ROWS_BUCKETS = [1, 10, 100, 1000, 5000, 10_000, 25_000, 50_000, 100_000];
 const BYTES_BUCKETS = [1024, 16 * 1024, 256 * 1024, 1024 * 1024, 8 * 1024 * 1024, 32 * 1024 * 1024, 64 * 1024 * 1024, 128 * 1024 * 1024];
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+export interface PartitionGauge {
+  readonly partition: number;
+  readonly lagMessages: number;
+  readonly lagSeconds: number;
+  readonly paused: boolean;
+}
+
 /** What a consumer reports at a scrape: lag and pauses per partition it holds. */
 export interface ConsumerGaugeSource {
-  partitionGauges(): Iterable<{ readonly partition: number; readonly lagMessages: number; readonly paused: boolean }>;
+  partitionGauges(): Iterable<PartitionGauge>;
 }
 
 export class ConsumerMetrics {
@@ -65,6 +72,13 @@ export class ConsumerMetrics {
     registerLabelledScrapeTimeGauge(registry, "quarry_consumer_lag_messages", "Messages of a partition not yet committed: high watermark - committed offset.", ["storage", "partition"], () =>
       this.gauges((gauge) => gauge.lagMessages),
     );
+    registerLabelledScrapeTimeGauge(
+      registry,
+      "quarry_consumer_lag_seconds",
+      "How far a partition is behind in time: the age of its oldest message read and not yet written (or of its last written one, while it lags and holds none); 0 without lag.",
+      ["storage", "partition"],
+      () => this.gauges((gauge) => gauge.lagSeconds),
+    );
     registerLabelledScrapeTimeGauge(registry, "quarry_consumer_partition_paused", "1 while a partition is paused (its writes failing, or the storage's buffer full).", ["storage", "partition"], () =>
       this.gauges((gauge) => (gauge.paused ? 1 : 0)),
     );
@@ -78,7 +92,7 @@ export class ConsumerMetrics {
     };
   }
 
-  private *gauges(read: (gauge: { lagMessages: number; paused: boolean }) => number): Iterable<readonly [LabelSet<"storage" | "partition">, number]> {
+  private *gauges(read: (gauge: PartitionGauge) => number): Iterable<readonly [LabelSet<"storage" | "partition">, number]> {
     for (const [storage, source] of this.sources) {
       for (const gauge of source.partitionGauges()) yield [{ storage, partition: String(gauge.partition) }, read(gauge)] as const;
     }

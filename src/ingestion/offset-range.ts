@@ -17,7 +17,8 @@ export class OffsetRange {
   bytes = 0;
   /** When the first message was taken (the time limit counts from it), ms. */
   readonly openedAt: number;
-  /** Broker timestamp of the last message, ms. */
+  /** Broker timestamps of the first and the last message, ms (0 while empty). */
+  firstTimestampMs = 0;
   lastTimestampMs = 0;
   readonly originTimestamps: number[] = [];
   sealedBy: FlushReason | null = null;
@@ -39,6 +40,7 @@ export class OffsetRange {
     this.entries.push(entry);
     this.end = entry.offset;
     this.bytes += entry.bytes;
+    if (this.entries.length === 1) this.firstTimestampMs = timestampMs;
     this.lastTimestampMs = timestampMs;
     if (entry.outcome.kind === "rows") {
       this.rows += entry.outcome.rows;

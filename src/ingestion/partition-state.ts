@@ -16,6 +16,8 @@ export class PartitionState {
   /** The offset of the first message read, when nothing was committed (lag counts from it). */
   private firstRead: bigint | null = null;
   highWatermark: bigint | null = null;
+  /** Broker timestamp of the last message written and committed, ms; null before the first. */
+  private lastWrittenTimestampMs: number | null = null;
   open: OffsetRange | null = null;
   readonly closed: OffsetRange[] = [];
   /** The write loop of this partition's closed ranges, while one runs. */
@@ -83,6 +85,7 @@ export class PartitionState {
   written(range: OffsetRange): void {
     if (this.closed[0] === range) this.closed.shift();
     this.committed = range.end + 1n;
+    if (range.entries.length > 0) this.lastWrittenTimestampMs = range.lastTimestampMs;
     this.failing = false;
   }
 
@@ -101,6 +104,18 @@ export class PartitionState {
 
   heldBytes(): number {
     return this.closed.reduce((sum, range) => sum + range.bytes, this.openBytes());
+  }
+
+  /**
+   * How far behind the partition is in time: the age of the oldest message read and not yet
+   * written, or, when nothing read is held, the age of the last message written (the next one is
+   * newer, so this bounds the lag from above); 0 without lag.
+   */
+  lagSeconds(now: number): number {
+    if (this.lagMessages() === 0) return 0;
+    const oldestHeld = this.closed[0]?.firstTimestampMs ?? this.open?.firstTimestampMs;
+    const since = oldestHeld ?? this.lastWrittenTimestampMs;
+    return since === null || since === undefined ? 0 : Math.max(0, (now - since) / 1000);
   }
 
   /** Messages not yet committed: high watermark − committed offset. */

@@ -25,7 +25,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { Registry } from "prom-client";
 import { isRefusedData } from "../clickhouse/isolate-refused-rows.js";
 import { encodeCommitLogMessage } from "./commit-log-message.js";
-import { ConsumerMetrics } from "./consumer-metrics.js";
+import { ConsumerMetrics, type PartitionGauge } from "./consumer-metrics.js";
 import {
   DEFAULT_BATCHING,
   DEFAULT_CONSUMER_GROUP,
@@ -59,6 +59,7 @@ export interface ConsumerStatus {
     readonly committed: string | null;
     readonly highWatermark: string | null;
     readonly lagMessages: number;
+    readonly lagSeconds: number;
     readonly heldRows: number;
     readonly closedRanges: number;
     readonly paused: boolean;
@@ -68,7 +69,10 @@ export interface ConsumerStatus {
   readonly heldBytes: number;
   /** When a range was last written and committed, ms; null before the first. */
   readonly lastWriteAt: number | null;
+  /** What stopped the consumer (state `crashed`), else null. */
   readonly error: string | null;
+  /** Why its latest failed write failed, or null while none has. */
+  readonly lastWriteError: string | null;
 }
 
 /** A step of an older epoch's write: it stops there, neither writing nor committing. */
@@ -114,6 +118,8 @@ export class StorageConsumer {
   private detachMetrics: (() => void) | null = null;
   private lastWriteAt: number | null = null;
   private failure: Error | null = null;
+  /** Why the latest failed write failed (kept after later successes: /health shows it while stuck). */
+  private lastWriteError: string | null = null;
   private readonly lastLogAt = new Map<string, number>();
   private shutdownPromise: Promise<void> | null = null;
   private resolveStopped!: (error: Error | null) => void;
@@ -205,11 +211,13 @@ export class StorageConsumer {
   }
 
   status(): ConsumerStatus {
+    const now = Date.now();
     const partitions = [...this.partitions.values()].map((state) => ({
       partition: state.partition,
       committed: state.committed?.toString() ?? null,
       highWatermark: state.highWatermark?.toString() ?? null,
       lagMessages: state.lagMessages(),
+      lagSeconds: state.lagSeconds(now),
       heldRows: state.heldRows(),
       closedRanges: state.closed.length,
       paused: this.paused.has(state.partition),
@@ -226,6 +234,7 @@ export class StorageConsumer {
       heldBytes: held.bytes,
       lastWriteAt: this.lastWriteAt,
       error: this.failure?.message ?? null,
+      lastWriteError: this.lastWriteError,
     };
   }
 
@@ -429,6 +438,7 @@ export class StorageConsumer {
         if (reason instanceof Abandoned) return;
         if (reason instanceof SimulatedCrash) throw reason;
         state.failing = true;
+        this.lastWriteError = describe(reason);
         this.updatePauses();
         this.logThrottled(
           `write-${state.partition}`,
@@ -603,8 +613,14 @@ export class StorageConsumer {
     return this.shutdownPromise;
   }
 
-  private partitionGauges(): Iterable<{ partition: number; lagMessages: number; paused: boolean }> {
-    return [...this.partitions.values()].map((state) => ({ partition: state.partition, lagMessages: state.lagMessages(), paused: this.paused.has(state.partition) }));
+  private partitionGauges(): Iterable<PartitionGauge> {
+    const now = Date.now();
+    return [...this.partitions.values()].map((state) => ({
+      partition: state.partition,
+      lagMessages: state.lagMessages(),
+      lagSeconds: state.lagSeconds(now),
+      paused: this.paused.has(state.partition),
+    }));
   }
 
   private logThrottled(kind: string, line: string): void {

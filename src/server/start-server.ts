@@ -34,6 +34,8 @@ export interface ServerOptions {
   readonly idleMemoryReleaseMs?: number;
   /** The admin UI's address, when it runs (the browsable form links to it). */
   readonly adminUrl?: string;
+  /** More dependencies for /health (serve's ingestion consumers): name -> "ok" or what is wrong. */
+  readonly extraHealth?: () => Record<string, string>;
 }
 
 /**
@@ -87,7 +89,7 @@ function buildServiceContext(options: ServerOptions): { context: ServiceContext;
     subscriptions: subscriptions.service,
     subscriptionWindows: subscriptions.windows,
     async checkHealth() {
-      return { clickhouse: await engine.status(), ...subscriptions.health() };
+      return { clickhouse: await engine.status(), ...subscriptions.health(), ...(options.extraHealth?.() ?? {}) };
     },
     ...(options.adminUrl ? { adminUrl: options.adminUrl } : {}),
   };

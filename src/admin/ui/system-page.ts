@@ -1,4 +1,7 @@
-/** System: tables with rows and bytes, migrations applied, allocation policies in force, and the Prometheus figures that matter. */
+/**
+ * System: the Prometheus figures that matter, the ingestion consumers with their partitions,
+ * tables with rows and bytes, migrations applied and allocation policies in force.
+ */
 import { getJson, getText } from "./api.js";
 import { el, formatBytes, table } from "./dom.js";
 
@@ -14,6 +17,51 @@ function samples(text: string, name: string): Map<string, number> {
 }
 
 const sum = (values: Map<string, number>, label?: string) => [...values].filter(([labels]) => !label || labels.includes(label)).reduce((total, [, value]) => total + value, 0);
+
+interface ConsumerPartition {
+  partition: number;
+  committed: string | null;
+  highWatermark: string | null;
+  lagMessages: number;
+  lagSeconds: number;
+  heldRows: number;
+  paused: boolean;
+  failing: boolean;
+}
+
+interface ConsumerStatus {
+  storage: string;
+  state: string;
+  groupId: string;
+  topic: string;
+  partitions: ConsumerPartition[];
+  lastWriteAt: number | null;
+  error: string | null;
+  lastWriteError: string | null;
+}
+
+/** One row per consumer partition (one per consumer that holds none yet), newest facts first. */
+function consumerRows(consumers: ConsumerStatus[]): Record<string, unknown>[] {
+  return consumers.flatMap((consumer): Record<string, unknown>[] => {
+    const common = {
+      storage: consumer.storage,
+      state: consumer.error ? `${consumer.state}: ${consumer.error}` : consumer.state,
+      topic: consumer.topic,
+      group: consumer.groupId,
+      "last write": consumer.lastWriteAt === null ? "never" : new Date(consumer.lastWriteAt).toISOString(),
+    };
+    if (consumer.partitions.length === 0) return [{ ...common, partition: "none assigned", committed: "", "lag (messages)": "", "lag (s)": "", held: "", note: "" }];
+    return consumer.partitions.map((p) => ({
+      ...common,
+      partition: p.partition,
+      committed: p.committed ?? "none",
+      "lag (messages)": p.lagMessages,
+      "lag (s)": p.lagSeconds.toFixed(1),
+      held: p.heldRows,
+      note: p.failing ? `writes failing: ${consumer.lastWriteError ?? ""}` : p.paused ? "paused" : "",
+    }));
+  });
+}
 
 export async function systemPage(root: HTMLElement): Promise<void> {
   const [system, metrics] = await Promise.all([getJson("/admin/system"), getText("/metrics")]);
@@ -32,6 +80,14 @@ export async function systemPage(root: HTMLElement): Promise<void> {
     el("h2", {}, "System"),
     el("h3", {}, "Figures"),
     table(["figure", "value"], figures),
+    el("h3", {}, "Ingestion consumers"),
+    el(
+      "div",
+      { id: "consumers" },
+      (system.json.consumers ?? []).length === 0
+        ? el("p", { class: "muted" }, "This process runs no ingestion consumers (QUARRY_CONSUMERS; a `quarry consumer` process shows its own on /health).")
+        : table(["storage", "state", "topic", "group", "partition", "committed", "lag (messages)", "lag (s)", "held", "note", "last write"], consumerRows(system.json.consumers)),
+    ),
     el("h3", {}, "Tables"),
     el("div", { id: "tables" }, table(["table", "rows", "bytes"], tables)),
     el("h3", {}, "Migrations applied"),

@@ -49,6 +49,31 @@ const MATERIALIZED_VIEW: SchemaObject = {
   },
 };
 
+const TOPIC_NAME: SchemaObject = { type: "string", pattern: "^[A-Za-z0-9._-]{1,249}$" };
+
+/**
+ * How Kafka messages reach this storage (Snuba's `stream_loader`): the processor that turns a
+ * message of `default_topic` into rows, and the topics around the consumer. The subscription
+ * fields say how schedulers derive their clock from `commit_log_topic`.
+ */
+const STREAM_LOADER: SchemaObject = {
+  type: "object",
+  required: ["processor", "default_topic", "commit_log_topic", "dlq_topic", "consumer_group"],
+  additionalProperties: false,
+  properties: {
+    processor: { type: "string", pattern: "^[A-Za-z][A-Za-z0-9]*$" },
+    default_topic: TOPIC_NAME,
+    commit_log_topic: TOPIC_NAME,
+    dlq_topic: TOPIC_NAME,
+    replacement_topic: TOPIC_NAME,
+    // The group whose commits the commit log's keys name (`<topic>:<partition>:<group>`).
+    consumer_group: { type: "string", pattern: "^[A-Za-z0-9._-]{1,200}$" },
+    subscription_scheduler_mode: { enum: ["partition", "global"] },
+    subscription_synchronization_timestamp: { enum: ["orig_message_ts", "received_p99"] },
+    subscription_delay_seconds: { type: "integer", minimum: 0, maximum: 3600 },
+  },
+};
+
 export const STORAGE_SCHEMA: SchemaObject = {
   $id: "quarry/storage.v1",
   type: "object",
@@ -84,6 +109,7 @@ export const STORAGE_SCHEMA: SchemaObject = {
       additionalProperties: { type: ["string", "number"] },
     },
     materialized_views: { type: "array", items: MATERIALIZED_VIEW },
+    stream_loader: STREAM_LOADER,
     allocation_policies: ALLOCATION_POLICIES_SCHEMA,
     view: VIEW,
   },

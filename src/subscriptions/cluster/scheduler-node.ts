@@ -5,10 +5,10 @@
  * at CLICKHOUSE_URL), publishes to Kafka and advances checkpoints in its leases. It serves
  * /health and /metrics on its own port for operators.
  */
-import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
-import { exposition, processRegistry, PROMETHEUS_CONTENT_TYPE } from "../../metrics/process-metrics.js";
+import { processRegistry } from "../../metrics/process-metrics.js";
+import { startHousekeepingServer } from "../../metrics/housekeeping-server.js";
 import { systemClock, type Clock } from "../scheduling/clock.js";
 import type { SubscriptionExecutor } from "../execution/executor.js";
 import { KafkaPublisher } from "../publishing/kafka-publisher.js";
@@ -108,34 +108,8 @@ export async function startSchedulerNode(options: SchedulerNodeOptions): Promise
       body: { status: healthy ? "ok" : "down", dependencies, executor: options.executorDescription, ...leases.describe() },
     };
   };
-  const server: Server = createServer((request, response) => {
-    const path = (request.url ?? "/").split("?")[0];
-    if (request.method === "GET" && path === "/health") {
-      const { healthy, body } = health();
-      response.writeHead(healthy ? 200 : 502, { "content-type": "application/json" });
-      response.end(JSON.stringify(body));
-    } else if (request.method === "GET" && path === "/metrics") {
-      exposition(registry).then(
-        (text) => {
-          response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
-          response.end(text);
-        },
-        (error: unknown) => {
-          response.writeHead(500, { "content-type": "application/json" });
-          response.end(JSON.stringify({ error: { type: "internal_server_error", message: `metrics could not be collected: ${error instanceof Error ? error.message : String(error)}` } }));
-        },
-      );
-    } else {
-      response.writeHead(404, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { type: "not_found", message: `a scheduler node serves GET /health and GET /metrics, not ${request.method} ${path}` } }));
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const server = await startHousekeepingServer({ host: options.host, port: options.port, registry, health, role: "a scheduler node" });
+  const port = server.port;
 
   await store.mirror.ready();
   await leases.start();
@@ -153,7 +127,7 @@ export async function startSchedulerNode(options: SchedulerNodeOptions): Promise
       await publisher.close();
       store.close();
       statusStore.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }

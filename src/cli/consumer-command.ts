@@ -1,0 +1,143 @@
+/**
+ * `quarry consumer --storage NAME[,NAME…]`: ingestion consumers in a process of their own, for
+ * deployments on a ClickHouse server (CLICKHOUSE_URL); start more to scale out, Kafka's consumer
+ * groups share the partitions. /health and /metrics on QUARRY_CONSUMER_PORT. SIGTERM writes and
+ * commits what the consumers hold, then exits 0; a second signal exits at once.
+ *
+ * `serve` runs the same consumers in its own process with QUARRY_CONSUMERS (consumersFromSettings).
+ */
+import type { ClickHouseClient } from "@clickhouse/client";
+import { Registry } from "prom-client";
+import { createColumnstoreClient } from "../clickhouse/client-factory.js";
+import type { Settings } from "../config/settings.js";
+import type { StorageDefinition } from "../datasets/definition-types.js";
+import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
+import { IngestionConsumers, selectConsumerStorages, type ConsumerSelection } from "../ingestion/ingestion-consumers.js";
+import { startHousekeepingServer } from "../metrics/housekeeping-server.js";
+import { processRegistry } from "../metrics/process-metrics.js";
+
+/** The consumers a selection names, configured from the settings; ConsumerSetupError says what is missing. */
+export function consumersFromSettings(
+  settings: Settings,
+  storages: readonly StorageDefinition[],
+  selection: ConsumerSelection,
+  client: ClickHouseClient,
+  registry: Registry,
+  log: (line: string) => void,
+): IngestionConsumers {
+  if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("ingestion consumers read Kafka: set KAFKA_BROKERS (host:port[,host:port…])");
+  if (settings.consumerBatching.maxBufferedRows < settings.consumerBatching.maxBatchRows) {
+    throw new ConsumerSetupError(
+      `QUARRY_CONSUMER_MAX_BUFFERED_ROWS (${settings.consumerBatching.maxBufferedRows}) is below QUARRY_CONSUMER_MAX_BATCH_ROWS (${settings.consumerBatching.maxBatchRows}): a batch could never fill`,
+    );
+  }
+  return new IngestionConsumers(
+    {
+      storages,
+      selection,
+      brokers: settings.kafkaBrokers,
+      client,
+      topicMap: settings.kafkaTopics,
+      batching: settings.consumerBatching,
+      topicCreation: { sourcePartitions: settings.consumerSourcePartitions },
+      stuckAfterMs: settings.consumerStuckSeconds * 1000,
+      log,
+    },
+    registry,
+  );
+}
+
+/** The names after `--storage` (comma-separated, or `all`). */
+export function storageSelection(args: readonly string[]): ConsumerSelection | null {
+  const index = args.indexOf("--storage");
+  const text = index >= 0 ? args[index + 1] : undefined;
+  if (text === undefined || text.startsWith("--")) return null;
+  if (text.trim().toLowerCase() === "all") return "all";
+  return text.split(",").map((name) => name.trim()).filter(Boolean);
+}
+
+/** Returns an exit code for a refusal; -1 while the consumers run (the process exits on a signal). */
+export async function runConsumerCommand(settings: Settings, storages: readonly StorageDefinition[], args: readonly string[], log: (line: string) => void): Promise<number> {
+  const selection = storageSelection(args);
+  if (selection === null) {
+    log(`quarry consumer needs --storage NAME[,NAME…] or --storage all; storages with consumers: ${selectConsumerStorages(storages, "all").map((s) => s.name).join(", ")}`);
+    return 2;
+  }
+  try {
+    selectConsumerStorages(storages, selection);
+    if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("ingestion consumers read Kafka: set KAFKA_BROKERS (host:port[,host:port…])");
+  } catch (reason) {
+    if (!(reason instanceof ConsumerSetupError)) throw reason;
+    log(`quarry consumer: ${reason.message}`);
+    return 2;
+  }
+  const columnstore = createColumnstoreClient(settings);
+  const registry = new Registry();
+  processRegistry();
+  let consumers: IngestionConsumers;
+  try {
+    consumers = consumersFromSettings(settings, storages, selection, columnstore.client, registry, log);
+    await consumers.start();
+  } catch (reason) {
+    await columnstore.close();
+    if (reason instanceof ConsumerSetupError) {
+      log(`quarry consumer: ${reason.message}`);
+      return 2;
+    }
+    throw reason;
+  }
+  const server = await startHousekeepingServer({
+    host: settings.host,
+    port: settings.consumerPort,
+    registry,
+    role: "a consumer process",
+    health: () => {
+      const dependencies = consumers.health();
+      const healthy = Object.values(dependencies).every((state) => state === "ok");
+      return { healthy, body: { status: healthy ? "ok" : "down", dependencies, consumers: consumers.statuses() } };
+    },
+  });
+  log(
+    `quarry consumer: ${consumers.storages.join(", ")} from ${settings.kafkaBrokers.join(",")} into ${columnstore.kind} ClickHouse at ${columnstore.location}; ` +
+      `/health and /metrics on http://${settings.host}:${server.port}`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = true;
+    const deadline = settings.shutdownTimeoutMs;
+    log(`${signal}: writing and committing what the consumers hold within ${deadline} ms`);
+    const late = setTimeout(() => {
+      log(`shutdown did not finish within ${deadline} ms: exiting`);
+      process.exit(1);
+    }, deadline + 2000);
+    late.unref();
+    consumers
+      .stop(deadline)
+      .then(() => server.close())
+      .then(() => columnstore.close())
+      .then(
+        () => process.exit(0),
+        (reason: unknown) => {
+          log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  // A consumer that stops on its own (a setup the broker later refuses, a crash) ends the process
+  // with an error, so that its supervisor restarts it rather than leaving it idle.
+  for (const consumer of consumers.consumers) {
+    void consumer.stopped.then((error) => {
+      if (error && !stopping) {
+        log(`consumer ${consumer.storage} stopped: ${error.message}; exiting`);
+        process.exit(1);
+      }
+    });
+  }
+  return -1;
+}
