@@ -194,6 +194,8 @@ describe("refusals", () => {
     // An empty payload decodes to an empty TraceItem, which has no timestamp.
     expect(refusal(processor, Buffer.alloc(0))).toBe("timestamp is missing (a TraceItem needs one)");
     expect(refusal(processor, Buffer.from("{\"organization_id\": 1}"))).toMatch(/^the payload is not a TraceItem protobuf: /);
+    // trace_id (field 3) with bytes that are not UTF-8, which Snuba's decoder refuses too.
+    expect(refusal(processor, Buffer.from([0x1a, 0x02, 0xc3, 0x28]))).toMatch(/^the payload is not a TraceItem protobuf: .*utf-8/);
     // Field 1 as a varint that never ends.
     expect(refusal(processor, Buffer.from([0x08, 0xff, 0xff]))).toMatch(/^the payload is not a TraceItem protobuf: /);
   });
