@@ -6,12 +6,13 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { TraceItemSchema } from "../../gen/sentry_protos/snuba/v1/trace_item_pb.js";
+import { TraceItemTypeSchema } from "../../gen/sentry_protos/snuba/v1/request_common_pb.js";
+import { file_sentry_protos_snuba_v1_trace_item, TraceItemSchema } from "../../gen/sentry_protos/snuba/v1/trace_item_pb.js";
 import { fnv1a32 } from "../../src/clickhouse/fnv1a.js";
 import type { IngestRow } from "../../src/ingestion/message-processor.js";
 import { EapItemsProcessor } from "../../src/ingestion/processors/eap-items-processor.js";
 import { kafkaMessage, refusal, rowOf } from "./message-text.js";
-import { FIXTURE_ITEM_ID, FIXTURE_RECEIVED, FIXTURE_TIMESTAMP, sentryTraceItems } from "./trace-item-fixtures.js";
+import { FIXTURE_ITEM_ID, FIXTURE_RECEIVED, FIXTURE_TIMESTAMP, sentryTraceItemDescriptors, sentryTraceItems } from "./trace-item-fixtures.js";
 
 const NOW_MS = Date.UTC(2025, 0, 1, 12, 0, 5, 123);
 const RANDOM_SESSION = "99999999-9999-4999-8999-999999999999";
@@ -41,6 +42,22 @@ function bucketed(row: IngestRow, kind: "string" | "float"): Record<string, unkn
   for (let bucket = 0; bucket < 40; bucket++) Object.assign(merged, row[`attributes_${kind}_${bucket}`] as Record<string, unknown> | undefined);
   return merged;
 }
+
+describe("trace_item.proto", () => {
+  it("has the wire format of Sentry's: every message's field numbers, names, types and labels, and the item types", () => {
+    const sentry = sentryTraceItemDescriptors(inject("sentryProtosPython"));
+    const ours: Record<string, [number, string, number, number, string][]> = {};
+    // The file's descriptor as compiled (map fields as their generated entry messages, as Python lists them).
+    const file = file_sentry_protos_snuba_v1_trace_item.proto;
+    for (const message of file.messageType) {
+      for (const [name, type] of [[message.name, message], ...message.nestedType.map((nested) => [`${message.name}.${nested.name}`, nested] as const)] as const) {
+        ours[`${file.package}.${name}`] = type.field.map((f) => [f.number, f.name, f.type, f.label, f.typeName]);
+      }
+    }
+    expect(ours).toEqual(sentry.messages);
+    expect(Object.fromEntries(TraceItemTypeSchema.values.map((v) => [v.name, v.number]))).toEqual(sentry.TraceItemType);
+  });
+});
 
 describe("a span with every kind of attribute value", () => {
   it("has the item's columns", () => {

@@ -17,3 +17,14 @@ export const FIXTURE_TIMESTAMP = 1_735_732_800;
 export const FIXTURE_RECEIVED = FIXTURE_TIMESTAMP + 3;
 /** The fixtures' item_id bytes 01 02 … 10, read little-endian. */
 export const FIXTURE_ITEM_ID = BigInt("0x100f0e0d0c0b0a090807060504030201").toString();
+
+export interface SentryTraceItemDescriptors {
+  /** Per message of trace_item.proto (and its nested map entries): [number, name, type, label, type name] of each field. */
+  readonly messages: Record<string, [number, string, number, number, string][]>;
+  readonly TraceItemType: Record<string, number>;
+}
+
+/** What Sentry's package says trace_item.proto's messages are on the wire. */
+export function sentryTraceItemDescriptors(python: string): SentryTraceItemDescriptors {
+  return JSON.parse(execFileSync(python, [SCRIPT, "--descriptors"], { encoding: "utf8" })) as SentryTraceItemDescriptors;
+}
