@@ -64,6 +64,27 @@ export function topicExampleFiles(packageDir: string, topic: string): ExampleFil
   });
 }
 
+/**
+ * Sentry's example messages of a topic whose latest schema is protobuf (`snuba-items`): each
+ * `examples:` folder's `.protobuf` files (or a single file), as bytes.
+ */
+export function topicProtobufExampleFiles(packageDir: string, topic: string): ExampleFile[] {
+  const schema = topicDefinition(packageDir, topic)
+    .schemas.filter((s) => s.type === "protobuf")
+    .sort((a, b) => b.version - a.version)[0];
+  if (!schema) throw new Error(`topic ${topic} has no protobuf schema`);
+  return (schema.examples ?? []).flatMap((entry) => {
+    const path = join(packageDir, "examples", entry);
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((name) => name.endsWith(".protobuf"))
+          .sort()
+          .map((name) => join(path, name))
+      : [path];
+    return files.map((file) => ({ name: basename(file), bytes: readFileSync(file) }));
+  });
+}
+
 /** Sentry's example messages of a topic's latest JSON schema, parsed. */
 export function topicExamples(packageDir: string, topic: string): unknown[] {
   return topicExampleFiles(packageDir, topic).map((file) => JSON.parse(file.bytes.toString("utf8")) as unknown);
