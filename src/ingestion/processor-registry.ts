@@ -4,6 +4,7 @@
  * shipped definitions), with the names that exist.
  */
 import type { MessageProcessor } from "./message-processor.js";
+import { EapItemsProcessor } from "./processors/eap-items-processor.js";
 import { ErrorsProcessor } from "./processors/errors-processor.js";
 import { GENERIC_METRICS_PROCESSOR_NAMES, genericMetricsProcessor, type GenericMetricType } from "./processors/generic-metrics-processor.js";
 import { RELEASE_HEALTH_PROCESSOR_NAME, releaseHealthMetricsProcessor } from "./processors/release-health-metrics-processor.js";
@@ -11,6 +12,7 @@ import { TransactionsProcessor } from "./processors/transactions-processor.js";
 
 const FACTORIES: ReadonlyMap<string, () => MessageProcessor> = new Map<string, () => MessageProcessor>([
   ["ErrorsProcessor", () => new ErrorsProcessor()],
+  ["EAPItemsProcessor", () => new EapItemsProcessor()],
   ["TransactionsMessageProcessor", () => new TransactionsProcessor()],
   [RELEASE_HEALTH_PROCESSOR_NAME, () => releaseHealthMetricsProcessor()],
   ...(Object.entries(GENERIC_METRICS_PROCESSOR_NAMES) as [GenericMetricType, string][]).map(
