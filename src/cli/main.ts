@@ -20,6 +20,7 @@ import { startServer } from "../server/start-server.js";
 import { tailResultsTable, tailResultTopics } from "../subscriptions/publishing/results-tail.js";
 import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
 import { selectConsumerStorages, type IngestionConsumers } from "../ingestion/ingestion-consumers.js";
+import { runDemoKafka } from "../demo-data/kafka/demo-kafka-command.js";
 import { runAuditCommand } from "./audit-command.js";
 import { consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
@@ -32,6 +33,7 @@ commands:
                           --bootstrap: migrate first, and load demo data when the store is empty
   migrate                 create every storage's tables (a second run changes nothing)
   demo-data [--rows N]    write deterministic demo data (default QUARRY_DEMO_ROWS or 1000000 rows)
+  demo-data --kafka ...   write demo data as Sentry's messages onto the Kafka topics (KAFKA_BROKERS)
   subscriptions tail [--from-beginning | --since <ISO 8601>]
                           print subscription results as they arrive: "<subscription id><TAB><message>";
                           from the results storage through QUARRY_QUERY_URL (default http://HOST:PORT),
@@ -89,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "demo-data": {
+      if (args.includes("--kafka")) return runDemoKafka(settings, args, log);
       const rowsText = option(args, "--rows");
       const rows = rowsText === undefined ? settings.demoRows : Number(rowsText);
       if (!Number.isInteger(rows) || rows <= 0) {

@@ -1,8 +1,7 @@
 /**
  * SQL for AggregateFunction columns, derived from the column's exact type so the state always
  * matches it: `AggregateFunction(quantiles(0.5, 0.9), Float64)` is filled with
- * `arrayReduce('quantilesState(0.5, 0.9)', <Float64 array>)` and rolled up with
- * `quantilesMergeState(0.5, 0.9)(<column>)`.
+ * `arrayReduce('quantilesState(0.5, 0.9)', <Float64 array>)`.
  */
 import { splitTopLevel } from "./generator-plan.js";
 
@@ -38,9 +37,4 @@ export function stateFromArraysSql(type: AggregateFunctionType, argumentFor: (ar
   const fn = withParameters(`${type.name}State`, type.parameters);
   const args = type.argumentTypes.map((argumentType, index) => argumentFor(argumentType, index));
   return `arrayReduce('${fn}', ${args.join(", ")})`;
-}
-
-/** Merges states of a column into one state of the same type (for rolling up granularities). */
-export function mergeStateSql(type: AggregateFunctionType, column: string): string {
-  return `${withParameters(`${type.name}MergeState`, type.parameters)}(${column})`;
 }

@@ -253,8 +253,13 @@ function sessionsUseCase(): { counters: MetricSeries[]; distributions: MetricSer
 }
 
 export interface MetricsTableSeries {
-  /** Registry storage name. */
+  /** Registry storage name of the aggregated table that queries read. */
   readonly storage: string;
+  /**
+   * Registry storage name of the raw table the rows are written to: its materialized view
+   * aggregates them into `storage` at every granularity, as ingestion's rows are.
+   */
+  readonly rawStorage: string;
   readonly kind: MetricKind;
   /** Generic metrics store the granularity enum (0/1/2/3) and raw tag values. */
   readonly generic: boolean;
@@ -271,6 +276,7 @@ export function demoMetricsTables(): MetricsTableSeries[] {
   return [
     {
       storage: "generic_metrics_counters",
+      rawStorage: "generic_metrics_counters_raw",
       kind: "counter",
       generic: true,
       share: 12,
@@ -278,6 +284,7 @@ export function demoMetricsTables(): MetricsTableSeries[] {
     },
     {
       storage: "generic_metrics_distributions",
+      rawStorage: "generic_metrics_distributions_raw",
       kind: "distribution",
       generic: true,
       share: 30,
@@ -285,14 +292,30 @@ export function demoMetricsTables(): MetricsTableSeries[] {
     },
     {
       storage: "generic_metrics_sets",
+      rawStorage: "generic_metrics_sets_raw",
       kind: "set",
       generic: true,
       share: 12,
       series: [...transactions.sets, ...spans.sets, ...custom.sets],
     },
-    { storage: "generic_metrics_gauges", kind: "gauge", generic: true, share: 12, series: [...spans.gauges, ...custom.gauges] },
-    { storage: "metrics_counters", kind: "counter", generic: false, share: 14, series: sessions.counters },
-    { storage: "metrics_distributions", kind: "distribution", generic: false, share: 10, series: sessions.distributions },
-    { storage: "metrics_sets", kind: "set", generic: false, share: 10, series: sessions.sets },
+    {
+      storage: "generic_metrics_gauges",
+      rawStorage: "generic_metrics_gauges_raw",
+      kind: "gauge",
+      generic: true,
+      share: 12,
+      series: [...spans.gauges, ...custom.gauges],
+    },
+    // The release-health tables share one raw table: each type's view takes its metric_type.
+    { storage: "metrics_counters", rawStorage: "metrics_raw", kind: "counter", generic: false, share: 14, series: sessions.counters },
+    {
+      storage: "metrics_distributions",
+      rawStorage: "metrics_raw",
+      kind: "distribution",
+      generic: false,
+      share: 10,
+      series: sessions.distributions,
+    },
+    { storage: "metrics_sets", rawStorage: "metrics_raw", kind: "set", generic: false, share: 10, series: sessions.sets },
   ];
 }

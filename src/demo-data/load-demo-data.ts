@@ -6,8 +6,10 @@
  * Determinism rule: the rows are a pure function of (`rows`, `now` truncated to its UTC hour,
  * DEMO_SEED). Loading again with the same `rows` within the same hour writes identical rows.
  * Everything is generated inside ClickHouse (`INSERT ... SELECT ... FROM numbers(...)`), in
- * chunks of CHUNK_ROWS rows. The target tables are truncated first (unless `keepExisting`),
- * so a reload replaces the demo data rather than doubling it.
+ * chunks of CHUNK_ROWS rows. Metrics go into the raw tables, whose materialized views fill the
+ * aggregated tables, as ingestion's rows do. The target tables (raw and aggregated) are
+ * truncated first (unless `keepExisting`), so a reload replaces the demo data rather than
+ * doubling it.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
 import { quoteIdentifier } from "../clickhouse/escaping.js";
@@ -19,7 +21,7 @@ import { eapLogsPlan, eapSpansPlan } from "./eap-items-generator.js";
 import { eventsPlan } from "./events-generator.js";
 import { groupTablesSql } from "./groups-generator.js";
 import { runPlan, tableColumns, type GeneratorPlan, type TableColumn } from "./generator-plan.js";
-import { METRIC_GRANULARITIES, metricsBasePlan, metricsRollupSql } from "./metrics-generator.js";
+import { metricsRawPlan } from "./metrics-generator.js";
 import { ProgressBar } from "./progress-bar.js";
 import { transactionsPlan } from "./transactions-generator.js";
 
@@ -56,7 +58,7 @@ export interface DemoDataSummary {
   readonly seconds: number;
 }
 
-/** Budget ratio: a table's metrics rows ≈ this many times its 10-second rows, once rolled up. */
+/** Budget ratio: a table's aggregated rows ≈ this many times its raw (10-second) rows. */
 const METRICS_ROWS_PER_BASE_ROW = 3.5;
 
 /** Storage names of the tables the demo data fills (the registry gives their tables). */
@@ -75,7 +77,13 @@ function tableOf(storage: string, fallback: string): string {
 interface Step {
   /** What the progress bar shows: events, transactions, metrics, eap_items. */
   readonly label: string;
+  /** The table the step fills and reports. */
   readonly table: string;
+  /**
+   * Tables the step writes to reach `table` (a metrics raw table, whose materialized view fills
+   * the aggregated one): they must exist, and are truncated with it.
+   */
+  readonly sourceTables?: readonly string[];
   /** Progress units this step accounts for. */
   readonly units: number;
   readonly run: (columns: readonly TableColumn[], advance: (unitsDone: number) => void) => Promise<void>;
@@ -90,6 +98,12 @@ function planStep(client: ClickHouseClient, plan: GeneratorPlan): Step {
       await runPlan(client, plan, columns, advance);
     },
   };
+}
+
+async function missingTables(client: ClickHouseClient, tables: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const table of tables) if (!(await tableColumns(client, table))) missing.push(table);
+  return missing;
 }
 
 async function countRows(client: ClickHouseClient, table: string): Promise<number> {
@@ -122,17 +136,18 @@ export async function loadDemoData(client: ClickHouseClient, options: LoadDemoDa
   }
   for (const spec of demoMetricsTables()) {
     const table = tableOf(spec.storage, spec.storage);
+    const rawTable = tableOf(spec.rawStorage, spec.rawStorage);
     const budget = Math.round((split.metrics * spec.share) / 100);
     steps.push({
       label: "metrics",
       table,
+      sourceTables: [rawTable],
       units: budget,
-      run: async (columns, advance) => {
-        const plan = metricsBasePlan(window, table, spec, columns, Math.round(budget / METRICS_ROWS_PER_BASE_ROW));
-        await runPlan(client, plan, columns, () => undefined);
-        for (const seconds of METRIC_GRANULARITIES.slice(1)) {
-          await client.command({ query: metricsRollupSql(table, columns, spec.generic, seconds) });
-        }
+      run: async (_columns, advance) => {
+        const rawColumns = await tableColumns(client, rawTable);
+        if (!rawColumns) throw new Error(`demo data: the raw table ${rawTable} vanished during the load`);
+        const plan = metricsRawPlan(window, rawTable, spec, Math.round(budget / METRICS_ROWS_PER_BASE_ROW));
+        await runPlan(client, plan, rawColumns, () => undefined);
         advance(budget);
       },
     });
@@ -154,16 +169,24 @@ export async function loadDemoData(client: ClickHouseClient, options: LoadDemoDa
   const bar = options.progress ? new ProgressBar(totalUnits) : null;
   const tables: DemoDataTableSummary[] = [];
   const skippedTables: string[] = [];
+  // A raw table shared by several steps (release health's) is truncated once, before its first step.
+  const truncated = new Set<string>();
+  const truncate = async (table: string) => {
+    if (options.keepExisting || truncated.has(table)) return;
+    truncated.add(table);
+    await client.command({ query: `TRUNCATE TABLE ${quoteIdentifier(table)}` });
+  };
   let unitsBefore = 0;
   try {
     for (const step of steps) {
       const stepStarted = Date.now();
       const columns = await tableColumns(client, step.table);
-      if (!columns) {
+      const missing = columns ? await missingTables(client, step.sourceTables ?? []) : [step.table];
+      if (!columns || missing.length > 0) {
         skippedTables.push(step.table);
-        options.log(`demo data: table ${step.table} does not exist (run the migrations); skipped`);
+        options.log(`demo data: table ${missing.join(", ")} does not exist (run the migrations); ${step.table} skipped`);
       } else {
-        if (!options.keepExisting) await client.command({ query: `TRUNCATE TABLE ${quoteIdentifier(step.table)}` });
+        for (const table of [...(step.sourceTables ?? []), step.table]) await truncate(table);
         const base = unitsBefore;
         bar?.update(base, step.label);
         await step.run(columns, (done) => bar?.update(base + done, step.label));

@@ -37,6 +37,14 @@ const GENERIC_TABLES = [
 ] as const;
 const LEGACY_TABLES = ["metrics_counters_v2_local", "metrics_distributions_v2_local", "metrics_sets_v2_local"] as const;
 const METRICS_TABLES = [...GENERIC_TABLES, ...LEGACY_TABLES];
+/** Where the metrics rows are written: the views fill the tables above from them. */
+const RAW_TABLES = [
+  "generic_metric_counters_raw_local",
+  "generic_metric_distributions_raw_local",
+  "generic_metric_sets_raw_local",
+  "generic_metric_gauges_raw_local",
+  "metrics_raw_v2_local",
+] as const;
 const GROUP_TABLES = ["groupedmessage_local", "groupassignee_local", "group_attributes_local"];
 const ALL_TABLES = ["errors_local", ...GROUP_TABLES, "transactions_local", ...METRICS_TABLES, "eap_items_1_local"];
 
@@ -456,5 +464,66 @@ describe("determinism", () => {
     expect(await checksum("generic_metric_counters_aggregated_local")).not.toBe(
       before.get("generic_metric_counters_aggregated_local"),
     );
+  });
+});
+
+/**
+ * The raw tables keep rows 7 days by the real clock (their TTL), so this part loads a window
+ * ending now and compares what lies in the last 6 days; it runs last, as it replaces the data.
+ */
+describe("metrics through the raw tables", () => {
+  const recentDays = 6;
+  let since = "";
+  let windowEnd = 0;
+
+  beforeAll(async () => {
+    const now = new Date();
+    await loadDemoData(store.client, { rows: ROWS, log: () => undefined, progress: false, now });
+    windowEnd = demoTimeWindow(now).end;
+    since = `toDateTime(${Math.floor(windowEnd / 86_400 - recentDays) * 86_400})`;
+  });
+
+  async function recentCounterSums(): Promise<{ raw: number; rawRows: number; aggregated: number[]; legacyRaw: number; legacy: number[] }> {
+    return one(`
+      SELECT (SELECT sum(count_value) FROM generic_metric_counters_raw_local WHERE timestamp >= ${since}) AS raw,
+             (SELECT count() FROM generic_metric_counters_raw_local WHERE timestamp >= ${since}) AS rawRows,
+             (SELECT groupArray(v) FROM (SELECT granularity, sumMerge(value) AS v FROM generic_metric_counters_aggregated_local
+                WHERE timestamp >= ${since} GROUP BY granularity ORDER BY granularity)) AS aggregated,
+             (SELECT sum(count_value) FROM metrics_raw_v2_local WHERE metric_type = 'counter' AND timestamp >= ${since}) AS legacyRaw,
+             (SELECT groupArray(v) FROM (SELECT granularity, sumMerge(value) AS v FROM metrics_counters_v2_local
+                WHERE timestamp >= ${since} GROUP BY granularity ORDER BY granularity)) AS legacy`);
+  }
+
+  it("writes every raw table, and each view fills its aggregated table at every granularity", async () => {
+    for (const table of RAW_TABLES) {
+      const r = await one<{ n: number }>(`SELECT count() AS n FROM ${table} WHERE timestamp >= ${since}`);
+      expect(r.n, table).toBeGreaterThan(0);
+    }
+    const sums = await recentCounterSums();
+    expect(sums.raw).toBeGreaterThan(0);
+    expect(sums.aggregated).toEqual([sums.raw, sums.raw, sums.raw, sums.raw]);
+    expect(sums.legacy).toEqual([sums.legacyRaw, sums.legacyRaw, sums.legacyRaw, sums.legacyRaw]);
+    const types = await rows<{ t: string; v: number }>(
+      "SELECT metric_type AS t, any(materialization_version) AS v FROM metrics_raw_v2_local GROUP BY t ORDER BY t",
+    );
+    expect(types).toEqual([
+      { t: "counter", v: 4 },
+      { t: "distribution", v: 4 },
+      { t: "set", v: 4 },
+    ]);
+    const sets = await one<{ raw: number; aggregated: number }>(`
+      SELECT (SELECT uniqExact(arrayJoin(set_values)) FROM generic_metric_sets_raw_local WHERE timestamp >= ${since}) AS raw,
+             (SELECT uniqCombined64Merge(value) FROM generic_metric_sets_local WHERE granularity = 1 AND timestamp >= ${since}) AS aggregated`);
+    expect(Math.abs(sets.aggregated - sets.raw) / sets.raw).toBeLessThan(0.02);
+  });
+
+  it("truncates the raw and the aggregated tables on reload, so nothing is counted twice", async () => {
+    const before = await recentCounterSums();
+    await loadDemoData(store.client, { rows: ROWS, log: () => undefined, progress: false, now: new Date() });
+    const after = await recentCounterSums();
+    // Within the same hour the data is the same; across an hour boundary the window moved.
+    if (demoTimeWindow(new Date()).end === windowEnd) expect(after).toEqual(before);
+    expect(after.rawRows).toBeLessThan(before.rawRows * 1.2);
+    expect(after.aggregated).toEqual([after.raw, after.raw, after.raw, after.raw]);
   });
 });

@@ -54,6 +54,8 @@ export interface ReadMessage {
   readonly offset: bigint;
   readonly key: string | null;
   readonly value: string;
+  /** The value's bytes (a protobuf payload is not text). */
+  readonly bytes: Buffer;
   readonly timestamp: number;
   readonly headers: Record<string, string>;
 }
@@ -131,6 +133,7 @@ export class KafkaFixture {
               offset: BigInt(message.offset),
               key: message.key?.toString() ?? null,
               value: message.value?.toString() ?? "",
+              bytes: message.value ?? Buffer.alloc(0),
               timestamp: Number(message.timestamp),
               headers: textHeaders(message.headers),
             });
