@@ -39,6 +39,30 @@ function wantedTopics(topics: ConsumerTopics, creation: TopicCreation): ITopicCo
   return wanted;
 }
 
+const LEADERS_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until every partition of the topics has a leader. A topic another consumer (of this
+ * process or another) created a moment ago is listed before its partitions have leaders, and
+ * subscribing to it then fails with "This server does not host this topic-partition".
+ */
+async function waitForLeaders(admin: Admin, names: readonly string[]): Promise<void> {
+  const deadline = Date.now() + LEADERS_TIMEOUT_MS;
+  let lastProblem = "";
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [...names] });
+      const leaderless = topics.filter((topic) => topic.partitions.length === 0 || topic.partitions.some((partition) => partition.leader < 0)).map((topic) => topic.name);
+      if (leaderless.length === 0) return;
+      lastProblem = `no leader yet for ${leaderless.join(", ")}`;
+    } catch (reason) {
+      lastProblem = reason instanceof Error ? reason.message : String(reason);
+    }
+    if (Date.now() > deadline) throw new ConsumerSetupError(`the topics ${names.join(", ")} did not become available within ${LEADERS_TIMEOUT_MS / 1000} s: ${lastProblem}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Creates the missing topics; refuses a commit log of more than one partition. Returns the topics it created. */
 export async function ensureConsumerTopics(admin: Admin, topics: ConsumerTopics, creation: TopicCreation): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
@@ -47,6 +71,10 @@ export async function ensureConsumerTopics(admin: Admin, topics: ConsumerTopics,
     // Another consumer of the group may create them at the same moment: an existing topic is no failure.
     await admin.createTopics({ topics: missing, waitForLeaders: true });
   }
+  await waitForLeaders(
+    admin,
+    wantedTopics(topics, creation).map((topic) => topic.topic),
+  );
   if (topics.commitLog !== null) {
     const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [topics.commitLog] });
     const partitions = metadata[0]?.partitions.length ?? 0;

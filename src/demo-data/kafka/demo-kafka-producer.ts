@@ -67,6 +67,41 @@ export function demoWindow(now: Date, windowMs: number): DemoWindow {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A broker refuses a record batch over its `message.max.bytes` (1 MiB by default), and one batch
+ * holds a partition's messages of a send: sends are cut so that each topic's part stays well
+ * under it (an error event with its stack trace is a few KiB).
+ */
+const MAX_SEND_BYTES = 512 * 1024;
+
+function byteLength(value: Buffer | string | null | undefined): number {
+  return value === null || value === undefined ? 0 : typeof value === "string" ? Buffer.byteLength(value) : value.length;
+}
+
+function byteBoundedBatches(topicMessages: readonly TopicMessages[]): TopicMessages[][] {
+  const sends: TopicMessages[][] = [];
+  for (const { topic, messages } of topicMessages) {
+    let part: Message[] = [];
+    let bytes = 0;
+    let sendIndex = 0;
+    const flush = () => {
+      if (part.length === 0) return;
+      (sends[sendIndex] ??= []).push({ topic, messages: part });
+      sendIndex += 1;
+      part = [];
+      bytes = 0;
+    };
+    for (const message of messages) {
+      const size = byteLength(message.value) + byteLength(message.key);
+      if (bytes + size > MAX_SEND_BYTES) flush();
+      part.push(message);
+      bytes += size;
+    }
+    flush();
+  }
+  return sends;
+}
+
 export async function produceDemoKafka(options: DemoKafkaOptions): Promise<DemoKafkaSummary> {
   const started = Date.now();
   const window = demoWindow(options.now ?? new Date(), options.windowMs);
@@ -106,7 +141,7 @@ export async function produceDemoKafka(options: DemoKafkaOptions): Promise<DemoK
         for (let index = start; index < end; index++) messages.push(demoMessageAt(source, window, index, total));
         return { topic: physical.get(source.topic)!, messages };
       });
-      await producer.sendBatch({ topicMessages, acks: -1 });
+      for (const part of byteBoundedBatches(topicMessages)) await producer.sendBatch({ topicMessages: part, acks: -1 });
       sent += (end - start) * sources.length;
       if (options.ratePerSecond !== null) {
         const due = started + (sent / options.ratePerSecond) * 1000;
