@@ -23,7 +23,7 @@ const PROJECT = 424_242;
 const METRIC_ID = 918_273;
 /** Each Snuba topic of the two storages, renamed for this run through QUARRY_KAFKA_TOPICS. */
 const TOPICS = Object.fromEntries(
-  ["events", "snuba-commit-log", "snuba-dead-letter-events", "event-replacements", "snuba-generic-metrics", "snuba-generic-metrics-counters-commit-log", "snuba-dead-letter-generic-metrics"].map(
+  ["events", "snuba-commit-log", "snuba-dead-letter-events", "event-replacements", "snuba-generic-metrics", "snuba-generic-metrics-counters-commit-log", "snuba-generic-metrics-sets-commit-log", "snuba-dead-letter-generic-metrics"].map(
     (name) => [name, `${name}-${RUN}`],
   ),
 );
@@ -92,7 +92,8 @@ beforeAll(async () => {
     ADMIN_PORT: String(adminPort),
     QUARRY_DEMO_ROWS: "2000",
     KAFKA_BROKERS: brokers().join(","),
-    QUARRY_CONSUMERS: "errors,generic_metrics_counters_raw",
+    // Two storages on one topic: their consumers create it at the same moment on this fresh broker.
+    QUARRY_CONSUMERS: "errors,generic_metrics_counters_raw,generic_metrics_sets_raw",
     QUARRY_KAFKA_TOPICS: JSON.stringify(TOPICS),
     QUARRY_CONSUMER_MAX_BATCH_TIME_MS: "200",
     QUARRY_SCHEDULER: "off",
@@ -167,7 +168,7 @@ describe("serve with QUARRY_CONSUMERS", () => {
     expect(health).toEqual({ status: "ok" });
     const system = (await (await fetch(`${adminUrl}/api/admin/system`)).json()) as Json;
     const byStorage = new Map((system.consumers as Json[]).map((status) => [status.storage, status]));
-    expect([...byStorage.keys()].sort()).toEqual(["errors", "generic_metrics_counters_raw"]);
+    expect([...byStorage.keys()].sort()).toEqual(["errors", "generic_metrics_counters_raw", "generic_metrics_sets_raw"]);
     expect(byStorage.get("errors")).toMatchObject({ state: "running", groupId: "snuba-consumers", topic: TOPICS.events });
     expect(byStorage.get("errors").partitions).toEqual([expect.objectContaining({ partition: 0, committed: "6", lagMessages: 0, lagSeconds: 0 })]);
 
