@@ -45,6 +45,10 @@ export interface ManagedProcess {
   exitReason(): string | undefined;
   /** Tail of every log file this process writes, for error messages. */
   logTail(lines?: number): string;
+  /** Sends `signal` if the process is still running (fault tests: SIGKILL, SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves once the process has exited, however it ended. */
+  exited(): Promise<void>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -123,9 +127,16 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
         })
         .join("\n");
     },
+    signal(signal) {
+      if (exitReason === undefined) child.kill(signal);
+    },
+    exited: () => exited,
     async stop(graceMs = 15_000) {
       if (exitReason !== undefined) return;
       child.kill("SIGTERM");
+      // A process a fault test stopped (SIGSTOP) would hold the SIGTERM pending until the grace
+      // period ends; SIGCONT lets it act on it now, and does nothing to a running process.
+      child.kill("SIGCONT");
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(true), graceMs);
