@@ -163,6 +163,10 @@ async function startClickHouseServerOnce(options: ClickHouseServerOptions): Prom
     // Warnings and errors only: the log's tail goes into error messages, and chDB's default
     // (trace) writes several lines for every query.
     "--log-level=warning",
+    // chDB sizes this pool for a library (2 threads; a server has 512). With Quarry's ~60 tables
+    // their merge, cleanup and statistics tasks queued behind each other, and the server logged
+    // ~50 "Temporarily pause scheduling" warnings a second after `quarry migrate`; 16 keeps up.
+    "--background_schedule_pool_size=16",
     "--listen_host",
     "127.0.0.1",
     "--http_port",
