@@ -13,6 +13,7 @@ export const SOAK_ORG = 1;
 export const SOAK_PROJECTS = [11, 12, 13] as const;
 export const GENERIC_METRIC_ID = 7_000_001;
 export const RELEASE_HEALTH_METRIC_ID = 7_000_002;
+const GAUGE_SAMPLES = 3;
 /** Set members are drawn from this many ids: the read-back's uniq stays exact below ClickHouse's HyperLogLog threshold. */
 const SET_MEMBER_POOL = 5000;
 
@@ -119,7 +120,7 @@ function genericMetric(index: number, window: SoakWindow, kind: GenericKind): { 
   const at = timeOf(index, window);
   const counter = 1 + (index % 3);
   const member = index % SET_MEMBER_POOL;
-  const value = kind === "c" ? counter : kind === "s" ? [member] : kind === "d" ? [index % 100, (index % 7) + 0.5] : { min: 1, max: 3, sum: 6, count: 3, last: 2 };
+  const value = kind === "c" ? counter : kind === "s" ? [member] : kind === "d" ? [index % 100, (index % 7) + 0.5] : { min: 1, max: 3, sum: 6, count: GAUGE_SAMPLES, last: 2 };
   const text = JSON.stringify({
     version: 2,
     use_case_id: "custom",
@@ -203,7 +204,8 @@ export function expect(expectation: SoakExpectation, index: number, window: Soak
       if (kind === "c") expectation.counterSum += built.counter;
       if (kind === "s") expectation.setMembers.add(built.member);
       if (kind === "d") expectation.distributionValues += built.values;
-      if (kind === "g") expectation.gauges += 1;
+      // A gauge message summarises `count` samples (3 here); count(value) adds those up.
+      if (kind === "g") expectation.gauges += GAUGE_SAMPLES;
       return;
     }
     case "snuba-metrics":
