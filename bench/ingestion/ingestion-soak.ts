@@ -33,6 +33,8 @@ export interface SoakOptions {
   /** One in this many messages of each topic is poison; 0: none. */
   readonly poisonEvery: number;
   readonly partitions: number;
+  /** Time between two faults (a consumer SIGKILL or the engine outage); the first comes this long after the start. */
+  readonly faultGapMs: number;
   /** Messages per second the producer aims at (0: as fast as it can). */
   readonly produceRate: number;
   readonly log: (line: string) => void;
@@ -113,6 +115,23 @@ async function caughtUp(admin: Admin, topics: Record<string, string>): Promise<b
     }
   }
   return true;
+}
+
+/** How much of the produced messages the storages' groups have committed, e.g. "41 %". */
+async function committedShare(admin: Admin, topics: Record<string, string>): Promise<string> {
+  let ends = 0n;
+  let committed = 0n;
+  for (const { topic, group } of followedGroups()) {
+    const physical = topics[topic]!;
+    const topicEnds = await endOffsets(admin, physical);
+    const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [physical] });
+    for (const [partition, end] of topicEnds) {
+      ends += end;
+      const offset = BigInt(offsets?.partitions.find((p) => p.partition === partition)?.offset ?? "-1");
+      if (offset > 0n) committed += offset;
+    }
+  }
+  return ends === 0n ? "nothing produced yet, 0 %" : `${Number((committed * 1000n) / ends) / 10} %`;
 }
 
 /** Reads a topic from the beginning to its current end. */
@@ -241,14 +260,13 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
     let producing = true;
     const production = produceAll(kafka, topics, options, window, expectation).finally(() => (producing = false));
     production.catch(() => {});
-    // Faults while the producer runs: the kills spread over its expected time, the outage in the middle.
-    const expectedProduceMs = options.produceRate > 0 ? (options.messages / options.produceRate) * 1000 : Math.max(10_000, options.messages / 50);
+    // Faults every `faultGapMs`, from the start of production on: each SIGKILL lands on a consumer
+    // that has had that long to join its groups and write; the outage comes halfway through.
     const faults = options.consumerKills + (options.engineOutage ? 1 : 0);
-    const gapMs = expectedProduceMs / (faults + 1);
     let kills = 0;
     let outages = 0;
     for (let fault = 0; fault < faults; fault++) {
-      await sleep(gapMs);
+      await sleep(options.faultGapMs);
       const outageNow = options.engineOutage && outages === 0 && fault === Math.floor(faults / 2);
       if (outageNow) {
         log(`soak: killing the ClickHouse server (pid ${server.pid}) for 5 s`);
@@ -259,7 +277,7 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
         continue;
       }
       const victim: QuarryProcess = consumer!;
-      log(`soak: SIGKILL ${kills + 1} of the consumer (pid ${victim.pid})${producing ? "" : " (production done)"}`);
+      log(`soak: SIGKILL ${kills + 1} of the consumer (pid ${victim.pid})${producing ? "" : ", production done"}; ${await committedShare(admin, topics)} committed`);
       victim.signal("SIGKILL");
       await victim.exited;
       kills += 1;

@@ -1,7 +1,7 @@
 /**
  * The ingestion soak at full size (docs/ingestion.md, "Proof under faults"):
  *
- *   npx tsx bench/ingestion/run-ingestion-soak.ts [--messages 1000000] [--kills 10] [--partitions 4] [--rate 0]
+ *   npx tsx bench/ingestion/run-ingestion-soak.ts [--messages 1000000] [--kills 10] [--partitions 4] [--rate 0] [--fault-gap-ms 10000]
  *
  * Starts Kafka (scripts/test-services) unless KAFKA_BROKERS is set, and a ClickHouse server of
  * its own; prints each check and exits 1 when one fails.
@@ -29,6 +29,7 @@ try {
     poisonEvery: 100,
     partitions: option("--partitions", 4),
     produceRate: option("--rate", 0),
+    faultGapMs: option("--fault-gap-ms", 10_000),
     log,
   });
   process.stdout.write(`${JSON.stringify({ ...report, checks: undefined }, null, 1)}\n`);

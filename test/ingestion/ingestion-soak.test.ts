@@ -14,18 +14,19 @@ describe("ingestion under faults", () => {
     const lines: string[] = [];
     const report = await runIngestionSoak({
       brokers: brokers(),
-      messages: 30_000,
+      messages: 15_000,
       consumerKills: 3,
       engineOutage: true,
       poisonEvery: 100,
       partitions: 3,
       produceRate: 1500,
+      faultGapMs: 5000,
       log: (line) => lines.push(line),
     });
     expect(report.consumerKills).toBe(3);
     expect(report.engineOutages).toBe(1);
     for (const check of report.checks) expect(check.found, `${check.what}\n${lines.join("\n")}`).toBe(check.expected);
     // The checks count something: a run that wrote nothing would fail them, not pass them.
-    expect(report.checks.find((check) => check.what === "error events")!.expected).toBeGreaterThan(5000);
+    expect(report.checks.find((check) => check.what === "error events")!.expected).toBeGreaterThan(2500);
   }, 900_000);
 });
