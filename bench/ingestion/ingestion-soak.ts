@@ -54,6 +54,8 @@ export interface SoakReport {
   /** From the first message produced to the last committed offset. */
   readonly totalSeconds: number;
   readonly checks: readonly SoakCheck[];
+  /** The consumer's /health answers while the engine was down (every 0.5 s). */
+  readonly outageHealth: readonly { readonly status: number; readonly body: string }[];
   readonly ok: boolean;
 }
 
@@ -115,6 +117,18 @@ async function caughtUp(admin: Admin, topics: Record<string, string>): Promise<b
     }
   }
   return true;
+}
+
+/** The consumer process's /health answer, once it has printed its port; null before that or when it does not answer. */
+async function consumerHealth(consumer: QuarryProcess): Promise<{ status: number; body: string } | null> {
+  const port = /\/health and \/metrics on http:\/\/[\d.]+:(\d+)/.exec(consumer.output)?.[1];
+  if (!port) return null;
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) });
+    return { status: response.status, body: await response.text() };
+  } catch {
+    return null;
+  }
 }
 
 /** How much of the produced messages the storages' groups have committed, e.g. "41 %". */
@@ -248,6 +262,8 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
       QUARRY_KAFKA_TOPICS: JSON.stringify(topics),
       QUARRY_CONSUMER_PORT: "0",
       QUARRY_CONSUMER_MAX_BATCH_TIME_MS: "500",
+      // A consumer that lags and cannot write for 2 s is reported on /health (the outage shows it).
+      QUARRY_CONSUMER_STUCK_SECONDS: "2",
     };
     const startConsumer = () => {
       consumer = startQuarry(["consumer", "--storage", "all"], env);
@@ -263,15 +279,21 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
     // Faults every `faultGapMs`, from the start of production on: each SIGKILL lands on a consumer
     // that has had that long to join its groups and write; the outage comes halfway through.
     const faults = options.consumerKills + (options.engineOutage ? 1 : 0);
+    const outageHealth: { status: number; body: string }[] = [];
     let kills = 0;
     let outages = 0;
     for (let fault = 0; fault < faults; fault++) {
       await sleep(options.faultGapMs);
-      const outageNow = options.engineOutage && outages === 0 && fault === Math.floor(faults / 2);
+      const outageNow = options.engineOutage && outages === 0 && fault === Math.floor((faults - 1) / 2);
       if (outageNow) {
         log(`soak: killing the ClickHouse server (pid ${server.pid}) for 5 s`);
         server.kill("SIGKILL");
-        await sleep(5000);
+        const outageEnds = Date.now() + 5000;
+        while (Date.now() < outageEnds) {
+          const health = await consumerHealth(consumer!);
+          if (health) outageHealth.push(health);
+          await sleep(500);
+        }
         await server.restart();
         outages += 1;
         continue;
@@ -293,6 +315,9 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
     }
     const totalSeconds = (Date.now() - started) / 1000;
     const last = consumer as QuarryProcess | null;
+    // SIGTERM once it runs (a signal before node has loaded the command ends it by the signal).
+    const readyBy = Date.now() + 60_000;
+    while (last && !/\/health and \/metrics on/.test(last.output) && Date.now() < readyBy) await sleep(200);
     last?.signal("SIGTERM");
     const code = await last?.exited;
     if (code !== 0) throw new Error(`the consumer exited ${code} on SIGTERM\n${last?.output.slice(-4000)}`);
@@ -337,6 +362,7 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
       produceSeconds,
       totalSeconds,
       checks,
+      outageHealth,
       ok: checks.every((check) => check.expected === check.found),
     };
   } finally {

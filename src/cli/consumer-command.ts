@@ -13,7 +13,7 @@ import type { Settings } from "../config/settings.js";
 import type { StorageDefinition } from "../datasets/definition-types.js";
 import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
 import { IngestionConsumers, selectConsumerStorages, type ConsumerSelection } from "../ingestion/ingestion-consumers.js";
-import { startHousekeepingServer } from "../metrics/housekeeping-server.js";
+import { startHousekeepingServer, type HousekeepingServer } from "../metrics/housekeeping-server.js";
 import { processRegistry } from "../metrics/process-metrics.js";
 
 /** The consumers a selection names, configured from the settings; ConsumerSetupError says what is missing. */
@@ -41,6 +41,7 @@ export function consumersFromSettings(
       batching: settings.consumerBatching,
       topicCreation: { sourcePartitions: settings.consumerSourcePartitions },
       stuckAfterMs: settings.consumerStuckSeconds * 1000,
+      sessionTimeoutMs: settings.consumerSessionTimeoutMs,
       log,
     },
     registry,
@@ -74,33 +75,11 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
   const columnstore = createColumnstoreClient(settings);
   const registry = new Registry();
   processRegistry();
-  let consumers: IngestionConsumers;
-  try {
-    consumers = consumersFromSettings(settings, storages, selection, columnstore.client, registry, log);
-    await consumers.start();
-  } catch (reason) {
-    await columnstore.close();
-    if (reason instanceof ConsumerSetupError) {
-      log(`quarry consumer: ${reason.message}`);
-      return 2;
-    }
-    throw reason;
-  }
-  const server = await startHousekeepingServer({
-    host: settings.host,
-    port: settings.consumerPort,
-    registry,
-    role: "a consumer process",
-    health: () => {
-      const dependencies = consumers.health();
-      const healthy = Object.values(dependencies).every((state) => state === "ok");
-      return { healthy, body: { status: healthy ? "ok" : "down", dependencies, consumers: consumers.statuses() } };
-    },
-  });
-  log(
-    `quarry consumer: ${consumers.storages.join(", ")} from ${settings.kafkaBrokers.join(",")} into ${columnstore.kind} ClickHouse at ${columnstore.location}; ` +
-      `/health and /metrics on http://${settings.host}:${server.port}`,
-  );
+  let consumers: IngestionConsumers | null = null;
+  let server: HousekeepingServer | null = null;
+  // The signal handlers come first: a supervisor may stop the process while its consumers are
+  // still joining their groups, and it must then exit 0 rather than by the signal.
+  let startup: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -115,9 +94,10 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
       process.exit(1);
     }, deadline + 2000);
     late.unref();
-    consumers
-      .stop(deadline)
-      .then(() => server.close())
+    startup
+      .catch(() => undefined)
+      .then(() => consumers?.stop(deadline))
+      .then(() => server?.close())
       .then(() => columnstore.close())
       .then(
         () => process.exit(0),
@@ -129,9 +109,40 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+
+  try {
+    consumers = consumersFromSettings(settings, storages, selection, columnstore.client, registry, log);
+    startup = consumers.start();
+    await startup;
+  } catch (reason) {
+    if (stopping) return -1;
+    await columnstore.close();
+    if (reason instanceof ConsumerSetupError) {
+      log(`quarry consumer: ${reason.message}`);
+      return 2;
+    }
+    throw reason;
+  }
+  if (stopping) return -1;
+  const running = consumers;
+  server = await startHousekeepingServer({
+    host: settings.host,
+    port: settings.consumerPort,
+    registry,
+    role: "a consumer process",
+    health: () => {
+      const dependencies = running.health();
+      const healthy = Object.values(dependencies).every((state) => state === "ok");
+      return { healthy, body: { status: healthy ? "ok" : "down", dependencies, consumers: running.statuses() } };
+    },
+  });
+  log(
+    `quarry consumer: ${running.storages.join(", ")} from ${settings.kafkaBrokers.join(",")} into ${columnstore.kind} ClickHouse at ${columnstore.location}; ` +
+      `/health and /metrics on http://${settings.host}:${server.port}`,
+  );
   // A consumer that stops on its own (a setup the broker later refuses, a crash) ends the process
   // with an error, so that its supervisor restarts it rather than leaving it idle.
-  for (const consumer of consumers.consumers) {
+  for (const consumer of running.consumers) {
     void consumer.stopped.then((error) => {
       if (error && !stopping) {
         log(`consumer ${consumer.storage} stopped: ${error.message}; exiting`);

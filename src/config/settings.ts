@@ -82,6 +82,8 @@ export interface Settings {
   readonly consumerBatching: { readonly maxBatchRows: number; readonly maxBatchTimeMs: number; readonly maxBufferedRows: number };
   /** Partitions of a source topic a consumer creates (an existing topic is left as it is). */
   readonly consumerSourcePartitions: number;
+  /** The consumers' Kafka session timeout: how long a killed consumer's partitions wait before another takes them. */
+  readonly consumerSessionTimeoutMs: number;
   /** A consumer that lags and has written nothing for this long makes /health answer 502. */
   readonly consumerStuckSeconds: number;
   /** Port of a `quarry consumer` process's /health and /metrics (0: any free port). */
@@ -194,6 +196,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       maxBufferedRows: Math.max(1, integer(env, "QUARRY_CONSUMER_MAX_BUFFERED_ROWS", 100_000)),
     },
     consumerSourcePartitions: Math.max(1, integer(env, "QUARRY_CONSUMER_SOURCE_PARTITIONS", 1)),
+    consumerSessionTimeoutMs: Math.max(6000, integer(env, "QUARRY_CONSUMER_SESSION_TIMEOUT_MS", 10_000)),
     consumerStuckSeconds: Math.max(1, integer(env, "QUARRY_CONSUMER_STUCK_SECONDS", 60)),
     consumerPort: integer(env, "QUARRY_CONSUMER_PORT", 1238),
     adminPort: integer(env, "ADMIN_PORT", 1219),

@@ -86,6 +86,12 @@ export interface StorageConsumerConfig {
   readonly clientId?: string;
   readonly batching?: Partial<BatchingOptions>;
   readonly topicCreation?: Partial<TopicCreation>;
+  /**
+   * How long the group waits for a member that stopped heartbeating before it moves its
+   * partitions (default 10 s; Kafka's brokers allow 6 s to 30 min). A killed consumer's partitions
+   * stay unread this long: librdkafka's 45 s default would keep them so after every crash.
+   */
+  readonly sessionTimeoutMs?: number;
   /** Where a partition without a committed offset starts: the earliest message (default) or the next one produced. */
   readonly fromBeginning?: boolean;
   readonly metrics?: ConsumerMetrics;

@@ -27,6 +27,8 @@ export interface IngestionConsumersOptions {
   readonly topicMap?: Readonly<Record<string, string>>;
   readonly batching?: Partial<BatchingOptions>;
   readonly topicCreation?: Partial<TopicCreation>;
+  /** The Kafka group's session timeout (StorageConsumerConfig.sessionTimeoutMs). */
+  readonly sessionTimeoutMs?: number;
   /** A consumer that lags and has written nothing for this long is reported stuck (default 60 s). */
   readonly stuckAfterMs?: number;
   readonly log?: (line: string) => void;
@@ -91,6 +93,7 @@ export class IngestionConsumers {
         groupId: loader.consumerGroup,
         ...(options.batching ? { batching: options.batching } : {}),
         ...(options.topicCreation ? { topicCreation: options.topicCreation } : {}),
+        ...(options.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
         metrics,
         ...(options.log ? { log: options.log } : {}),
       });

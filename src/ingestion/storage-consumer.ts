@@ -83,6 +83,8 @@ class Abandoned extends Error {
   }
 }
 
+const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+
 /** Seconds between two log lines about one partition's failing writes. */
 const LOG_EVERY_MS = 10_000;
 
@@ -148,7 +150,14 @@ export class StorageConsumer {
     this.admin = kafka.admin();
     // A fetch waits at most 500 ms for data (librdkafka's fetch.wait.max.ms; kafkajs waits 5 s):
     // leaving the group waits for the fetch in flight, so a stop or a rebalance takes that long.
-    this.consumer = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
+    const sessionTimeout = config.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+    this.consumer = kafka.consumer({
+      groupId: this.groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 500,
+      sessionTimeout,
+      heartbeatInterval: Math.max(500, Math.floor(sessionTimeout / 4)),
+    });
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   }
 

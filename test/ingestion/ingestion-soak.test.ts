@@ -19,13 +19,18 @@ describe("ingestion under faults", () => {
       engineOutage: true,
       poisonEvery: 100,
       partitions: 3,
-      produceRate: 1500,
-      faultGapMs: 5000,
+      // 20 s of production: the outage (the second of four faults 8 s apart) comes while messages arrive.
+      produceRate: 750,
+      faultGapMs: 8000,
       log: (line) => lines.push(line),
     });
     expect(report.consumerKills).toBe(3);
     expect(report.engineOutages).toBe(1);
     for (const check of report.checks) expect(check.found, `${check.what}\n${lines.join("\n")}`).toBe(check.expected);
+    // While the engine was down and messages kept coming, /health said which consumers were stuck.
+    const stuck = report.outageHealth.filter((answer) => answer.status === 502);
+    expect(stuck.length, JSON.stringify(report.outageHealth)).toBeGreaterThan(0);
+    expect(stuck[0]!.body).toMatch(/"consumer:[a-z_]+":"stuck: \d+ messages behind and nothing written for \d+ s; writes failing on partition/);
     // The checks count something: a run that wrote nothing would fail them, not pass them.
     expect(report.checks.find((check) => check.what === "error events")!.expected).toBeGreaterThan(2500);
   }, 900_000);
