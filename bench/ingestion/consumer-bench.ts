@@ -46,10 +46,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: readonly number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
 const count = (n: number) => Math.round(n).toLocaleString("en");
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-const log = (line: string) => process.stderr.write(`ingestion bench: ${line}\n`);
+const benchStarted = performance.now();
+const log = (line: string) => process.stderr.write(`ingestion bench [${((performance.now() - benchStarted) / 1000).toFixed(1)} s]: ${line}\n`);
 
 interface Setting {
   readonly run: string;
+  readonly kafka: Kafka;
   readonly brokers: string[];
   readonly admin: Admin;
   readonly producer: Producer;
@@ -64,11 +66,13 @@ interface CatchUp {
   readonly seconds: number;
   /** From start() until it resolved (topics checked, group joined). */
   readonly startSeconds: number;
-  /** Summed time of the consumer's acknowledged INSERTs. */
-  readonly insertSeconds: number;
+  /** Wall time during which one of the consumer's INSERTs was in the engine (queued or running). */
+  readonly engineSeconds: number;
   readonly inserts: number;
   readonly rssBefore: number;
   readonly rssPeak: number;
+  readonly heapPeak: number;
+  readonly externalPeak: number;
   readonly heldRowsPeak: number;
   readonly heldBytesPeak: number;
 }
@@ -142,8 +146,37 @@ async function histogramSum(registry: Registry, name: string): Promise<{ sum: nu
   };
 }
 
+/**
+ * Wall time during which at least one INSERT is in the engine. The embedded engine runs one
+ * statement at a time (its connection queues the others), so this is how long the engine was
+ * kept busy; the sum of the INSERTs' durations counts the queueing of each partition's range.
+ */
+class EngineBusyClock {
+  seconds = 0;
+  private inFlight = 0;
+  private since = 0;
+
+  /** The client, with its `command` calls (the consumer's INSERTs) timed. */
+  wrap(client: ClickHouseClient): ClickHouseClient {
+    return new Proxy(client, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property, target);
+        if (property !== "command" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        return async (params: Parameters<ClickHouseClient["command"]>[0]) => {
+          if (this.inFlight++ === 0) this.since = performance.now();
+          try {
+            return await target.command(params);
+          } finally {
+            if (--this.inFlight === 0) this.seconds += (performance.now() - this.since) / 1000;
+          }
+        };
+      },
+    });
+  }
+}
+
 /** The storage's consumer as `quarry consumer --storage <name>` builds it, in a group and on topics of this run. */
-function consumersFor(setting: Setting, storageName: string, topic: string, group: string, metrics: Registry): IngestionConsumers {
+function consumersFor(setting: Setting, storageName: string, topic: string, group: string, metrics: Registry, client: ClickHouseClient = setting.client): IngestionConsumers {
   const storage = storageOf(setting, storageName);
   const loader = storage.streamLoader!;
   const suffix = `-${setting.run}`;
@@ -154,7 +187,7 @@ function consumersFor(setting: Setting, storageName: string, topic: string, grou
   };
   if (loader.replacementTopic !== null) topicMap[loader.replacementTopic] = loader.replacementTopic + suffix;
   const storages = setting.storages.map((candidate) => (candidate === storage ? { ...storage, streamLoader: { ...loader, consumerGroup: group } } : candidate));
-  return new IngestionConsumers({ storages, selection: [storageName], brokers: setting.brokers, client: setting.client, topicMap, log }, metrics);
+  return new IngestionConsumers({ storages, selection: [storageName], brokers: setting.brokers, client, topicMap, log }, metrics);
 }
 
 /** Starts a fresh group on a produced backlog and waits until its committed offsets reach the end offsets. */
@@ -163,12 +196,18 @@ async function catchUp(setting: Setting, storageName: string, topic: string, pha
   const ends = new Map((await setting.admin.fetchTopicOffsets(topic)).map(({ partition, high }) => [partition, high]));
   const rows = [...ends.values()].reduce((total, high) => total + Number(high), 0);
   const metrics = new Registry();
-  const consumers = consumersFor(setting, storageName, topic, group, metrics);
+  const engine = new EngineBusyClock();
+  const consumers = consumersFor(setting, storageName, topic, group, metrics, engine.wrap(setting.client));
   let rssPeak = 0;
+  let heapPeak = 0;
+  let externalPeak = 0;
   let heldRowsPeak = 0;
   let heldBytesPeak = 0;
   const sample = () => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const memory = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, memory.rss);
+    heapPeak = Math.max(heapPeak, memory.heapTotal);
+    externalPeak = Math.max(externalPeak, memory.external);
     const status = consumers.statuses()[0];
     if (status) {
       heldRowsPeak = Math.max(heldRowsPeak, status.heldRows);
@@ -193,7 +232,7 @@ async function catchUp(setting: Setting, storageName: string, topic: string, pha
     const seconds = (performance.now() - started) / 1000;
     sample();
     const inserts = await histogramSum(metrics, "quarry_consumer_insert_duration_seconds");
-    return { rows, seconds, startSeconds, insertSeconds: inserts.sum, inserts: inserts.count, rssBefore, rssPeak, heldRowsPeak, heldBytesPeak };
+    return { rows, seconds, startSeconds, engineSeconds: engine.seconds, inserts: inserts.count, rssBefore, rssPeak, heapPeak, externalPeak, heldRowsPeak, heldBytesPeak };
   } finally {
     clearInterval(sampler);
     await consumers.stop();
@@ -252,12 +291,55 @@ async function bareInsert(setting: Setting, storageName: string, total: number, 
   return { rows, seconds, processSeconds: processMs / 1000, encodeSeconds: encodeMs / 1000 };
 }
 
+/**
+ * Kafka alone: a kafkajs consumer with the storage consumer's fetch settings that only counts the
+ * messages; seconds from its first batch to the last message.
+ */
+async function fetchOnly(setting: Setting, topic: string, total: number): Promise<number> {
+  const consumer = setting.kafka.consumer({ groupId: `bench-fetch-only-${topic}`, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
+  let seen = 0;
+  let first = 0;
+  let last = 0;
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatch: async ({ batch }) => {
+        if (first === 0) first = performance.now();
+        seen += batch.messages.length;
+        if (seen >= total && last === 0) {
+          last = performance.now();
+          finished();
+        }
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`fetching ${topic} took over 5 minutes`)), 5 * 60_000)));
+    await Promise.race([done, timeout]).finally(() => clearTimeout(timer));
+  } finally {
+    await consumer.disconnect();
+  }
+  return (last - first) / 1000;
+}
+
+interface Throughput {
+  readonly consumer: CatchUp;
+  readonly bare: BareInsert;
+  /** Kafka fetch and decode of the same messages alone. */
+  readonly fetchSeconds: number;
+}
+
 /** Throughput of one storage's consumer and the bare insert of the same rows, in one run. */
-async function throughput(setting: Setting, storageName: string, total: number, make: (index: number) => BenchMessage): Promise<{ consumer: CatchUp; bare: BareInsert }> {
+async function throughput(setting: Setting, storageName: string, total: number, make: (index: number) => BenchMessage): Promise<Throughput> {
   const topic = `bench-${storageName}-throughput-${setting.run}`;
   await createTopic(setting, topic);
   log(`${storageName}: producing ${count(total)} messages`);
   await produce(setting, topic, total, make);
+  log(`${storageName}: Kafka fetch alone`);
+  const fetchSeconds = await fetchOnly(setting, topic, total);
   log(`${storageName}: bare insert`);
   const bare = await bareInsert(setting, storageName, total, make);
   log(`${storageName}: consumer`);
@@ -265,7 +347,7 @@ async function throughput(setting: Setting, storageName: string, total: number, 
   const written = await tableRows(setting.client, storageOf(setting, storageName).table);
   if (written !== total) throw new Error(`the ${storageName} consumer wrote ${written} rows of ${total}`);
   await truncateAll(setting.client);
-  return { consumer, bare };
+  return { consumer, bare, fetchSeconds };
 }
 
 /** Errors produced at `rate` for `seconds`, each stamped with its produce time; (answer time − newest visible stamp) every 100 ms. */
@@ -336,6 +418,7 @@ export const ingestionConsumerBench: BenchSection = async ({ quick }) => {
     await producer.connect();
     const setting: Setting = {
       run: randomUUID().slice(0, 8),
+      kafka,
       brokers: broker.brokers,
       admin,
       producer,
@@ -378,7 +461,7 @@ export const ingestionConsumerBench: BenchSection = async ({ quick }) => {
       },
       {
         bench: `Resident memory under a backlog of ${count(backlogTotal)} counters (${(backlogTotal / DEFAULT_BATCHING.maxBufferedRows).toFixed(1)} × maxBufferedRows), fresh group catching up; RSS of the whole process (Node and the embedded engine) every ${RSS_SAMPLE_MS} ms`,
-        figure: `peak ${mib(backlog.rssPeak)}, before start ${mib(backlog.rssBefore)} (+${mib(backlog.rssPeak - backlog.rssBefore)}); rows held peak ${count(backlog.heldRowsPeak)}, bytes held peak ${mib(backlog.heldBytesPeak)}; caught up at ${count(backlog.rows / backlog.seconds)} rows/s`,
+        figure: `RSS peak ${mib(backlog.rssPeak)}, before start ${mib(backlog.rssBefore)} (+${mib(backlog.rssPeak - backlog.rssBefore)}); V8 heap peak ${mib(backlog.heapPeak)}, external peak ${mib(backlog.externalPeak)} (the rest is the engine's and the allocator's); the consumer held at most ${count(backlog.heldRowsPeak)} rows, ${mib(backlog.heldBytesPeak)}; caught up at ${count(backlog.rows / backlog.seconds)} rows/s`,
         target: `bounded: docs/ingestion.md states ≤ maxBufferedRows (${count(DEFAULT_BATCHING.maxBufferedRows)}) rows + one message and ≤ maxBufferedBytes (${mib(DEFAULT_BATCHING.maxBufferedBytes)}) + one message held, plus kafkajs's fetch buffers (≤ 10 MiB)`,
       },
     ];
@@ -391,17 +474,18 @@ export const ingestionConsumerBench: BenchSection = async ({ quick }) => {
   }
 };
 
-function throughputRow(what: string, result: { consumer: CatchUp; bare: BareInsert }, target: number): BenchRow {
-  const { consumer, bare } = result;
+function throughputRow(what: string, result: Throughput, target: number): BenchRow {
+  const { consumer, bare, fetchSeconds } = result;
   const consumerRate = consumer.rows / consumer.seconds;
   const bareRate = bare.rows / bare.seconds;
-  const other = consumer.seconds - consumer.startSeconds - consumer.insertSeconds;
+  const perMessage = (seconds: number) => `${((seconds / consumer.rows) * 1e6).toFixed(1)} µs`;
   return {
     bench: `${what}: ${count(consumer.rows)} messages produced first on 4 partitions, start() → committed offsets = end offsets (polled every ${COMMIT_POLL_MS} ms); bare batched insert of the same rows (processed up front, ${count(BARE_BLOCK_ROWS)}-row JSONEachRow blocks, the consumer's INSERT statement) into the same engine`,
     figure:
       `consumer ${count(consumerRate)} rows/s (${consumer.seconds.toFixed(1)} s); bare insert ${count(bareRate)} rows/s (${bare.seconds.toFixed(1)} s); ratio ${(consumerRate / bareRate).toFixed(2)}. ` +
-      `Where the consumer's time went: start and group join ${consumer.startSeconds.toFixed(1)} s, ${count(consumer.inserts)} INSERTs ${consumer.insertSeconds.toFixed(1)} s, ` +
-      `the rest (Kafka fetch and decode, processing, commits, overlapping the INSERTs) ${other.toFixed(1)} s; processing the same messages takes ${bare.processSeconds.toFixed(1)} s and encoding their rows ${bare.encodeSeconds.toFixed(1)} s on one core`,
+      `Where the time goes: an INSERT was in the engine ${consumer.engineSeconds.toFixed(1)} s of the ${consumer.seconds.toFixed(1)} s (${count(consumer.inserts)} INSERTs); ` +
+      `per message on the JS thread, processing ${perMessage(bare.processSeconds)} and encoding the rows as JSONEachRow ${perMessage(bare.encodeSeconds)} (timed on the bare path); ` +
+      `Kafka fetch and decode alone (kafkajs, same fetch settings) ${count(consumer.rows / fetchSeconds)} messages/s`,
     target: `≥ ${count(target)} rows/s; ratio ≥ 0.7`,
   };
 }
