@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { BenchRow, BenchSection } from "./bench-row.js";
+import { ingestionConsumerBench } from "./ingestion/consumer-bench.js";
 import { mqlFrontendBench } from "./mql/mql-frontend-bench.js";
 import { rpcFrontendBench } from "./rpc/rpc-frontend-bench.js";
 import { serviceBench } from "./service/service-bench.js";
@@ -22,6 +23,7 @@ const SECTIONS: readonly { readonly name: string; readonly title: string; readon
   { name: "service", title: "Service", run: serviceBench },
   { name: "subscriptions", title: "Subscriptions", run: subscriptionBench },
   { name: "cluster", title: "Scheduler cluster", run: clusterBench },
+  { name: "ingestion", title: "Ingestion consumers", run: ingestionConsumerBench },
 ];
 
 const quick = process.argv.includes("--quick");
