@@ -30,7 +30,7 @@ import { DEFAULT_BATCHING } from "../../src/ingestion/consumer-options.js";
 import { IngestionConsumers } from "../../src/ingestion/ingestion-consumers.js";
 import type { IngestMessage } from "../../src/ingestion/message-processor.js";
 import { createProcessor } from "../../src/ingestion/processor-registry.js";
-import { insertStatement } from "../../src/ingestion/range-insert.js";
+import { insertSettings, type RowWriter } from "../../src/ingestion/range-insert.js";
 import type { BenchRow, BenchSection } from "../bench-row.js";
 import { counterMessage, errorMessage, type BenchMessage } from "./consumer-bench-messages.js";
 
@@ -56,6 +56,8 @@ interface Setting {
   readonly admin: Admin;
   readonly producer: Producer;
   readonly client: ClickHouseClient;
+  /** The engine's row writer (ColumnstoreClient.insertRows), as `quarry consumer` uses it. */
+  readonly writeRows: RowWriter;
   readonly storages: readonly StorageDefinition[];
   readonly nowSeconds: number;
 }
@@ -156,27 +158,21 @@ class EngineBusyClock {
   private inFlight = 0;
   private since = 0;
 
-  /** The client, with its `command` calls (the consumer's INSERTs) timed. */
-  wrap(client: ClickHouseClient): ClickHouseClient {
-    return new Proxy(client, {
-      get: (target, property) => {
-        const value: unknown = Reflect.get(target, property, target);
-        if (property !== "command" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-        return async (params: Parameters<ClickHouseClient["command"]>[0]) => {
-          if (this.inFlight++ === 0) this.since = performance.now();
-          try {
-            return await target.command(params);
-          } finally {
-            if (--this.inFlight === 0) this.seconds += (performance.now() - this.since) / 1000;
-          }
-        };
-      },
-    });
+  /** The writer, with its calls (the consumer's INSERTs) timed. */
+  wrap(write: RowWriter): RowWriter {
+    return async (table, settings, body) => {
+      if (this.inFlight++ === 0) this.since = performance.now();
+      try {
+        await write(table, settings, body);
+      } finally {
+        if (--this.inFlight === 0) this.seconds += (performance.now() - this.since) / 1000;
+      }
+    };
   }
 }
 
 /** The storage's consumer as `quarry consumer --storage <name>` builds it, in a group and on topics of this run. */
-function consumersFor(setting: Setting, storageName: string, topic: string, group: string, metrics: Registry, client: ClickHouseClient = setting.client): IngestionConsumers {
+function consumersFor(setting: Setting, storageName: string, topic: string, group: string, metrics: Registry, writeRows: RowWriter = setting.writeRows): IngestionConsumers {
   const storage = storageOf(setting, storageName);
   const loader = storage.streamLoader!;
   const suffix = `-${setting.run}`;
@@ -187,7 +183,7 @@ function consumersFor(setting: Setting, storageName: string, topic: string, grou
   };
   if (loader.replacementTopic !== null) topicMap[loader.replacementTopic] = loader.replacementTopic + suffix;
   const storages = setting.storages.map((candidate) => (candidate === storage ? { ...storage, streamLoader: { ...loader, consumerGroup: group } } : candidate));
-  return new IngestionConsumers({ storages, selection: [storageName], brokers: setting.brokers, client, topicMap, log }, metrics);
+  return new IngestionConsumers({ storages, selection: [storageName], brokers: setting.brokers, client: setting.client, writeRows, topicMap, log }, metrics);
 }
 
 /** Starts a fresh group on a produced backlog and waits until its committed offsets reach the end offsets. */
@@ -197,7 +193,7 @@ async function catchUp(setting: Setting, storageName: string, topic: string, pha
   const rows = [...ends.values()].reduce((total, high) => total + Number(high), 0);
   const metrics = new Registry();
   const engine = new EngineBusyClock();
-  const consumers = consumersFor(setting, storageName, topic, group, metrics, engine.wrap(setting.client));
+  const consumers = consumersFor(setting, storageName, topic, group, metrics, engine.wrap(setting.writeRows));
   let rssPeak = 0;
   let heapPeak = 0;
   let externalPeak = 0;
@@ -282,7 +278,7 @@ async function bareInsert(setting: Setting, storageName: string, total: number, 
   await truncateAll(setting.client);
   const started = performance.now();
   for (const [index, block] of blocks.entries()) {
-    await setting.client.command({ query: `${insertStatement(storage.table, `bench:${setting.run}:${storageName}:${index}`)}\n${block}` });
+    await setting.writeRows(storage.table, insertSettings(`bench:${setting.run}:${storageName}:${index}`), block);
   }
   const seconds = (performance.now() - started) / 1000;
   const rows = await tableRows(setting.client, storage.table);
@@ -423,6 +419,7 @@ export const ingestionConsumerBench: BenchSection = async ({ quick }) => {
       admin,
       producer,
       client: columnstore.client,
+      writeRows: (table, settings, body) => columnstore.insertRows(table, settings, body),
       storages: registry.storages(),
       nowSeconds: Math.floor(Date.now() / 1000),
     };

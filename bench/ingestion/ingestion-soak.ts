@@ -274,7 +274,11 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
     const expectation = emptyExpectation();
     const started = Date.now();
     let producing = true;
-    const production = produceAll(kafka, topics, options, window, expectation).finally(() => (producing = false));
+    let producedAt = 0;
+    const production = produceAll(kafka, topics, options, window, expectation).finally(() => {
+      producing = false;
+      producedAt = Date.now();
+    });
     production.catch(() => {});
     // Faults every `faultGapMs`, from the start of production on: each SIGKILL lands on a consumer
     // that has had that long to join its groups and write; the outage comes halfway through.
@@ -306,7 +310,7 @@ export async function runIngestionSoak(options: SoakOptions): Promise<SoakReport
       startConsumer();
     }
     await production;
-    const produceSeconds = (Date.now() - started) / 1000;
+    const produceSeconds = (producedAt - started) / 1000;
     log(`soak: ${options.messages} messages produced in ${produceSeconds.toFixed(1)} s; waiting for every group to commit the end offsets`);
     const deadline = Date.now() + 30 * 60_000;
     while (!(await caughtUp(admin, topics))) {

@@ -32,7 +32,8 @@ try {
     faultGapMs: option("--fault-gap-ms", 10_000),
     log,
   });
-  process.stdout.write(`${JSON.stringify({ ...report, checks: undefined }, null, 1)}\n`);
+  const outage = report.outageHealth.map((answer) => `${answer.status}${answer.status === 502 ? ` ${answer.body.match(/stuck: [^"]*/)?.[0] ?? ""}` : ""}`);
+  process.stdout.write(`${JSON.stringify({ ...report, checks: undefined, outageHealth: outage }, null, 1)}\n`);
   process.exitCode = report.ok ? 0 : 1;
 } finally {
   await services?.stop();

@@ -6,9 +6,8 @@
  *
  * `serve` runs the same consumers in its own process with QUARRY_CONSUMERS (consumersFromSettings).
  */
-import type { ClickHouseClient } from "@clickhouse/client";
 import { Registry } from "prom-client";
-import { createColumnstoreClient } from "../clickhouse/client-factory.js";
+import { createColumnstoreClient, type ColumnstoreClient } from "../clickhouse/client-factory.js";
 import type { Settings } from "../config/settings.js";
 import type { StorageDefinition } from "../datasets/definition-types.js";
 import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
@@ -21,7 +20,7 @@ export function consumersFromSettings(
   settings: Settings,
   storages: readonly StorageDefinition[],
   selection: ConsumerSelection,
-  client: ClickHouseClient,
+  columnstore: ColumnstoreClient,
   registry: Registry,
   log: (line: string) => void,
 ): IngestionConsumers {
@@ -36,7 +35,8 @@ export function consumersFromSettings(
       storages,
       selection,
       brokers: settings.kafkaBrokers,
-      client,
+      client: columnstore.client,
+      writeRows: (table, rowSettings, body) => columnstore.insertRows(table, rowSettings, body),
       topicMap: settings.kafkaTopics,
       batching: settings.consumerBatching,
       topicCreation: { sourcePartitions: settings.consumerSourcePartitions },
@@ -111,7 +111,7 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
   process.on("SIGTERM", () => stop("SIGTERM"));
 
   try {
-    consumers = consumersFromSettings(settings, storages, selection, columnstore.client, registry, log);
+    consumers = consumersFromSettings(settings, storages, selection, columnstore, registry, log);
     startup = consumers.start();
     await startup;
   } catch (reason) {

@@ -215,7 +215,7 @@ async function main(argv: string[]): Promise<number> {
       log(`quarry serving JSON, Connect, gRPC and gRPC-Web on http://${server.host}:${server.port} (${columnstore.kind} ClickHouse at ${columnstore.location})`);
       if (consumerSelection !== null) {
         try {
-          consumers = consumersFromSettings(settings, registry.storages(), consumerSelection, columnstore.client, server.backend.metrics.registry, log);
+          consumers = consumersFromSettings(settings, registry.storages(), consumerSelection, columnstore, server.backend.metrics.registry, log);
           await consumers.start();
         } catch (reason) {
           await server.close();

@@ -8,6 +8,7 @@ import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { drainPending, Session } from "chdb";
 import { createChdbConnection } from "chdb/connection";
 import { SerializedEmbeddedConnection } from "./embedded-connection.js";
+import { quoteIdentifier, quoteString } from "./escaping.js";
 
 export type EngineKind = "embedded" | "server";
 
@@ -16,7 +17,19 @@ export interface ColumnstoreClient {
   readonly kind: EngineKind;
   /** Where the engine lives: the data directory or the server URL. */
   readonly location: string;
+  /**
+   * INSERTs `body` (JSONEachRow lines) into `table` with the statement-level `settings`. The
+   * embedded engine takes the bytes through chDB's raw insert (its own parser, about three times
+   * faster than the same rows inside the statement text); a server gets them as the POST body.
+   */
+  insertRows(table: string, settings: Readonly<Record<string, string | number>>, body: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** `INSERT INTO t SETTINGS k = v, ... FORMAT JSONEachRow`, for the server's statement. */
+function insertStatement(table: string, settings: Readonly<Record<string, string | number>>): string {
+  const pairs = Object.entries(settings).map(([name, value]) => `${name} = ${typeof value === "number" ? String(value) : quoteString(value)}`);
+  return `INSERT INTO ${quoteIdentifier(table)}${pairs.length > 0 ? ` SETTINGS ${pairs.join(", ")}` : ""} FORMAT JSONEachRow`;
 }
 
 /**
@@ -118,21 +131,28 @@ export function createColumnstoreClient(
       password: settings.clickhousePassword,
       clickhouse_settings: BASE_CLICKHOUSE_SETTINGS,
     });
-    return { client, kind: "server", location: settings.clickhouseUrl, close: () => client.close() };
+    return {
+      client,
+      kind: "server",
+      location: settings.clickhouseUrl,
+      async insertRows(table, insertSettings, body) {
+        await client.command({ query: `${insertStatement(table, insertSettings)}\n${body}` });
+      },
+      close: () => client.close(),
+    };
   }
   mkdirSync(settings.dataDir, { recursive: true });
   // chDB starts its engine with the first session on a data directory, and later sessions on
   // it share that engine: this one exists to start it with our configuration (the connection
   // API takes no engine arguments), and lives as long as the client.
   const engine = new Session(settings.dataDir, { connectionArgs: embeddedEngineArgs(settings) });
-  const client = createClient({
-    connection: new SerializedEmbeddedConnection(createChdbConnection({ path: settings.dataDir })),
-    clickhouse_settings: EMBEDDED_CLICKHOUSE_SETTINGS,
-  } as Parameters<typeof createClient>[0]);
+  const connection = new SerializedEmbeddedConnection(createChdbConnection({ path: settings.dataDir }));
+  const client = createClient({ connection, clickhouse_settings: EMBEDDED_CLICKHOUSE_SETTINGS } as Parameters<typeof createClient>[0]);
   return {
     client,
     kind: "embedded",
     location: settings.dataDir,
+    insertRows: (table, insertSettings, body) => connection.rawInsert(table, insertSettings, body),
     async close() {
       // The connection waits for its call in the engine; drainPending then waits for any teardown
       // chDB still deferred, so the engine is down when this resolves and the process may exit.

@@ -52,6 +52,21 @@ export class SerializedEmbeddedConnection {
     return this.inOrder(() => this.inner.insert(params));
   }
 
+  /**
+   * JSONEachRow bytes into `table` through chDB's raw insert: the engine parses the bytes itself
+   * (the statement it builds carries `settings` as a SETTINGS clause, so nothing stays on the
+   * session). In turn with every other call, drained after a failure like them.
+   */
+  async rawInsert(table: string, settings: Readonly<Record<string, string | number>>, body: string): Promise<void> {
+    await this.inOrder(async () => {
+      try {
+        await this.inner.chdb.rawInsert({ table, format: "JSONEachRow", settings: { ...settings }, values: Buffer.from(body) });
+      } catch (reason) {
+        throw this.inner.mapError(reason);
+      }
+    });
+  }
+
   ping(params: Parameters<ChdbConnection["ping"]>[0]) {
     // A ping answers whether the engine is there; it does not throw (the Connection contract).
     return this.inOrder(() => this.inner.ping(params)).catch((error: unknown) => ({ success: false as const, error: this.mapError(error) }));

@@ -2,6 +2,7 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { MessageProcessor } from "./message-processor.js";
 import type { OffsetRange } from "./offset-range.js";
+import type { RowWriter } from "./range-insert.js";
 import type { ConsumerMetrics } from "./consumer-metrics.js";
 
 /** Snuba's consumer group for its storage consumers. */
@@ -81,6 +82,8 @@ export interface StorageConsumerConfig {
   readonly topics: ConsumerTopics;
   readonly brokers: readonly string[];
   readonly client: ClickHouseClient;
+  /** How the rows are written (ColumnstoreClient.insertRows); default: in the INSERT statement's text through `client`. */
+  readonly writeRows?: RowWriter;
   /** Default `snuba-consumers`; must not contain `:` (the commit log's key separates with it). */
   readonly groupId?: string;
   readonly clientId?: string;

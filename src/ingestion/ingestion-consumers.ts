@@ -12,6 +12,7 @@ import { ConsumerMetrics } from "./consumer-metrics.js";
 import { ConsumerSetupError } from "./consumer-setup-error.js";
 import { createProcessor, processorNames } from "./processor-registry.js";
 import { StorageConsumer, type ConsumerStatus } from "./storage-consumer.js";
+import type { RowWriter } from "./range-insert.js";
 import { physicalTopic } from "./topic-names.js";
 
 /** `all`: every storage with a stream_loader. */
@@ -23,6 +24,8 @@ export interface IngestionConsumersOptions {
   readonly selection: ConsumerSelection;
   readonly brokers: readonly string[];
   readonly client: ClickHouseClient;
+  /** How rows are written (ColumnstoreClient.insertRows); default: in the statement text through `client`. */
+  readonly writeRows?: RowWriter;
   /** Snuba's topic name -> the physical one (QUARRY_KAFKA_TOPICS). */
   readonly topicMap?: Readonly<Record<string, string>>;
   readonly batching?: Partial<BatchingOptions>;
@@ -90,6 +93,7 @@ export class IngestionConsumers {
         },
         brokers: options.brokers,
         client: options.client,
+        ...(options.writeRows ? { writeRows: options.writeRows } : {}),
         groupId: loader.consumerGroup,
         ...(options.batching ? { batching: options.batching } : {}),
         ...(options.topicCreation ? { topicCreation: options.topicCreation } : {}),

@@ -15,8 +15,19 @@ import { insertIsolatingRefusals, refusalText } from "../clickhouse/isolate-refu
 import type { DeadLetter, RangeEntry } from "./message-outcome.js";
 import { partToken } from "./range-token.js";
 
+/** Writes JSONEachRow lines into a table with statement-level settings (ColumnstoreClient.insertRows). */
+export type RowWriter = (table: string, settings: Readonly<Record<string, string | number>>, body: string) => Promise<void>;
+
+/** A RowWriter for any client: the rows follow the INSERT statement in its text (a server's HTTP body). */
+export function statementRowWriter(client: ClickHouseClient): RowWriter {
+  return async (table, settings, body) => {
+    const pairs = Object.entries(settings).map(([name, value]) => `${name} = ${typeof value === "number" ? String(value) : quoteString(value)}`);
+    await client.command({ query: `INSERT INTO ${quoteIdentifier(table)} SETTINGS ${pairs.join(", ")} FORMAT JSONEachRow\n${body}` });
+  };
+}
+
 export interface RangeInsert {
-  readonly client: ClickHouseClient;
+  readonly write: RowWriter;
   readonly table: string;
   /** The range's token (range-token.ts). */
   readonly token: string;
@@ -35,17 +46,16 @@ export interface RangeInsert {
  * refusal late in a large range leaves the blocks before it written, and the halves sent next
  * would write them again under other tokens).
  */
-export function insertStatement(table: string, token: string): string {
-  const settings = [
-    "insert_deduplicate = 1",
-    `insert_deduplication_token = ${quoteString(token)}`,
-    "deduplicate_blocks_in_dependent_materialized_views = 1",
-    "async_insert = 0",
-    "max_insert_block_size = 1000000000",
-    "min_insert_block_size_rows = 1000000000",
-    `min_insert_block_size_bytes = ${2 ** 40}`,
-  ];
-  return `INSERT INTO ${quoteIdentifier(table)} SETTINGS ${settings.join(", ")} FORMAT JSONEachRow`;
+export function insertSettings(token: string): Record<string, string | number> {
+  return {
+    insert_deduplicate: 1,
+    insert_deduplication_token: token,
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+    async_insert: 0,
+    max_insert_block_size: 1_000_000_000,
+    min_insert_block_size_rows: 1_000_000_000,
+    min_insert_block_size_bytes: 2 ** 40,
+  };
 }
 
 function rowsOf(entries: readonly RangeEntry[]): number {
@@ -62,7 +72,7 @@ export async function insertRange(insert: RangeInsert): Promise<DeadLetter[]> {
       let body = "";
       for (const entry of part) if (entry.outcome.kind === "rows") body += entry.outcome.lines;
       const started = performance.now();
-      await insert.client.command({ query: `${insertStatement(insert.table, token)}\n${body}` });
+      await insert.write(insert.table, insertSettings(token), body);
       insert.onInserted(rowsOf(part), (performance.now() - started) / 1000);
     },
     onRefused: (entry, reason) => {

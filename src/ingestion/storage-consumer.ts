@@ -44,7 +44,7 @@ import { processMessage, type DeadLetter } from "./message-outcome.js";
 import type { MessageProcessor } from "./message-processor.js";
 import type { FlushReason, OffsetRange } from "./offset-range.js";
 import { PartitionState } from "./partition-state.js";
-import { insertRange } from "./range-insert.js";
+import { insertRange, statementRowWriter, type RowWriter } from "./range-insert.js";
 import { pendingEnd, pendingMetadata, rangeToken } from "./range-token.js";
 
 export type ConsumerState = "new" | "starting" | "running" | "stopping" | "stopped" | "crashed";
@@ -94,7 +94,7 @@ export class StorageConsumer {
   private readonly processor: MessageProcessor;
   private readonly table: string;
   private readonly topics: ConsumerTopics;
-  private readonly client: ClickHouseClient;
+  private readonly writeRows: RowWriter;
   private readonly batching: BatchingOptions;
   private readonly topicCreation: TopicCreation;
   private readonly fromBeginning: boolean;
@@ -134,7 +134,7 @@ export class StorageConsumer {
     this.processor = config.processor;
     this.table = config.table;
     this.topics = config.topics;
-    this.client = config.client;
+    this.writeRows = config.writeRows ?? statementRowWriter(config.client);
     this.batching = { ...DEFAULT_BATCHING, ...config.batching };
     this.topicCreation = { ...DEFAULT_TOPIC_CREATION, ...config.topicCreation };
     this.fromBeginning = config.fromBeginning ?? true;
@@ -510,7 +510,7 @@ export class StorageConsumer {
   private insert(state: PartitionState, range: OffsetRange, current: () => void): Promise<DeadLetter[]> {
     const labels = { storage: this.storage };
     return insertRange({
-      client: this.client,
+      write: this.writeRows,
       table: this.table,
       token: rangeToken(this.topics.source, state.partition, range.start, range.end),
       entries: range.rowEntries(),

@@ -17,7 +17,7 @@ import { jsonEachRowLine } from "../../src/clickhouse/json-each-row-line.js";
 import { eapItemMessages } from "../../src/demo-data/kafka/eap-item-messages.js";
 import type { IngestMessage, IngestRow } from "../../src/ingestion/message-processor.js";
 import { EapItemsProcessor } from "../../src/ingestion/processors/eap-items-processor.js";
-import { insertStatement } from "../../src/ingestion/range-insert.js";
+import { insertSettings } from "../../src/ingestion/range-insert.js";
 import { startFixtureServer, type FixtureServer } from "../server/fixture-server.js";
 import { topicProtobufExampleFiles } from "../support/sentry-kafka-schemas.js";
 import { FIXTURE_ITEM_ID, FIXTURE_TIMESTAMP, sentryTraceItems } from "./trace-item-fixtures.js";
@@ -51,7 +51,7 @@ function rowsOf(messages: readonly Buffer[]): IngestRow[] {
 /** The consumer's INSERT: the same statement, the same line encoding. */
 async function insert(rows: readonly IngestRow[]): Promise<void> {
   const body = rows.map(jsonEachRowLine).join("");
-  await server.columnstore.client.command({ query: `${insertStatement("eap_items_1_local", `snuba-items:0:${offset}`)}\n${body}` });
+  await server.columnstore.insertRows("eap_items_1_local", insertSettings(`snuba-items:0:${offset}`), body);
 }
 
 async function snql(query: string): Promise<Json[]> {

@@ -166,7 +166,16 @@ describe("serve with QUARRY_CONSUMERS", () => {
 
     const health = (await (await fetch(`${baseUrl}/health`)).json()) as Json;
     expect(health).toEqual({ status: "ok" });
-    const system = (await (await fetch(`${adminUrl}/api/admin/system`)).json()) as Json;
+    // Polled: a group that rebalances (a slow heartbeat on this busy machine) shows no partition for a moment.
+    const system = await waitFor(
+      "the admin System page to show the errors consumer's partition",
+      async () => {
+        const body = (await (await fetch(`${adminUrl}/api/admin/system`)).json()) as Json;
+        const errors = (body.consumers as Json[]).find((status) => status.storage === "errors");
+        return errors?.partitions.length === 1 ? body : undefined;
+      },
+      30_000,
+    );
     const byStorage = new Map((system.consumers as Json[]).map((status) => [status.storage, status]));
     expect([...byStorage.keys()].sort()).toEqual(["errors", "generic_metrics_counters_raw", "generic_metrics_sets_raw"]);
     expect(byStorage.get("errors")).toMatchObject({ state: "running", groupId: "snuba-consumers", topic: TOPICS.events });
