@@ -6,7 +6,16 @@
  * into an integer column exactly.
  */
 export function jsonEachRowLine(row: unknown): string {
-  return `${JSON.stringify(row, wellFormed)}\n`;
+  // V8 writes JSON fastest without a replacer; most rows need none. A bigint makes that throw,
+  // and an escaped lone surrogate shows as `\ud…` in its output (a paired one is written as is):
+  // those rows, and any whose text happens to hold `\ud`, take the replacer.
+  let text: string;
+  try {
+    text = JSON.stringify(row);
+  } catch {
+    return `${JSON.stringify(row, wellFormed)}\n`;
+  }
+  return text.includes("\\ud") ? `${JSON.stringify(row, wellFormed)}\n` : `${text}\n`;
 }
 
 function wellFormed(_key: string, value: unknown): unknown {

@@ -21,7 +21,28 @@ let base: string;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  admin = await startAdminServer({ host: "127.0.0.1", port: 0, queryUrl: server.baseUrl, columnstore: server.columnstore, registry: server.definitions });
+  admin = await startAdminServer({
+    host: "127.0.0.1",
+    port: 0,
+    queryUrl: server.baseUrl,
+    columnstore: server.columnstore,
+    registry: server.definitions,
+    // What a running errors consumer reports (serve-consumers.test.ts reads the real one through /api/admin/system).
+    consumerStatuses: () => [
+      {
+        storage: "errors",
+        state: "running",
+        groupId: "snuba-consumers",
+        topic: "events",
+        partitions: [{ partition: 0, committed: "1200", highWatermark: "1250", lagMessages: 50, lagSeconds: 3.25, heldRows: 50, closedRanges: 1, paused: true, failing: true }],
+        heldRows: 50,
+        heldBytes: 51_200,
+        lastWriteAt: Date.UTC(2026, 0, 1),
+        error: null,
+        lastWriteError: "Code: 60. Table default.errors_local does not exist",
+      },
+    ],
+  });
   base = `http://127.0.0.1:${admin.port}`;
   browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -173,6 +194,8 @@ describe("admin UI in chromium", () => {
         const tables = await page.locator("#tables").innerText();
         expect(tables).toMatch(/errors_local\s+6\s/);
         expect(await page.locator("main").innerText()).toContain("cache hit rate");
+        const consumers = await page.locator("#consumers").innerText();
+        expect(consumers).toMatch(/errors\s+running\s+events\s+snuba-consumers\s+0\s+1200\s+50\s+3\.3\s+50\s+writes failing: Code: 60/);
       }
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       expect(errors).toEqual([]);
