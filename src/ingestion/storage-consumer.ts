@@ -21,7 +21,6 @@
  *   paused until writes catch up.
  */
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Message, type Offsets, type PartitionOffset, type Producer } from "kafkajs";
-import type { ClickHouseClient } from "@clickhouse/client";
 import { Registry } from "prom-client";
 import { isRefusedData } from "../clickhouse/isolate-refused-rows.js";
 import { encodeCommitLogMessage } from "./commit-log-message.js";
