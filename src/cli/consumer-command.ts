@@ -14,6 +14,7 @@ import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
 import { IngestionConsumers, selectConsumerStorages, type ConsumerSelection } from "../ingestion/ingestion-consumers.js";
 import { startHousekeepingServer, type HousekeepingServer } from "../metrics/housekeeping-server.js";
 import { processRegistry } from "../metrics/process-metrics.js";
+import { exitOnStopSignals } from "./stop-signals.js";
 
 /** The consumers a selection names, configured from the settings; ConsumerSetupError says what is missing. */
 export function consumersFromSettings(
@@ -80,42 +81,25 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
   // The signal handlers come first: a supervisor may stop the process while its consumers are
   // still joining their groups, and it must then exit 0 rather than by the signal.
   let startup: Promise<unknown> = Promise.resolve();
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) {
-      log(`${signal} again: exiting now`);
-      process.exit(130);
-    }
-    stopping = true;
-    const deadline = settings.shutdownTimeoutMs;
-    log(`${signal}: writing and committing what the consumers hold within ${deadline} ms`);
-    const late = setTimeout(() => {
-      log(`shutdown did not finish within ${deadline} ms: exiting`);
-      process.exit(1);
-    }, deadline + 2000);
-    late.unref();
-    startup
-      .catch(() => undefined)
-      .then(() => consumers?.stop(deadline))
-      .then(() => server?.close())
-      .then(() => columnstore.close())
-      .then(
-        () => process.exit(0),
-        (reason: unknown) => {
-          log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
-          process.exit(1);
-        },
-      );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  const signals = exitOnStopSignals({
+    log,
+    deadlineMs: settings.shutdownTimeoutMs,
+    graceMs: 2000,
+    doing: (deadline) => `writing and committing what the consumers hold within ${deadline} ms`,
+    async shutdown(deadline) {
+      await startup.catch(() => undefined);
+      await consumers?.stop(deadline);
+      await server?.close();
+      await columnstore.close();
+    },
+  });
 
   try {
     consumers = consumersFromSettings(settings, storages, selection, columnstore, registry, log);
     startup = consumers.start();
     await startup;
   } catch (reason) {
-    if (stopping) return -1;
+    if (signals.stopping()) return -1;
     await columnstore.close();
     if (reason instanceof ConsumerSetupError) {
       log(`quarry consumer: ${reason.message}`);
@@ -123,7 +107,7 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
     }
     throw reason;
   }
-  if (stopping) return -1;
+  if (signals.stopping()) return -1;
   const running = consumers;
   server = await startHousekeepingServer({
     host: settings.host,
@@ -144,7 +128,7 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
   // with an error, so that its supervisor restarts it rather than leaving it idle.
   for (const consumer of running.consumers) {
     void consumer.stopped.then((error) => {
-      if (error && !stopping) {
+      if (error && !signals.stopping()) {
         log(`consumer ${consumer.storage} stopped: ${error.message}; exiting`);
         process.exit(1);
       }

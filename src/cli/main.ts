@@ -25,6 +25,7 @@ import { runAuditCommand } from "./audit-command.js";
 import { consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 import { runSchedulerCommand } from "./scheduler-command.js";
+import { exitOnStopSignals } from "./stop-signals.js";
 
 const USAGE = `usage: quarry <command> [options]
 
@@ -254,38 +255,22 @@ async function main(argv: string[]): Promise<number> {
           : `subscriptions: stored ${where}; scheduler off (QUARRY_SCHEDULER=off); the API stores and lists subscriptions`,
       );
       // SIGTERM/SIGINT: stop accepting, let requests, subscription runs and the query log finish
-      // within the deadline, exit 0. A second signal, or a shutdown past its deadline, exits at once.
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) {
-          log(`${signal} again: exiting now`);
-          process.exit(130);
-        }
-        stopping = true;
-        const deadline = settings.shutdownTimeoutMs;
-        log(`${signal}: shutting down within ${deadline} ms: finishing requests and subscription runs, saving checkpoints, writing the query log`);
-        const late = setTimeout(() => {
-          log(`shutdown did not finish within ${deadline} ms: exiting`);
-          process.exit(1);
-        }, deadline + 2000);
-        late.unref();
-        // The consumers stop first: what they hold is written while the engine is still open.
-        const shutdownStarted = Date.now();
-        Promise.resolve(consumers?.stop(Math.floor(deadline / 2)))
-          .then(() => server.close(Math.max(0, deadline - (Date.now() - shutdownStarted))))
-          .then(() => admin?.close())
-          .then(() => cluster?.close())
-          .then(() => columnstore.close())
-          .then(
-            () => process.exit(0),
-            (reason: unknown) => {
-              log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
-              process.exit(1);
-            },
-          );
-      };
-      process.on("SIGINT", () => stop("SIGINT"));
-      process.on("SIGTERM", () => stop("SIGTERM"));
+      // within the deadline, exit 0. The consumers stop first: what they hold is written while
+      // the engine is still open.
+      exitOnStopSignals({
+        log,
+        deadlineMs: settings.shutdownTimeoutMs,
+        graceMs: 2000,
+        doing: (deadline) => `shutting down within ${deadline} ms: finishing requests and subscription runs, saving checkpoints, writing the query log`,
+        async shutdown(deadline) {
+          const started = Date.now();
+          await consumers?.stop(Math.floor(deadline / 2));
+          await server.close(Math.max(0, deadline - (Date.now() - started)));
+          await admin?.close();
+          await cluster?.close();
+          await columnstore.close();
+        },
+      });
       return -1;
     }
     default:

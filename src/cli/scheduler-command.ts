@@ -14,6 +14,7 @@ import type { ResultPublisher } from "../subscriptions/publishing/result-publish
 import { startSchedulerNode } from "../subscriptions/cluster/scheduler-node.js";
 import { shutdownBudget } from "../server/shutdown-budget.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
+import { exitOnStopSignals } from "./stop-signals.js";
 
 export async function runSchedulerCommand(settings: Settings, definitions: DefinitionLookup, log: (line: string) => void): Promise<void> {
   const buckets = await openCluster(settings, log);
@@ -57,33 +58,16 @@ export async function runSchedulerCommand(settings: Settings, definitions: Defin
     `quarry scheduler ${nodeId}: windows run ${executorDescription}, results to ${node.publisher.description}; ` +
       `/health and /metrics on http://${settings.host}:${node.port}`,
   );
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) {
-      log(`${signal} again: exiting now`);
-      process.exit(130);
-    }
-    stopping = true;
-    const deadline = settings.shutdownTimeoutMs;
-    log(`${signal}: scheduler ${nodeId} finishing runs within ${deadline} ms, saving checkpoints, releasing its leases`);
-    const late = setTimeout(() => {
-      log(`shutdown did not finish within ${deadline} ms: exiting`);
-      process.exit(1);
-    }, deadline + 3000);
-    late.unref();
-    node
+  exitOnStopSignals({
+    log,
+    deadlineMs: settings.shutdownTimeoutMs,
+    graceMs: 3000,
+    doing: (deadline) => `scheduler ${nodeId} finishing runs within ${deadline} ms, saving checkpoints, releasing its leases`,
+    async shutdown(deadline) {
       // The end of the deadline is left for closing the engine and exiting.
-      .stop(shutdownBudget(deadline).drainedByMs)
-      .then(() => buckets.close())
-      .then(() => closeEngine())
-      .then(
-        () => process.exit(0),
-        (reason: unknown) => {
-          log(`shutdown failed: ${reason instanceof Error ? reason.message : String(reason)}`);
-          process.exit(1);
-        },
-      );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+      await node.stop(shutdownBudget(deadline).drainedByMs);
+      await buckets.close();
+      await closeEngine();
+    },
+  });
 }
