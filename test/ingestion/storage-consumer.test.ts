@@ -12,6 +12,8 @@ import { SimulatedCrash, type StorageConsumerConfig } from "../../src/ingestion/
 import { ConsumerSetupError } from "../../src/ingestion/consumer-setup-error.js";
 import { decodeCommitLogMessage, receivedP99 } from "../../src/ingestion/commit-log-message.js";
 import { StorageConsumer } from "../../src/ingestion/storage-consumer.js";
+import { CommitLogTickFormer } from "../../src/subscriptions/scheduling/commit-log-ticks.js";
+import { GlobalTickBuffer } from "../../src/subscriptions/scheduling/global-tick-buffer.js";
 import { useStatementsEngine } from "../support/scratch-engine.js";
 import { brokers, KafkaFixture, TEST_TABLE_COLUMNS, testProcessor, waitFor, type ProducedMessage } from "./consumer-fixture.js";
 
@@ -114,6 +116,34 @@ describe("a storage consumer", () => {
       previous.set(commit.partition, commit.offset);
     }
     expect(previous).toEqual(ends);
+
+    // A scheduler following this commit log forms ticks that tile each partition's offsets from
+    // its first commit on, and the global watermark releases them in time order.
+    const former = new CommitLogTickFormer({ group: consumer.groupId, topic: topics.source, synchronization: "orig_message_ts", delaySeconds: 60 });
+    const buffer = new GlobalTickBuffer(2);
+    const released = lines.flatMap((line) => {
+      const formed = former.add(decodeCommitLogMessage(line.key!, line.value));
+      return formed ? buffer.push(formed) : [];
+    });
+    const firstCommit = new Map<number, bigint>();
+    for (const line of lines) {
+      const commit = decodeCommitLogMessage(line.key!, line.value);
+      if (!firstCommit.has(commit.partition)) firstCommit.set(commit.partition, commit.offset);
+    }
+    for (const partition of [0, 1]) {
+      const own = released.filter((t) => t.partition === partition);
+      const held = buffer.held()[partition]!;
+      const expectedStart = firstCommit.get(partition)!;
+      if (own.length > 0) expect(own[0]!.offsets.lower).toBe(expectedStart);
+      for (let i = 1; i < own.length; i++) expect(own[i]!.offsets.lower).toBe(own[i - 1]!.offsets.upper);
+      // What is still held is the tail: released ticks plus held ones reach the end offset.
+      if (held === 0 && own.length > 0) expect(own[own.length - 1]!.offsets.upper).toBe(ends.get(partition));
+    }
+    // Six ranges or more per partition (100 rows a batch): the watermark had ticks to order.
+    expect(released.length).toBeGreaterThanOrEqual(4);
+    const uppers = released.map((t) => t.timestamps.upper);
+    expect(uppers).toEqual([...uppers].sort((a, b) => a - b));
+    expect(former.invalidIntervals).toBe(0);
     await consumer.stop();
     expect(await consumer.stopped).toBeNull();
   });
