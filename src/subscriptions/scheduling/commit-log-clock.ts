@@ -13,7 +13,8 @@
  * notion (a window firing at t runs once t < horizon). The ticks' times are already moved back by
  * the entity's delay, so the scheduler adds none of its own in this mode.
  *
- * Not yet wired into the scheduler: the scheduler's wall-clock horizon is what runs today.
+ * The scheduler takes it through its `horizonFor` option (test/subscriptions/commit-log-scheduling.test.ts);
+ * `serve` and the scheduler cluster do not build one yet: they schedule on the wall clock.
  */
 import { Kafka, logLevel, type Consumer } from "kafkajs";
 import { randomUUID } from "node:crypto";

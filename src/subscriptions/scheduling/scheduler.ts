@@ -41,6 +41,12 @@ export interface SchedulerOptions {
   readonly topicFor: (entity: string) => string;
   /** Seconds after T before a window runs (late data); defaults to the entity's `delay_seconds`. */
   readonly delayFor?: (entity: string) => number;
+  /**
+   * Up to where an entity partition's windows are due when another clock says so (the commit-log
+   * clock, commit-log-clock.ts): the first firing second not yet due; null while nothing is due
+   * there (its windows wait for data); undefined for an entity that follows `clock` and its delay.
+   */
+  readonly horizonFor?: (entity: string, partition: number) => number | null | undefined;
   /** A window whose end is older than this (seconds) is not run, or no longer retried. */
   readonly staleThresholdSeconds: number;
   /** Runs in progress at most before the scheduler stops looking further ahead. */
@@ -146,8 +152,14 @@ export class SubscriptionScheduler {
    * The first firing second not yet due: a window firing at second t is due once the clock
    * reaches t + delay.
    */
-  private horizon(entity: string): number {
+  private wallHorizon(entity: string): number {
     return this.nowSecond() - this.delay(entity) + 1;
+  }
+
+  /** The wall horizon, or the one `horizonFor` gives (null: nothing due yet). */
+  private horizon(entity: string, partition: number): number | null {
+    const followed = this.options.horizonFor?.(entity, partition);
+    return followed === undefined ? this.wallHorizon(entity) : followed;
   }
 
   private delay(entity: string): number {
@@ -300,7 +312,9 @@ export class SubscriptionScheduler {
     const key = partitionKey(owned.entity, owned.partition);
     let state = this.partitions.get(key);
     if (state) return state;
-    const horizon = this.horizon(owned.entity);
+    // Where a partition never scheduled starts: now, by the wall clock (a commit-log clock may
+    // not have said anything yet, and must not make it start in the past).
+    const horizon = this.wallHorizon(owned.entity);
     // A leased partition resumes where its lease record says; a single node from its store.
     let start = owned.resumeFrom === undefined ? this.savedCheckpoints.get(key) : (owned.resumeFrom ?? undefined);
     if (start === undefined) {
@@ -316,7 +330,8 @@ export class SubscriptionScheduler {
 
   private schedulePartition(state: PartitionState): void {
     const nowSecond = this.nowSecond();
-    const horizon = this.horizon(state.entity);
+    const horizon = this.horizon(state.entity, state.partition);
+    if (horizon === null) return;
     const staleBefore = nowSecond - this.options.staleThresholdSeconds;
     const maxPending = this.options.maxPendingRuns ?? 10_000;
     const loaded = [...(this.subscriptions.get(state.key)?.values() ?? [])];
