@@ -22,6 +22,8 @@ import { ConsumerSetupError } from "../ingestion/consumer-setup-error.js";
 import { selectConsumerStorages, type IngestionConsumers } from "../ingestion/ingestion-consumers.js";
 import { runDemoKafka } from "../demo-data/kafka/demo-kafka-command.js";
 import { runAuditCommand } from "./audit-command.js";
+import type { CommitLogClock } from "../subscriptions/scheduling/commit-log-clock.js";
+import { commitLogEntityNames, startCommitLogClock } from "./commit-log-following.js";
 import { consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 import { runSchedulerCommand } from "./scheduler-command.js";
@@ -175,6 +177,15 @@ async function main(argv: string[]): Promise<number> {
       }
       let server: Awaited<ReturnType<typeof startServer>>;
       let consumers: IngestionConsumers | null = null;
+      // Entities on the commit-log clock wait (no window is due) until the clock has started.
+      const consumerStorages = new Set(consumerSelection === null ? [] : selectConsumerStorages(registry.storages(), consumerSelection).map((storage) => storage.name));
+      const onCommitLog = settings.scheduler && settings.kafkaBrokers.length > 0 ? commitLogEntityNames(settings, registry, registry.storages(), consumerStorages) : new Set<string>();
+      if (settings.subscriptionClock === "commit_log" && settings.kafkaBrokers.length === 0) {
+        log("QUARRY_SUBSCRIPTION_CLOCK=commit_log needs KAFKA_BROKERS: the commit logs are Kafka topics");
+        await columnstore.close();
+        return 2;
+      }
+      let commitLogClock: CommitLogClock | null = null;
       try {
         server = await startServer({
           host: settings.host,
@@ -201,6 +212,7 @@ async function main(argv: string[]): Promise<number> {
             staleThresholdSeconds: settings.subscriptionStaleSeconds,
             maxConcurrentRuns: settings.subscriptionConcurrency,
             ...(settings.subscriptionDelaySeconds === null ? {} : { delaySeconds: settings.subscriptionDelaySeconds }),
+            ...(onCommitLog.size > 0 ? { horizonFor: (entity: string, partition: number) => (onCommitLog.has(entity) ? (commitLogClock?.horizon(entity, partition) ?? null) : undefined) } : {}),
             ...(cluster ? { cluster: { buckets: cluster, nodeId: clusterNodeId(settings), leaseMs: settings.leaseMs, renewMs: settings.leaseRenewMs } } : {}),
             log,
           },
@@ -227,6 +239,18 @@ async function main(argv: string[]): Promise<number> {
           return 2;
         }
         log(`ingestion consumers: ${consumers.storages.join(", ")} from ${settings.kafkaBrokers.join(",")}`);
+      }
+      if (onCommitLog.size > 0) {
+        try {
+          commitLogClock = await startCommitLogClock(settings, registry, registry.storages(), consumerStorages, log);
+        } catch (reason) {
+          await consumers?.stop(0);
+          await server.close();
+          await cluster?.close();
+          await columnstore.close();
+          log(reason instanceof Error ? reason.message : String(reason));
+          return 2;
+        }
       }
       let admin: AdminServer | null = null;
       if (settings.adminPort !== 0) {
@@ -264,6 +288,7 @@ async function main(argv: string[]): Promise<number> {
         doing: (deadline) => `shutting down within ${deadline} ms: finishing requests and subscription runs, saving checkpoints, writing the query log`,
         async shutdown(deadline) {
           const started = Date.now();
+          await commitLogClock?.stop();
           await consumers?.stop(Math.floor(deadline / 2));
           await server.close(Math.max(0, deadline - (Date.now() - started)));
           await admin?.close();

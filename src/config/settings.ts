@@ -40,6 +40,8 @@ export interface Settings {
   readonly subscriptionConcurrency: number;
   /** Seconds every window waits after its end; null: each entity's `delay_seconds`. */
   readonly subscriptionDelaySeconds: number | null;
+  /** Which clock subscriptions follow: their ingestion commit log or the wall clock (QUARRY_SUBSCRIPTION_CLOCK). */
+  readonly subscriptionClock: "auto" | "commit_log" | "wall";
   /** Entity -> result topic, over the entities' `result_topic`. */
   readonly subscriptionTopics: Readonly<Record<string, string>>;
   /** Snuba's topic name -> the physical topic the ingestion consumers use instead (QUARRY_KAFKA_TOPICS). */
@@ -139,6 +141,13 @@ function consumerSelection(env: NodeJS.ProcessEnv): "all" | string[] {
   return raw.split(",").map((name) => name.trim()).filter(Boolean);
 }
 
+function subscriptionClock(env: NodeJS.ProcessEnv): "auto" | "commit_log" | "wall" {
+  const raw = (env.QUARRY_SUBSCRIPTION_CLOCK ?? "").trim().toLowerCase();
+  if (raw === "") return "auto";
+  if (raw === "auto" || raw === "commit_log" || raw === "wall") return raw;
+  throw new Error(`setting QUARRY_SUBSCRIPTION_CLOCK must be commit_log, wall or auto, got '${env.QUARRY_SUBSCRIPTION_CLOCK}'`);
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   return ["1", "true", "yes", "on"].includes((env[name] ?? "").toLowerCase());
 }
@@ -176,6 +185,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionConcurrency: Math.max(1, integer(env, "QUARRY_SUBSCRIPTION_CONCURRENCY", 8)),
     subscriptionDelaySeconds: env.QUARRY_SUBSCRIPTION_DELAY_SECONDS ? integer(env, "QUARRY_SUBSCRIPTION_DELAY_SECONDS", 0) : null,
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
+    subscriptionClock: subscriptionClock(env),
     kafkaTopics: stringMap(env, "QUARRY_KAFKA_TOPICS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),

@@ -42,6 +42,8 @@ export interface SubscriptionSettings {
   /** Seconds every window waits after its end; absent: each entity's `delay_seconds`. */
   readonly delaySeconds?: number;
   readonly clock?: Clock;
+  /** Per entity partition, the first firing second not yet due when a commit-log clock says so (SchedulerOptions.horizonFor). */
+  readonly horizonFor?: (entity: string, partition: number) => number | null | undefined;
   /** false: no timer loop; the caller drives `scheduler.tick()` (tests and benches on a ManualClock). */
   readonly loop?: boolean;
   readonly log?: (line: string) => void;
@@ -122,6 +124,7 @@ export function buildSubscriptionRuntime(
           clock,
           topicFor,
           ...(settings.delaySeconds === undefined ? {} : { delayFor: () => settings.delaySeconds! }),
+          ...(settings.horizonFor ? { horizonFor: settings.horizonFor } : {}),
           staleThresholdSeconds: settings.staleThresholdSeconds ?? DEFAULT_STALE_THRESHOLD_SECONDS,
           log,
         });

@@ -96,7 +96,6 @@ beforeAll(async () => {
     QUARRY_CONSUMERS: "errors,generic_metrics_counters_raw,generic_metrics_sets_raw",
     QUARRY_KAFKA_TOPICS: JSON.stringify(TOPICS),
     QUARRY_CONSUMER_MAX_BATCH_TIME_MS: "200",
-    QUARRY_SCHEDULER: "off",
   });
   await waitFor(
     "serve's consumers to report ok on /health",
@@ -166,6 +165,12 @@ describe("serve with QUARRY_CONSUMERS", () => {
 
     const health = (await (await fetch(`${baseUrl}/health`)).json()) as Json;
     expect(health).toEqual({ status: "ok" });
+    // The entities whose data these consumers ingest schedule on their commit logs (QUARRY_SUBSCRIPTION_CLOCK's
+    // default); events' 16 subscription partitions do not match its one-partition topic, so it follows globally.
+    expect(serve.output).toContain(`subscriptions: events has 16 subscription partitions but topic ${TOPICS.events} has 1: its windows follow the commit log in global mode`);
+    expect(serve.output).toContain(`subscriptions: events follows the commit log ${TOPICS["snuba-commit-log"]} (global mode, received_p99, 30 s behind)`);
+    expect(serve.output).toContain(`subscriptions: generic_metrics_counters follows the commit log ${TOPICS["snuba-generic-metrics-counters-commit-log"]} (global mode, orig_message_ts, 60 s behind)`);
+    expect(serve.output).not.toMatch(/subscriptions: transactions follows/);
     // Polled: a group that rebalances (a slow heartbeat on this busy machine) shows no partition for a moment.
     const system = await waitFor(
       "the admin System page to show the errors consumer's partition",

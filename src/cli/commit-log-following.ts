@@ -1,0 +1,73 @@
+/**
+ * `serve`'s subscription clock (QUARRY_SUBSCRIPTION_CLOCK): which entities follow their
+ * ingestion commit log, decided before the scheduler starts (their windows wait until the clock
+ * has read the log), and the CommitLogClock itself, started once the consumers have created
+ * their topics.
+ */
+import { Kafka, logLevel } from "kafkajs";
+import type { Settings } from "../config/settings.js";
+import type { DefinitionLookup } from "../datasets/definition-lookup.js";
+import type { StorageDefinition } from "../datasets/definition-types.js";
+import { CommitLogClock } from "../subscriptions/scheduling/commit-log-clock.js";
+import { followedEntities, ingestingStorage } from "../subscriptions/scheduling/followed-entities.js";
+
+/** The entities whose windows follow the commit log under the settings (partition counts aside). */
+export function commitLogEntityNames(settings: Settings, definitions: DefinitionLookup, storages: readonly StorageDefinition[], consumers: ReadonlySet<string>): Set<string> {
+  if (settings.subscriptionClock === "wall") return new Set();
+  const names = new Set<string>();
+  for (const entity of definitions.entities()) {
+    if (!entity.subscriptions || entity.writableStorage === null) continue;
+    const storage = ingestingStorage(storages, entity.writableStorage);
+    if (!storage) continue;
+    if (settings.subscriptionClock === "auto" && !consumers.has(storage.name)) continue;
+    names.add(entity.name);
+  }
+  return names;
+}
+
+/** Reads the source topics' partition counts and starts the clock over the named entities' commit logs. */
+export async function startCommitLogClock(
+  settings: Settings,
+  definitions: DefinitionLookup,
+  storages: readonly StorageDefinition[],
+  consumers: ReadonlySet<string>,
+  log: (line: string) => void,
+): Promise<CommitLogClock> {
+  const kafka = new Kafka({ clientId: "quarry-subscription-clock", brokers: [...settings.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const partitions = new Map<string, number>();
+  try {
+    const topics = new Set<string>();
+    for (const name of commitLogEntityNames(settings, definitions, storages, consumers)) {
+      const storage = ingestingStorage(storages, definitions.entity(name)!.writableStorage!)!;
+      const source = storage.streamLoader!.sourceTopic;
+      topics.add(Object.hasOwn(settings.kafkaTopics, source) ? settings.kafkaTopics[source]! : source);
+    }
+    const existing = new Set(await admin.listTopics());
+    const missing = [...topics].filter((topic) => !existing.has(topic));
+    if (missing.length > 0) {
+      throw new Error(`QUARRY_SUBSCRIPTION_CLOCK: the source topic(s) ${missing.join(", ")} do not exist, so their commit logs cannot be followed; start their consumers, or set QUARRY_SUBSCRIPTION_CLOCK=wall`);
+    }
+    if (topics.size > 0) {
+      for (const topic of (await admin.fetchTopicMetadata({ topics: [...topics] })).topics) partitions.set(topic.name, topic.partitions.length);
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  const followed = followedEntities(definitions, {
+    mode: settings.subscriptionClock,
+    storages,
+    consumers,
+    topicMap: settings.kafkaTopics,
+    delayOverride: settings.subscriptionDelaySeconds,
+    sourcePartitions: (topic) => partitions.get(topic) ?? 1,
+    log,
+  });
+  const clock = new CommitLogClock(settings.kafkaBrokers, followed, log);
+  await clock.start();
+  for (const entity of followed) {
+    log(`subscriptions: ${entity.entity} follows the commit log ${entity.commitLogTopic} (${entity.mode} mode, ${entity.synchronization}, ${entity.delaySeconds} s behind)`);
+  }
+  return clock;
+}
