@@ -109,6 +109,25 @@ describe("scheduling on the commit-log clock", () => {
     await driven.scheduler.tick();
     await driven.scheduler.idle();
     expect(await published()).toEqual(firings(startSecond + 481));
+
+    // Ingestion stalls for half an hour of wall time, then catches up commit by commit: windows
+    // that waited longer than the stale threshold (900 s) by the wall clock still run, because
+    // staleness counts from the data's clock.
+    for (let i = 0; i < 30; i++) {
+      await clock.advance(60_000);
+      await driven.scheduler.tick();
+      await driven.scheduler.idle();
+    }
+    expect(await published()).toEqual(firings(startSecond + 481));
+    let offset = 400;
+    for (const landed of [810, 1110, 1410, 1710]) {
+      await commit((offset += 100), startSecond + landed);
+      await horizonReaches(startSecond + landed - DELAY_SECONDS + 1);
+      await driven.scheduler.tick();
+      await driven.scheduler.idle();
+    }
+    expect(await published()).toEqual(firings(startSecond + 1681));
+    expect(await driven.metrics.skippedStale.value({ entity: "events" })).toBe(0);
     await driven.scheduler.stop();
   });
 });

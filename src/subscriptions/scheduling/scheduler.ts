@@ -328,11 +328,21 @@ export class SubscriptionScheduler {
     return state;
   }
 
+  /**
+   * Windows firing before this second are stale when they come due. On the wall clock that is
+   * the threshold before now; on a commit-log clock, before the data's horizon, as Snuba measures
+   * it from the tick: windows that waited for a backlog run once it is written.
+   */
+  private staleBefore(entity: string, partition: number): number {
+    const followed = this.options.horizonFor?.(entity, partition);
+    const now = typeof followed === "number" ? followed - 1 : this.nowSecond();
+    return now - this.options.staleThresholdSeconds;
+  }
+
   private schedulePartition(state: PartitionState): void {
-    const nowSecond = this.nowSecond();
     const horizon = this.horizon(state.entity, state.partition);
     if (horizon === null) return;
-    const staleBefore = nowSecond - this.options.staleThresholdSeconds;
+    const staleBefore = this.staleBefore(state.entity, state.partition);
     const maxPending = this.options.maxPendingRuns ?? 10_000;
     const loaded = [...(this.subscriptions.get(state.key)?.values() ?? [])];
     while (state.scheduledTo < horizon && this.pendingRuns < maxPending) {
@@ -347,7 +357,7 @@ export class SubscriptionScheduler {
   private scheduleRange(state: PartitionState, loaded: LoadedSubscription, from: number, to: number): void {
     if (from >= to) return;
     const { subscription, jitter } = loaded;
-    const staleBefore = this.nowSecond() - this.options.staleThresholdSeconds;
+    const staleBefore = this.staleBefore(state.entity, state.partition);
     // Windows firing before staleBefore end before it too: count them without listing them.
     const split = Math.min(to, Math.max(from, staleBefore));
     if (split > from) {
