@@ -5,6 +5,7 @@
  * their topics.
  */
 import { Kafka, logLevel } from "kafkajs";
+import type { Registry } from "prom-client";
 import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { StorageDefinition } from "../datasets/definition-types.js";
@@ -31,6 +32,7 @@ export async function startCommitLogClock(
   definitions: DefinitionLookup,
   storages: readonly StorageDefinition[],
   consumers: ReadonlySet<string>,
+  registry: Registry,
   log: (line: string) => void,
 ): Promise<CommitLogClock> {
   const kafka = new Kafka({ clientId: "quarry-subscription-clock", brokers: [...settings.kafkaBrokers], logLevel: logLevel.NOTHING });
@@ -65,6 +67,7 @@ export async function startCommitLogClock(
     log,
   });
   const clock = new CommitLogClock(settings.kafkaBrokers, followed, log);
+  clock.registerMetrics(registry);
   await clock.start();
   for (const entity of followed) {
     log(`subscriptions: ${entity.entity} follows the commit log ${entity.commitLogTopic} (${entity.mode} mode, ${entity.synchronization}, ${entity.delaySeconds} s behind)`);

@@ -242,7 +242,7 @@ async function main(argv: string[]): Promise<number> {
       }
       if (onCommitLog.size > 0) {
         try {
-          commitLogClock = await startCommitLogClock(settings, registry, registry.storages(), consumerStorages, log);
+          commitLogClock = await startCommitLogClock(settings, registry, registry.storages(), consumerStorages, server.backend.metrics.registry, log);
         } catch (reason) {
           await consumers?.stop(0);
           await server.close();

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
+import { Registry } from "prom-client";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { encodeCommitLogMessage } from "../../src/ingestion/commit-log-message.js";
 import { CommitLogClock } from "../../src/subscriptions/scheduling/commit-log-clock.js";
@@ -94,6 +95,16 @@ describe("the commit-log clock", () => {
     expect(clock.horizon("transactions", 1)).toBe(121);
     expect(clock.heldTicks("transactions")).toEqual([1, 0]);
     expect(clock.horizon("unknown-entity", 0)).toBeNull();
+
+    // How far each clock is behind the wall clock: now less its data's time (the slowest partition's), the delay not counted.
+    const now = Date.now();
+    expect(clock.behindSeconds("events", now)).toBeCloseTo(now / 1000 - 1010, 3);
+    expect(clock.behindSeconds("transactions", now)).toBeCloseTo(now / 1000 - 120, 3);
+    const registry = new Registry();
+    clock.registerMetrics(registry);
+    const text = await registry.metrics();
+    expect(text).toMatch(/quarry_subscription_clock_behind_seconds\{entity="events"\} \d+/);
+    expect(text).toMatch(/quarry_subscription_clock_behind_seconds\{entity="transactions"\} \d+/);
 
     await producer.disconnect();
     await admin.disconnect();

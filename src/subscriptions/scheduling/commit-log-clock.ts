@@ -17,6 +17,8 @@
  * `serve` and the scheduler cluster do not build one yet: they schedule on the wall clock.
  */
 import { Kafka, logLevel, type Consumer } from "kafkajs";
+import type { Registry } from "prom-client";
+import { registerLabelledScrapeTimeGauge } from "../../metrics/scrape-time-gauge.js";
 import { randomUUID } from "node:crypto";
 import { decodeCommitLogMessage } from "../../ingestion/commit-log-message.js";
 import { CommitLogTickFormer, type CommitLogTick, type SynchronizationTimestamp } from "./commit-log-ticks.js";
@@ -97,6 +99,35 @@ export class CommitLogClock {
     if (!time) return null;
     const landed = time.landed.get(time.followed.mode === "partition" ? partition : GLOBAL);
     return landed === undefined ? null : Math.floor(landed) + 1;
+  }
+
+  /**
+   * Per entity, how far its clock is behind the wall clock, in seconds: now less the time its
+   * data has reached (the slowest partition's in partition mode), the delay not counted. Null
+   * before its first tick. It grows while ingestion or the commit-log reader falls behind.
+   */
+  behindSeconds(entity: string, nowMs: number = Date.now()): number | null {
+    const time = this.entities.get(entity);
+    if (!time || time.landed.size === 0) return null;
+    const slowest = Math.min(...time.landed.values()) + time.followed.delaySeconds;
+    return Math.max(0, nowMs / 1000 - slowest);
+  }
+
+  /** Exports `quarry_subscription_clock_behind_seconds{entity}` on `registry`. */
+  registerMetrics(registry: Registry): void {
+    registerLabelledScrapeTimeGauge(
+      registry,
+      "quarry_subscription_clock_behind_seconds",
+      "How far an entity's commit-log clock is behind the wall clock: now less the time its ingested data has reached (the slowest partition's in partition mode), the delay not counted; absent before its first tick.",
+      ["entity"],
+      () => {
+        const now = Date.now();
+        return [...this.entities.keys()].flatMap((entity) => {
+          const behind = this.behindSeconds(entity, now);
+          return behind === null ? [] : [[{ entity }, behind] as const];
+        });
+      },
+    );
   }
 
   /** Ticks of a partition the global watermark still holds, per entity (how far a slow partition holds the others back). */
