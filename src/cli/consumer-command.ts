@@ -16,6 +16,22 @@ import { startHousekeepingServer, type HousekeepingServer } from "../metrics/hou
 import { processRegistry } from "../metrics/process-metrics.js";
 import { exitOnStopSignals } from "./stop-signals.js";
 
+/**
+ * The storages a selection names, once the settings can run their consumers; ConsumerSetupError
+ * says what is wrong (an unknown storage, no KAFKA_BROKERS, a buffer below a batch). Checked
+ * before anything opens, by `serve` and `quarry consumer` alike.
+ */
+export function checkConsumerSettings(settings: Settings, storages: readonly StorageDefinition[], selection: ConsumerSelection): StorageDefinition[] {
+  const chosen = selectConsumerStorages(storages, selection);
+  if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("ingestion consumers read Kafka: set KAFKA_BROKERS (host:port[,host:port…])");
+  if (settings.consumerBatching.maxBufferedRows < settings.consumerBatching.maxBatchRows) {
+    throw new ConsumerSetupError(
+      `QUARRY_CONSUMER_MAX_BUFFERED_ROWS (${settings.consumerBatching.maxBufferedRows}) is below QUARRY_CONSUMER_MAX_BATCH_ROWS (${settings.consumerBatching.maxBatchRows}): a batch could never fill`,
+    );
+  }
+  return chosen;
+}
+
 /** The consumers a selection names, configured from the settings; ConsumerSetupError says what is missing. */
 export function consumersFromSettings(
   settings: Settings,
@@ -25,12 +41,7 @@ export function consumersFromSettings(
   registry: Registry,
   log: (line: string) => void,
 ): IngestionConsumers {
-  if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("ingestion consumers read Kafka: set KAFKA_BROKERS (host:port[,host:port…])");
-  if (settings.consumerBatching.maxBufferedRows < settings.consumerBatching.maxBatchRows) {
-    throw new ConsumerSetupError(
-      `QUARRY_CONSUMER_MAX_BUFFERED_ROWS (${settings.consumerBatching.maxBufferedRows}) is below QUARRY_CONSUMER_MAX_BATCH_ROWS (${settings.consumerBatching.maxBatchRows}): a batch could never fill`,
-    );
-  }
+  checkConsumerSettings(settings, storages, selection);
   return new IngestionConsumers(
     {
       storages,
@@ -66,8 +77,7 @@ export async function runConsumerCommand(settings: Settings, storages: readonly 
     return 2;
   }
   try {
-    selectConsumerStorages(storages, selection);
-    if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("ingestion consumers read Kafka: set KAFKA_BROKERS (host:port[,host:port…])");
+    checkConsumerSettings(settings, storages, selection);
   } catch (reason) {
     if (!(reason instanceof ConsumerSetupError)) throw reason;
     log(`quarry consumer: ${reason.message}`);

@@ -24,7 +24,7 @@ import { runDemoKafka } from "../demo-data/kafka/demo-kafka-command.js";
 import { runAuditCommand } from "./audit-command.js";
 import type { CommitLogClock } from "../subscriptions/scheduling/commit-log-clock.js";
 import { commitLogEntityNames, startCommitLogClock } from "./commit-log-following.js";
-import { consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
+import { checkConsumerSettings, consumersFromSettings, runConsumerCommand } from "./consumer-command.js";
 import { clusterNodeId, openCluster } from "./cluster-connection.js";
 import { runSchedulerCommand } from "./scheduler-command.js";
 import { exitOnStopSignals } from "./stop-signals.js";
@@ -147,8 +147,7 @@ async function main(argv: string[]): Promise<number> {
       const consumerSelection = settings.consumers === "all" || settings.consumers.length > 0 ? settings.consumers : null;
       if (consumerSelection !== null) {
         try {
-          selectConsumerStorages(registry.storages(), consumerSelection);
-          if (settings.kafkaBrokers.length === 0) throw new ConsumerSetupError("QUARRY_CONSUMERS needs KAFKA_BROKERS (host:port[,host:port…])");
+          checkConsumerSettings(settings, registry.storages(), consumerSelection);
         } catch (reason) {
           if (!(reason instanceof ConsumerSetupError)) throw reason;
           log(`QUARRY_CONSUMERS: ${reason.message}`);
