@@ -83,6 +83,14 @@ class Abandoned extends Error {
 }
 
 const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+/** How long a setup step is retried while Kafka calls its error retriable. */
+const SETUP_RETRY_MS = 60_000;
+
+/** A kafkajs error Kafka calls retriable, or kafkajs' own "retries exceeded" around one. */
+function isRetriableKafkaError(reason: unknown): boolean {
+  const error = reason as { retriable?: unknown; cause?: { retriable?: unknown } } | null;
+  return error?.retriable === true || error?.cause?.retriable === true;
+}
 
 /** Seconds between two log lines about one partition's failing writes. */
 const LOG_EVERY_MS = 10_000;
@@ -169,12 +177,12 @@ export class StorageConsumer {
         throw new ConsumerSetupError(`consumer group '${this.groupId}' contains ':', which separates the fields of a commit-log key (<topic>:<partition>:<group>)`);
       }
       await this.admin.connect();
-      const created = await ensureConsumerTopics(this.admin, this.topics, this.topicCreation);
+      const created = await this.untilSettled("creating its topics", () => ensureConsumerTopics(this.admin, this.topics, this.topicCreation));
       if (created.length > 0) this.log(`consumer ${this.storage}: created topic(s) ${created.join(", ")}`);
       await this.producer.connect();
       this.listenToGroup();
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: [this.topics.source], fromBeginning: this.fromBeginning });
+      await this.untilSettled("subscribing to its topic", () => this.consumer.subscribe({ topics: [this.topics.source], fromBeginning: this.fromBeginning }));
       this.state = "running";
       this.detachMetrics = this.metrics.attach(this.storage, { partitionGauges: () => this.partitionGauges() });
       await this.consumer.run({
@@ -188,6 +196,26 @@ export class StorageConsumer {
     } catch (reason) {
       await this.shutdown(null);
       throw reason;
+    }
+  }
+
+  /**
+   * Runs a setup step again while Kafka answers with an error it calls retriable, for up to
+   * SETUP_RETRY_MS. A broker that has just started, or a topic another consumer has just
+   * created, answers "This server does not host this topic-partition" for a while after its
+   * partitions have leaders; kafkajs gives up after its own few retries, and the consumer would
+   * then fail to start.
+   */
+  private async untilSettled<T>(what: string, step: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + SETUP_RETRY_MS;
+    for (;;) {
+      try {
+        return await step();
+      } catch (reason) {
+        if (!isRetriableKafkaError(reason) || Date.now() > deadline) throw reason;
+        this.logThrottled(`setup-${what}`, `consumer ${this.storage}: ${what} failed, retrying: ${describe(reason)}`);
+        await sleep(1000);
+      }
     }
   }
 
