@@ -9,6 +9,7 @@ import type { Registry } from "prom-client";
 import type { Settings } from "../config/settings.js";
 import type { DefinitionLookup } from "../datasets/definition-lookup.js";
 import type { StorageDefinition } from "../datasets/definition-types.js";
+import { physicalTopic } from "../ingestion/topic-names.js";
 import { CommitLogClock } from "../subscriptions/scheduling/commit-log-clock.js";
 import { followedEntities, ingestingStorage } from "../subscriptions/scheduling/followed-entities.js";
 
@@ -44,7 +45,7 @@ export async function startCommitLogClock(
     for (const name of commitLogEntityNames(settings, definitions, storages, consumers)) {
       const storage = ingestingStorage(storages, definitions.entity(name)!.writableStorage!)!;
       const source = storage.streamLoader!.sourceTopic;
-      topics.add(Object.hasOwn(settings.kafkaTopics, source) ? settings.kafkaTopics[source]! : source);
+      topics.add(physicalTopic(source, settings.kafkaTopics));
     }
     const existing = new Set(await admin.listTopics());
     const missing = [...topics].filter((topic) => !existing.has(topic));
@@ -62,11 +63,12 @@ export async function startCommitLogClock(
     storages,
     consumers,
     topicMap: settings.kafkaTopics,
+    groupMap: settings.consumerGroups,
     delayOverride: settings.subscriptionDelaySeconds,
     sourcePartitions: (topic) => partitions.get(topic) ?? 1,
     log,
   });
-  const clock = new CommitLogClock(settings.kafkaBrokers, followed, log);
+  const clock = new CommitLogClock(settings.kafkaBrokers, followed, { log });
   clock.registerMetrics(registry);
   await clock.start();
   for (const entity of followed) {

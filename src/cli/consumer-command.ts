@@ -50,6 +50,7 @@ export function consumersFromSettings(
       client: columnstore.client,
       writeRows: (table, rowSettings, body) => columnstore.insertRows(table, rowSettings, body),
       topicMap: settings.kafkaTopics,
+      groupMap: settings.consumerGroups,
       batching: settings.consumerBatching,
       topicCreation: { sourcePartitions: settings.consumerSourcePartitions },
       stuckAfterMs: settings.consumerStuckSeconds * 1000,

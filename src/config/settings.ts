@@ -46,6 +46,8 @@ export interface Settings {
   readonly subscriptionTopics: Readonly<Record<string, string>>;
   /** Snuba's topic name -> the physical topic the ingestion consumers use instead (QUARRY_KAFKA_TOPICS). */
   readonly kafkaTopics: Readonly<Record<string, string>>;
+  /** Snuba's consumer group name -> the group the ingestion consumers join instead (QUARRY_CONSUMER_GROUPS). */
+  readonly consumerGroups: Readonly<Record<string, string>>;
   /** A query node's base URL, for roles without the engine (`subscriptions tail`). */
   readonly queryUrl: string;
   /** How long SIGTERM waits for requests, subscription runs and the query log before exiting. */
@@ -187,6 +189,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     subscriptionTopics: stringMap(env, "QUARRY_SUBSCRIPTION_TOPICS"),
     subscriptionClock: subscriptionClock(env),
     kafkaTopics: stringMap(env, "QUARRY_KAFKA_TOPICS"),
+    consumerGroups: stringMap(env, "QUARRY_CONSUMER_GROUPS"),
     shutdownTimeoutMs: integer(env, "QUARRY_SHUTDOWN_TIMEOUT_MS", 5000),
     idleMemoryReleaseMs: integer(env, "QUARRY_IDLE_MEMORY_RELEASE_MS", 10_000),
     engineIdleThreads: Math.max(0, integer(env, "QUARRY_ENGINE_IDLE_THREADS", DEFAULT_ENGINE_IDLE_THREADS)),

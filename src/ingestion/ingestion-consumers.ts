@@ -13,7 +13,7 @@ import { ConsumerSetupError } from "./consumer-setup-error.js";
 import { createProcessor, processorNames } from "./processor-registry.js";
 import { StorageConsumer, type ConsumerStatus } from "./storage-consumer.js";
 import type { RowWriter } from "./range-insert.js";
-import { physicalTopic } from "./topic-names.js";
+import { physicalGroup, physicalTopic } from "./topic-names.js";
 
 /** `all`: every storage with a stream_loader. */
 export type ConsumerSelection = "all" | readonly string[];
@@ -28,6 +28,8 @@ export interface IngestionConsumersOptions {
   readonly writeRows?: RowWriter;
   /** Snuba's topic name -> the physical one (QUARRY_KAFKA_TOPICS). */
   readonly topicMap?: Readonly<Record<string, string>>;
+  /** Snuba's consumer group name -> the physical one (QUARRY_CONSUMER_GROUPS). */
+  readonly groupMap?: Readonly<Record<string, string>>;
   readonly batching?: Partial<BatchingOptions>;
   readonly topicCreation?: Partial<TopicCreation>;
   /** The Kafka group's session timeout (StorageConsumerConfig.sessionTimeoutMs). */
@@ -94,7 +96,7 @@ export class IngestionConsumers {
         brokers: options.brokers,
         client: options.client,
         ...(options.writeRows ? { writeRows: options.writeRows } : {}),
-        groupId: loader.consumerGroup,
+        groupId: physicalGroup(loader.consumerGroup, options.groupMap ?? {}),
         ...(options.batching ? { batching: options.batching } : {}),
         ...(options.topicCreation ? { topicCreation: options.topicCreation } : {}),
         ...(options.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),

@@ -95,6 +95,7 @@ beforeAll(async () => {
     // Two storages on one topic: their consumers create it at the same moment on this fresh broker.
     QUARRY_CONSUMERS: "errors,generic_metrics_counters_raw,generic_metrics_sets_raw",
     QUARRY_KAFKA_TOPICS: JSON.stringify(TOPICS),
+    QUARRY_CONSUMER_GROUPS: JSON.stringify({ "snuba-consumers": `snuba-consumers-${RUN}` }),
     QUARRY_CONSUMER_MAX_BATCH_TIME_MS: "200",
   });
   await waitFor(
@@ -183,7 +184,7 @@ describe("serve with QUARRY_CONSUMERS", () => {
     );
     const byStorage = new Map((system.consumers as Json[]).map((status) => [status.storage, status]));
     expect([...byStorage.keys()].sort()).toEqual(["errors", "generic_metrics_counters_raw", "generic_metrics_sets_raw"]);
-    expect(byStorage.get("errors")).toMatchObject({ state: "running", groupId: "snuba-consumers", topic: TOPICS.events });
+    expect(byStorage.get("errors")).toMatchObject({ state: "running", groupId: `snuba-consumers-${RUN}`, topic: TOPICS.events });
     expect(byStorage.get("errors").partitions).toEqual([expect.objectContaining({ partition: 0, committed: "6", lagMessages: 0, lagSeconds: 0 })]);
 
     const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
@@ -201,7 +202,7 @@ describe("serve with QUARRY_CONSUMERS", () => {
     expect(await serve.exited).toBe(0);
     const admin = kafka.admin();
     await admin.connect();
-    const [offsets] = await admin.fetchOffsets({ groupId: "snuba-consumers", topics: [TOPICS.events!] });
+    const [offsets] = await admin.fetchOffsets({ groupId: `snuba-consumers-${RUN}`, topics: [TOPICS.events!] });
     await admin.disconnect();
     expect(offsets!.partitions).toEqual([expect.objectContaining({ partition: 0, offset: "7" })]);
   });

@@ -1,12 +1,11 @@
 /**
- * Ticks from commit-log lines as Snuba's scheduler forms them, and the global watermark that
- * orders them across partitions (src/subscriptions/scheduling/commit-log-ticks.ts and
- * global-tick-buffer.ts). The lines are the commit log's own encoding, decoded as a reader does.
+ * Ticks from commit-log lines as Snuba's scheduler forms them
+ * (src/subscriptions/scheduling/commit-log-ticks.ts). The lines are the commit log's own encoding,
+ * decoded as a reader does.
  */
 import { describe, expect, it } from "vitest";
 import { decodeCommitLogMessage, encodeCommitLogMessage } from "../../src/ingestion/commit-log-message.js";
 import { CommitLogTickFormer, type CommitLogTick } from "../../src/subscriptions/scheduling/commit-log-ticks.js";
-import { GlobalTickBuffer } from "../../src/subscriptions/scheduling/global-tick-buffer.js";
 
 function line(partition: number, offset: number, origSeconds: number, receivedP99: number | null = null, group = "snuba-consumers", topic = "events") {
   const encoded = encodeCommitLogMessage({
@@ -52,6 +51,9 @@ describe("ticks from the commit log", () => {
     expect(ticks.add(line(0, 20, 510, null, "snuba-consumers", "transactions"))).toBeNull();
     expect(ticks.add(line(0, 20, 499))).toBeNull();
     expect(ticks.invalidIntervals).toBe(1);
+    // The latest commit counted is still the first: how far partition 0 has landed.
+    expect(ticks.latest(0)).toEqual({ offset: 10n, upper: 500 });
+    expect(ticks.latest(1)).toBeUndefined();
     expect(ticks.add(line(0, 30, 520))).toEqual(tick(0, 10, 30, 500, 520));
   });
 
@@ -61,37 +63,5 @@ describe("ticks from the commit log", () => {
     ticks.reset();
     expect(ticks.add(line(0, 20, 510))).toBeNull();
     expect(ticks.add(line(0, 25, 515))).toEqual(tick(0, 20, 25, 510, 515));
-  });
-});
-
-describe("the global watermark", () => {
-  it("releases ticks only once every partition has one, lowest upper time first, ties together", () => {
-    const buffer = new GlobalTickBuffer(3);
-    expect(buffer.push(tick(0, 0, 5, 0, 10))).toEqual([]);
-    expect(buffer.push(tick(0, 5, 9, 10, 20))).toEqual([]);
-    expect(buffer.push(tick(1, 0, 3, 0, 10))).toEqual([]);
-    expect(buffer.held()).toEqual([2, 1, 0]);
-    // Partition 2 reaches 15: the ticks up to 10 of partitions 0 and 1 go, then partition 2's.
-    expect(buffer.push(tick(2, 0, 4, 0, 15))).toEqual([tick(0, 0, 5, 0, 10), tick(1, 0, 3, 0, 10)]);
-    expect(buffer.held()).toEqual([1, 0, 1]);
-    // Partition 1 reaches 30: partition 2's tick to 15 goes; partition 0's to 20 waits for partition 2 again.
-    expect(buffer.push(tick(1, 3, 8, 10, 30))).toEqual([tick(2, 0, 4, 0, 15)]);
-    expect(buffer.held()).toEqual([1, 1, 0]);
-    expect(buffer.push(tick(2, 4, 6, 15, 25))).toEqual([tick(0, 5, 9, 10, 20)]);
-  });
-
-  it("lets a partition over its bound release its oldest tick without the others (a stalled partition holds them back only so far)", () => {
-    const buffer = new GlobalTickBuffer(2, 2);
-    expect(buffer.push(tick(0, 0, 1, 0, 1))).toEqual([]);
-    expect(buffer.push(tick(0, 1, 2, 1, 2))).toEqual([]);
-    expect(buffer.push(tick(0, 2, 3, 2, 3))).toEqual([tick(0, 0, 1, 0, 1)]);
-    expect(buffer.held()).toEqual([2, 0]);
-  });
-
-  it("releases at once with one partition or no buffering, and refuses a partition it does not follow", () => {
-    expect(new GlobalTickBuffer(1).push(tick(0, 0, 1, 0, 1))).toEqual([tick(0, 0, 1, 0, 1)]);
-    expect(new GlobalTickBuffer(4, 0).push(tick(3, 0, 1, 0, 1))).toEqual([tick(3, 0, 1, 0, 1)]);
-    expect(() => new GlobalTickBuffer(2).push(tick(2, 0, 1, 0, 1))).toThrow(/partition 2, but the buffer follows partitions 0-1/);
-    expect(() => new GlobalTickBuffer(0)).toThrow(/at least one partition/);
   });
 });

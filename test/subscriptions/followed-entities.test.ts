@@ -41,13 +41,15 @@ describe("entities on the commit-log clock", () => {
     expect(follow({ mode: "wall", consumers: new Set(["errors"]) }).followed).toEqual([]);
   });
 
-  it("takes the storage's mode, timestamp, delay and physical topics; the delay setting wins", () => {
-    const events = follow({ consumers: new Set(["errors"]), topicMap: { events: "events-x", "snuba-commit-log": "log-x" } }).followed.find((entity) => entity.entity === "events");
+  it("takes the storage's mode, timestamp, delay, physical topics and group; the delay setting wins", () => {
+    const events = follow({ consumers: new Set(["errors"]), topicMap: { events: "events-x", "snuba-commit-log": "log-x" }, groupMap: { "snuba-consumers": "consumers-x" } }).followed.find(
+      (entity) => entity.entity === "events",
+    );
     expect(events).toEqual({
       entity: "events",
       commitLogTopic: "log-x",
       sourceTopic: "events-x",
-      group: "snuba-consumers",
+      group: "consumers-x",
       mode: "partition",
       synchronization: "received_p99",
       delaySeconds: 30,

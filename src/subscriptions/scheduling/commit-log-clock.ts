@@ -1,28 +1,28 @@
 /**
  * A subscription clock driven by the ingestion commit log (issue 65): for each followed entity it
  * reads the commit log of the storage that ingests its data, forms ticks (commit-log-ticks.ts)
- * and keeps how far the data has landed:
- *
- * - `partition` mode (events): per source partition, the upper time of its latest tick; a
- *   subscription's partition is its project's Kafka partition, so its windows wait for exactly the
- *   partition that holds its project's data;
- * - `global` mode (the others): the upper time of the latest tick the global watermark released
- *   (global-tick-buffer.ts), reached by every partition.
+ * and keeps how far the data has landed (entity-watermark.ts: per source partition in `partition`
+ * mode, the slowest partition in `global` mode, with the idle-partition rule).
  *
  * `horizon(entity, partition)` gives the first firing second not yet due, the scheduler's own
- * notion (a window firing at t runs once t < horizon). The ticks' times are already moved back by
- * the entity's delay, so the scheduler adds none of its own in this mode.
+ * notion (a window firing at t runs once t < horizon). The times are already moved back by the
+ * entity's delay, so the scheduler adds none of its own in this mode.
  *
- * The scheduler takes it through its `horizonFor` option (test/subscriptions/commit-log-scheduling.test.ts);
- * `serve` and the scheduler cluster do not build one yet: they schedule on the wall clock.
+ * Besides the commit logs it reads, once a second, the end offsets of the source topics (the
+ * idle rule's observations) and of the commit logs (how far its own reading lags).
+ *
+ * It reads the commit logs from their start at every start, under a group of its own that
+ * commits nothing: the log is compacted to a commit per partition and group, and one commit per
+ * partition is enough to know how far the data has landed, so nothing needs to be resumed. The
+ * scheduler's checkpoints say which windows ran (scheduler.ts).
  */
-import { Kafka, logLevel, type Consumer } from "kafkajs";
+import { Kafka, logLevel, type Admin, type Consumer } from "kafkajs";
 import type { Registry } from "prom-client";
 import { registerLabelledScrapeTimeGauge } from "../../metrics/scrape-time-gauge.js";
 import { randomUUID } from "node:crypto";
 import { decodeCommitLogMessage } from "../../ingestion/commit-log-message.js";
-import { CommitLogTickFormer, type CommitLogTick, type SynchronizationTimestamp } from "./commit-log-ticks.js";
-import { GlobalTickBuffer } from "./global-tick-buffer.js";
+import { CommitLogTickFormer, type SynchronizationTimestamp } from "./commit-log-ticks.js";
+import { EntityWatermark, type SchedulingMode } from "./entity-watermark.js";
 
 export interface FollowedEntity {
   readonly entity: string;
@@ -31,7 +31,7 @@ export interface FollowedEntity {
   readonly sourceTopic: string;
   /** The ingesting consumer group whose commits count. */
   readonly group: string;
-  readonly mode: "partition" | "global";
+  readonly mode: SchedulingMode;
   readonly synchronization: SynchronizationTimestamp;
   readonly delaySeconds: number;
   /** Partitions of the source topic (the global watermark waits for each). */
@@ -41,31 +41,41 @@ export interface FollowedEntity {
 interface EntityTime {
   readonly followed: FollowedEntity;
   readonly former: CommitLogTickFormer;
-  readonly buffer: GlobalTickBuffer;
-  /** partition mode: per source partition; global mode: key -1. Upper tick time, seconds. */
-  readonly landed: Map<number, number>;
+  readonly watermark: EntityWatermark;
 }
 
-const GLOBAL = -1;
+export interface CommitLogClockOptions {
+  /** How often the source topics' and commit logs' end offsets are read (default 1000 ms). */
+  readonly observeIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
 
 export class CommitLogClock {
   private readonly entities = new Map<string, EntityTime>();
   private readonly byCommitLog = new Map<string, EntityTime[]>();
   private readonly consumer: Consumer;
+  private readonly admin: Admin;
+  /** Commit-log topic -> the next offset this clock will read (one partition each). */
+  private readonly readTo = new Map<string, bigint>();
+  /** Commit-log topic -> messages written to it and not yet read here. */
+  private readonly readerLag = new Map<string, number>();
+  private observing: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly log: (line: string) => void;
   /** Commit-log lines read that did not decode (another writer's, a legacy format). */
   undecodable = 0;
 
   constructor(
     brokers: readonly string[],
     followed: readonly FollowedEntity[],
-    private readonly log: (line: string) => void = () => {},
+    private readonly options: CommitLogClockOptions = {},
   ) {
+    this.log = options.log ?? (() => {});
     for (const entity of followed) {
       const time: EntityTime = {
         followed: entity,
         former: new CommitLogTickFormer({ group: entity.group, topic: entity.sourceTopic, synchronization: entity.synchronization, delaySeconds: entity.delaySeconds }),
-        buffer: new GlobalTickBuffer(entity.sourcePartitions),
-        landed: new Map(),
+        watermark: new EntityWatermark(entity.mode, entity.delaySeconds, entity.sourcePartitions, 5 * (options.observeIntervalMs ?? 1000)),
       };
       this.entities.set(entity.entity, time);
       const list = this.byCommitLog.get(entity.commitLogTopic) ?? [];
@@ -75,50 +85,70 @@ export class CommitLogClock {
     const kafka = new Kafka({ clientId: "quarry-commit-log-clock", brokers: [...brokers], logLevel: logLevel.NOTHING });
     // A group of its own that commits nothing: every start reads the (compacted) commit logs again.
     this.consumer = kafka.consumer({ groupId: `quarry-commit-log-clock-${randomUUID()}`, maxWaitTimeInMs: 200 });
+    this.admin = kafka.admin();
   }
 
   async start(): Promise<void> {
+    await this.admin.connect();
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.byCommitLog.keys()], fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
-      eachMessage: async ({ topic, message }) => this.take(topic, message.key?.toString() ?? "", message.value?.toString() ?? ""),
+      eachMessage: async ({ topic, message }) => {
+        this.readTo.set(topic, BigInt(message.offset) + 1n);
+        this.take(topic, message.key?.toString() ?? "", message.value?.toString() ?? "");
+      },
     });
+    await this.observe();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.observing) clearTimeout(this.observing);
     await this.consumer.disconnect();
+    await this.admin.disconnect();
   }
 
   /**
    * The first firing second not yet due for `entity`'s subscriptions in `partition`, or null
-   * before its commit log has given a tick there (its windows wait).
+   * before its commit log has said anything there (its windows wait).
    */
   horizon(entity: string, partition: number): number | null {
-    const time = this.entities.get(entity);
-    if (!time) return null;
-    const landed = time.landed.get(time.followed.mode === "partition" ? partition : GLOBAL);
-    return landed === undefined ? null : Math.floor(landed) + 1;
+    const landed = this.entities.get(entity)?.watermark.landedSeconds(partition) ?? null;
+    return landed === null ? null : Math.floor(landed) + 1;
   }
 
   /**
    * Per entity, how far its clock is behind the wall clock, in seconds: now less the time its
    * data has reached (the slowest partition's in partition mode), the delay not counted. Null
-   * before its first tick. It grows while ingestion or the commit-log reader falls behind.
+   * before its first commit. It grows while ingestion or the commit-log reader falls behind.
    */
   behindSeconds(entity: string, nowMs: number = Date.now()): number | null {
     const time = this.entities.get(entity);
-    if (!time || time.landed.size === 0) return null;
-    const slowest = Math.min(...time.landed.values()) + time.followed.delaySeconds;
-    return Math.max(0, nowMs / 1000 - slowest);
+    const slowest = time?.watermark.slowestSeconds() ?? null;
+    if (!time || slowest === null) return null;
+    return Math.max(0, nowMs / 1000 - (slowest + time.followed.delaySeconds));
   }
 
-  /** Exports `quarry_subscription_clock_behind_seconds{entity}` on `registry`. */
+  /** Source partitions of `entity` counted idle at the latest observation (the idle rule). */
+  idlePartitions(entity: string): number[] {
+    return this.entities.get(entity)?.watermark.idlePartitions() ?? [];
+  }
+
+  /** Commit-log messages written and not yet read by this clock, per commit-log topic (after the first observation). */
+  readerLagMessages(topic: string): number | null {
+    return this.readerLag.get(topic) ?? null;
+  }
+
+  /**
+   * Exports `quarry_subscription_clock_behind_seconds{entity}` and
+   * `quarry_subscription_commit_log_lag_messages{topic}` on `registry`.
+   */
   registerMetrics(registry: Registry): void {
     registerLabelledScrapeTimeGauge(
       registry,
       "quarry_subscription_clock_behind_seconds",
-      "How far an entity's commit-log clock is behind the wall clock: now less the time its ingested data has reached (the slowest partition's in partition mode), the delay not counted; absent before its first tick.",
+      "How far an entity's commit-log clock is behind the wall clock: now less the time its ingested data has reached (the slowest partition's in partition mode), the delay not counted; absent before its first commit.",
       ["entity"],
       () => {
         const now = Date.now();
@@ -128,11 +158,13 @@ export class CommitLogClock {
         });
       },
     );
-  }
-
-  /** Ticks of a partition the global watermark still holds, per entity (how far a slow partition holds the others back). */
-  heldTicks(entity: string): number[] {
-    return this.entities.get(entity)?.buffer.held() ?? [];
+    registerLabelledScrapeTimeGauge(
+      registry,
+      "quarry_subscription_commit_log_lag_messages",
+      "Commit-log messages written and not yet read by this node's subscription clock, per commit-log topic (read once a second).",
+      ["topic"],
+      () => [...this.readerLag].map(([topic, lag]) => [{ topic }, lag] as const),
+    );
   }
 
   private take(topic: string, key: string, value: string): void {
@@ -144,26 +176,39 @@ export class CommitLogClock {
       return;
     }
     for (const time of this.byCommitLog.get(topic) ?? []) {
-      const tick = time.former.add(commit);
-      if (!tick) continue;
-      if (time.followed.mode === "partition") {
-        this.advance(time, tick.partition, tick);
-      } else {
-        let released: CommitLogTick[];
-        try {
-          released = time.buffer.push(tick);
-        } catch (reason) {
-          // A partition beyond the count the entity was configured with: the source topic grew.
-          this.log(`commit-log clock ${time.followed.entity}: ${reason instanceof Error ? reason.message : String(reason)}`);
-          continue;
-        }
-        for (const done of released) this.advance(time, GLOBAL, done);
+      time.former.add(commit);
+      const latest = time.former.latest(commit.partition);
+      if (latest && commit.group === time.followed.group && commit.topic === time.followed.sourceTopic) {
+        time.watermark.commit(commit.partition, latest.offset, latest.upper);
       }
     }
   }
 
-  private advance(time: EntityTime, slot: number, tick: CommitLogTick): void {
-    const before = time.landed.get(slot);
-    if (before === undefined || tick.timestamps.upper > before) time.landed.set(slot, tick.timestamps.upper);
+  /** Reads the end offsets of the source topics and commit logs, then again a second later. */
+  private async observe(): Promise<void> {
+    const sources = new Map<string, EntityTime[]>();
+    for (const time of this.entities.values()) sources.set(time.followed.sourceTopic, [...(sources.get(time.followed.sourceTopic) ?? []), time]);
+    for (const [topic, times] of sources) {
+      const observedAtMs = Date.now();
+      try {
+        const offsets = await this.admin.fetchTopicOffsets(topic);
+        const partitions = new Map(offsets.map((o) => [o.partition, { low: BigInt(o.low), high: BigInt(o.high) }] as const));
+        for (const time of times) time.watermark.observe({ observedAtMs, partitions });
+      } catch (reason) {
+        for (const time of times) time.watermark.observationFailed();
+        if (!this.stopped) this.log(`commit-log clock: cannot read the end offsets of ${topic}: ${reason instanceof Error ? reason.message : String(reason)}`);
+      }
+    }
+    for (const topic of this.byCommitLog.keys()) {
+      try {
+        const [end] = await this.admin.fetchTopicOffsets(topic);
+        if (end) this.readerLag.set(topic, Math.max(0, Number(BigInt(end.high) - (this.readTo.get(topic) ?? BigInt(end.low)))));
+      } catch {
+        // Logged with the source topics' failure above: the same broker.
+      }
+    }
+    if (!this.stopped) {
+      this.observing = setTimeout(() => void this.observe(), this.options.observeIntervalMs ?? 1000);
+    }
   }
 }

@@ -5,8 +5,8 @@
  * follows the commit log advances its clock by ticks instead of by the wall clock, so a window
  * runs only once the data of its interval has landed.
  *
- * This file forms the ticks; global-tick-buffer.ts orders them across partitions for the
- * entities scheduled in `global` mode.
+ * A tick's upper end is also how far its partition's data has landed; entity-watermark.ts
+ * combines the partitions' latest times per scheduling mode.
  */
 import type { DecodedCommitLogMessage } from "../../ingestion/commit-log-message.js";
 
@@ -68,6 +68,15 @@ export class CommitLogTickFormer {
       offsets: { lower: previous.offset, upper: current.offset },
       timestamps: { lower: previous.timestamp - delay, upper: current.timestamp - delay },
     };
+  }
+
+  /**
+   * The latest commit of `partition` counted (the first since the start included), with its time
+   * moved back by the delay; undefined before any.
+   */
+  latest(partition: number): { readonly offset: bigint; readonly upper: number } | undefined {
+    const commit = this.previous.get(partition);
+    return commit && { offset: commit.offset, upper: commit.timestamp - this.options.delaySeconds };
   }
 
   /** Forgets every partition's last commit (a restart of the reading, a rebalance, a seek): the next commit of each opens no tick. */

@@ -14,6 +14,7 @@
  */
 import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
 import type { StorageDefinition } from "../../datasets/definition-types.js";
+import { physicalGroup, physicalTopic } from "../../ingestion/topic-names.js";
 import type { FollowedEntity } from "./commit-log-clock.js";
 
 export type SubscriptionClockMode = "auto" | "commit_log" | "wall";
@@ -26,6 +27,8 @@ export interface FollowOptions {
   readonly consumers: ReadonlySet<string>;
   /** Snuba's topic name -> physical. */
   readonly topicMap: Readonly<Record<string, string>>;
+  /** Snuba's consumer group name -> physical (QUARRY_CONSUMER_GROUPS): commits are keyed by the group that wrote them. */
+  readonly groupMap?: Readonly<Record<string, string>>;
   /** QUARRY_SUBSCRIPTION_DELAY_SECONDS, over the storages' `subscription_delay_seconds`. */
   readonly delayOverride: number | null;
   /** Partitions of a source topic (physical name). */
@@ -42,7 +45,7 @@ export function ingestingStorage(storages: readonly StorageDefinition[], writabl
 
 export function followedEntities(definitions: DefinitionLookup, options: FollowOptions): FollowedEntity[] {
   if (options.mode === "wall") return [];
-  const physical = (name: string) => (Object.hasOwn(options.topicMap, name) ? options.topicMap[name]! : name);
+  const physical = (name: string) => physicalTopic(name, options.topicMap);
   const followed: FollowedEntity[] = [];
   for (const entity of definitions.entities()) {
     if (!entity.subscriptions || entity.writableStorage === null) continue;
@@ -64,7 +67,7 @@ export function followedEntities(definitions: DefinitionLookup, options: FollowO
       entity: entity.name,
       commitLogTopic: physical(loader.commitLogTopic),
       sourceTopic,
-      group: loader.consumerGroup,
+      group: physicalGroup(loader.consumerGroup, options.groupMap ?? {}),
       mode,
       synchronization: loader.subscriptionSynchronizationTimestamp,
       delaySeconds: options.delayOverride ?? loader.subscriptionDelaySeconds,
