@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "scheduler": {
-      await runSchedulerCommand(settings, registry, log);
+      await runSchedulerCommand(settings, registry, registry.storages(), log);
       return -1;
     }
     case "consumer": {

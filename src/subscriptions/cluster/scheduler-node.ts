@@ -3,7 +3,8 @@
  * subscriptions from NATS KV, holds the partition leases the cluster gives it, runs the windows
  * that come due (on a query node through QUARRY_QUERY_URL, or in-process on a ClickHouse server
  * at CLICKHOUSE_URL), publishes to Kafka and advances checkpoints in its leases. It serves
- * /health and /metrics on its own port for operators.
+ * /health and /metrics on its own port for operators. Entities on the commit-log clock come due
+ * by `horizonFor` (the command wires the clock, src/cli/scheduler-command.ts).
  */
 import { Registry } from "prom-client";
 import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
@@ -34,6 +35,10 @@ export interface SchedulerNodeOptions {
   readonly topics?: Readonly<Record<string, string>>;
   readonly staleThresholdSeconds?: number;
   readonly delaySeconds?: number | null;
+  /** Where an entity partition's windows are due by the commit-log clock (SchedulerOptions.horizonFor). */
+  readonly horizonFor?: (entity: string, partition: number) => number | null | undefined;
+  /** More lines for /health (the commit-log clock's): a value other than "ok" makes it answer 502. */
+  readonly extraHealth?: () => Record<string, string>;
   readonly leaseMs?: number;
   readonly renewMs?: number;
   readonly host: string;
@@ -90,6 +95,7 @@ export async function startSchedulerNode(options: SchedulerNodeOptions): Promise
     clock,
     topicFor: (entity) => options.topics?.[entity] ?? definitions.entity(entity)?.subscriptions?.resultTopic ?? `${entity}-subscription-results`,
     ...(options.delaySeconds === null || options.delaySeconds === undefined ? {} : { delayFor: () => options.delaySeconds! }),
+    ...(options.horizonFor ? { horizonFor: options.horizonFor } : {}),
     staleThresholdSeconds: options.staleThresholdSeconds ?? DEFAULT_STALE_THRESHOLD_SECONDS,
     log,
   });
@@ -101,6 +107,7 @@ export async function startSchedulerNode(options: SchedulerNodeOptions): Promise
       leases: leases.health(),
       scheduler: scheduler.health(),
       publisher: publisher.health(),
+      ...options.extraHealth?.(),
     };
     const healthy = Object.values(dependencies).every((value) => value === "ok");
     return {
