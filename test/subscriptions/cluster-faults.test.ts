@@ -1,7 +1,11 @@
 /**
  * The scheduler cluster under faults, with real processes on the real clock: a 3-node NATS
  * cluster, a Kafka broker of its own, one `quarry serve` owning the embedded engine (scheduler
- * off: it is the query node) and three `quarry scheduler` processes running windows through it.
+ * off: it is the query node) and running the errors and transactions ingestion consumers, and
+ * three `quarry scheduler` processes running windows through it, scheduled on the consumers'
+ * commit logs (events in partition mode, transactions in global mode). Live events and
+ * transactions arrive all along for ten of the subscribed projects; the other projects'
+ * partitions stay idle, so the idle-partition rule carries them (and all of global mode).
  * Three hundred resolution-60 subscriptions fire every second of the minute (jitter). Then, in
  * turn: SIGKILL of a scheduler, 9 times; SIGSTOP of one past its lease, then SIGCONT; SIGKILL
  * of the NATS node leading the lease bucket's stream; a Kafka broker restart; a rolling restart
@@ -27,12 +31,16 @@ import { openClusterBuckets } from "../../src/subscriptions/cluster/nats-buckets
 import { NatsSubscriptionStore } from "../../src/subscriptions/store/nats-subscription-store.js";
 import { startQuarry, waitFor, type QuarryProcess } from "../support/quarry-process.js";
 import type { SubscriptionRecord } from "../../src/subscriptions/store/subscription-record.js";
+import { LiveSentryProducer } from "../support/live-sentry-producer.js";
 
 const SUBSCRIPTIONS = 300;
 /** Schedulers SIGKILLed one after another (every fourth stays dead past its lease). */
 const KILLS = 9;
 const LEASE_MS = 3_000;
-const DELAY_SECONDS = 2;
+/** Also how long the broker must answer before an idle partition may advance (docs/subscriptions.md, "Idle partitions"). */
+const DELAY_SECONDS = 5;
+/** Projects with live data; the subscriptions cover projects 1-97. */
+const LIVE_PROJECTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const PREFIX = "faults";
 const SCHEDULER_STREAM = `KV_${PREFIX}_scheduler`;
 const RESULT_TOPICS = ["events-subscription-results", "transactions-subscription-results"];
@@ -53,6 +61,7 @@ describe("scheduler cluster under faults", () => {
   let nats: RunningNatsCluster;
   let kafka: RunningKafka;
   let serve: QuarryProcess;
+  let producer: LiveSentryProducer | null = null;
   let queryPort = 0;
   const schedulers = new Map<string, { process: QuarryProcess; port: number }>();
   const scenarios: Scenario[] = [];
@@ -97,6 +106,10 @@ describe("scheduler cluster under faults", () => {
       QUARRY_LEASE_RENEW_MS: "500",
       QUARRY_SUBSCRIPTION_DELAY_SECONDS: String(DELAY_SECONDS),
       QUARRY_SHUTDOWN_TIMEOUT_MS: "8000",
+      // The serve runs these consumers; the scheduler nodes follow their commit logs (QUARRY_SUBSCRIPTION_CLOCK=auto).
+      QUARRY_CONSUMERS: "errors,transactions",
+      QUARRY_CONSUMER_SOURCE_PARTITIONS: "16",
+      QUARRY_CONSUMER_MAX_BATCH_TIME_MS: "500",
     };
     serve = startQuarry(["serve", "--bootstrap"], {
       ...env,
@@ -107,12 +120,22 @@ describe("scheduler cluster under faults", () => {
       QUARRY_QUERYLOG_FLUSH_MS: "500",
     });
     await waitFor("quarry serve", () => fetch(queryUrl("/health")).then((r) => (r.ok ? true : undefined)), 120_000);
+    // Its consumers have created the topics: live data from now on.
+    producer = new LiveSentryProducer({ brokers: kafka.brokers, projects: LIVE_PROJECTS, topics: { events: "events", transactions: "transactions" } });
+    await producer.start();
     for (const name of ["s1", "s2", "s3"]) startScheduler(name, await freePort());
     for (const name of schedulers.keys()) await schedulerHealthy(name);
+    for (const name of schedulers.keys()) {
+      const output = () => schedulers.get(name)!.process.output;
+      await waitFor(`scheduler ${name} on the commit-log clock`, async () => (output().includes("transactions follows the commit log") ? true : undefined), 60_000);
+      expect(output()).toContain(`events follows the commit log snuba-commit-log (partition mode, received_p99, ${DELAY_SECONDS} s behind)`);
+      expect(output()).toContain(`transactions follows the commit log snuba-transactions-commit-log (global mode, received_p99, ${DELAY_SECONDS} s behind)`);
+    }
   }, 240_000);
 
   afterAll(async () => {
     for (const { process } of schedulers.values()) process.signal("SIGKILL");
+    await producer?.stop();
     serve?.signal("SIGTERM");
     await serve?.exited;
     await kafka?.stop();

@@ -53,7 +53,8 @@ export interface CommitLogClockOptions {
 export class CommitLogClock {
   private readonly entities = new Map<string, EntityTime>();
   private readonly byCommitLog = new Map<string, EntityTime[]>();
-  private readonly consumer: Consumer;
+  private readonly kafka: Kafka;
+  private consumer: Consumer | null = null;
   private readonly admin: Admin;
   /** Commit-log topic -> the next offset this clock will read (one partition each). */
   private readonly readTo = new Map<string, bigint>();
@@ -82,30 +83,56 @@ export class CommitLogClock {
       list.push(time);
       this.byCommitLog.set(entity.commitLogTopic, list);
     }
-    const kafka = new Kafka({ clientId: "quarry-commit-log-clock", brokers: [...brokers], logLevel: logLevel.NOTHING });
-    // A group of its own that commits nothing: every start reads the (compacted) commit logs again.
-    this.consumer = kafka.consumer({ groupId: `quarry-commit-log-clock-${randomUUID()}`, maxWaitTimeInMs: 200 });
-    this.admin = kafka.admin();
+    this.kafka = new Kafka({ clientId: "quarry-commit-log-clock", brokers: [...brokers], logLevel: logLevel.NOTHING });
+    this.admin = this.kafka.admin();
   }
 
   async start(): Promise<void> {
     await this.admin.connect();
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [...this.byCommitLog.keys()], fromBeginning: true });
-    await this.consumer.run({
+    await this.read();
+    await this.observe();
+  }
+
+  /**
+   * Reads the commit logs from their start, under a group of its own that commits nothing. A
+   * client that kafkajs gives up on (it restarts the retriable failures itself) is replaced by a
+   * new one, which reads the logs again: the times only move forward, so nothing is lost.
+   */
+  private async read(): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId: `quarry-commit-log-clock-${randomUUID()}`, maxWaitTimeInMs: 200 });
+    this.consumer = consumer;
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (event.payload.restart || this.stopped) return;
+      this.log(`commit-log clock: its Kafka client failed (${event.payload.error.message}); reading the commit logs again with a new one in 2 s`);
+      this.readAgainSoon(consumer);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...this.byCommitLog.keys()], fromBeginning: true });
+    await consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic, message }) => {
         this.readTo.set(topic, BigInt(message.offset) + 1n);
         this.take(topic, message.key?.toString() ?? "", message.value?.toString() ?? "");
       },
     });
-    await this.observe();
+  }
+
+  private readAgainSoon(failed: Consumer): void {
+    setTimeout(() => {
+      if (this.stopped || this.consumer !== failed) return;
+      void failed.disconnect().catch(() => {});
+      for (const time of this.entities.values()) time.former.reset();
+      this.read().catch((reason: unknown) => {
+        this.log(`commit-log clock: cannot read the commit logs, trying again in 2 s: ${reason instanceof Error ? reason.message : String(reason)}`);
+        if (this.consumer) this.readAgainSoon(this.consumer);
+      });
+    }, 2000);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.observing) clearTimeout(this.observing);
-    await this.consumer.disconnect();
+    await this.consumer?.disconnect();
     await this.admin.disconnect();
   }
 
