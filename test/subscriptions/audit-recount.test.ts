@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/test-services/free-port.js";
+import { runAuditCommand } from "../../src/cli/audit-command.js";
+import { readSettings } from "../../src/config/settings.js";
+import { defaultRegistry } from "../../src/datasets/registry.js";
 import { auditPassed, auditSubscriptions, formatAuditReport, type PublishedResult } from "../../src/subscriptions/audit/audit.js";
 import { parseResultMessage } from "../../src/subscriptions/audit/audit-sources.js";
 import { parseJsonLosslessly } from "../../src/subscriptions/audit/lossless-json.js";
@@ -170,5 +173,19 @@ describe("recounting when the query node does not answer", () => {
       [a.id, T0 + 60, "storage-not-available"],
     ]);
     expect(report.failures[0]!.message).toContain(`query node http://127.0.0.1:${port} did not answer`);
+  });
+});
+
+describe("the audit command's recount flags", () => {
+  const run = (args: Partial<Parameters<typeof runAuditCommand>[2]>) =>
+    runAuditCommand(readSettings({ KAFKA_BROKERS: "" }), defaultRegistry(), { from: "2026-11-24T10:00:00Z", to: "2026-11-24T10:05:00Z", json: false, ...args }, () => {}, () => {});
+
+  it("refuses a concurrency that is not an integer from 1 to 256, or one given without --recount, before reading anything", async () => {
+    for (const bad of ["0", "-1", "2.5", "eight", "257", ""]) {
+      await expect(run({ recount: true, recountConcurrency: bad })).rejects.toThrow(`--recount-concurrency must be an integer from 1 to 256, got '${bad}'`);
+    }
+    await expect(run({ recountConcurrency: "4" })).rejects.toThrow("--recount-concurrency needs --recount");
+    // A valid one gets as far as the settings check.
+    await expect(run({ recount: true, recountConcurrency: "4" })).rejects.toThrow("KAFKA_BROKERS is not set");
   });
 });
