@@ -5,7 +5,8 @@
  *   quarry migrate               create every storage's tables (idempotent)
  *   quarry demo-data [--rows N]  write deterministic demo data
  *   quarry subscriptions tail    print subscription results as they arrive
- *   quarry subscriptions audit   windows expected, published, missing, duplicated (cluster)
+ *   quarry subscriptions audit   windows expected, published, missing, duplicated (cluster);
+ *                                --recount: each published result against a run of its window now
  *   quarry scheduler             a scheduler cluster node (NATS_URL)
  *   quarry consumer --storage S  ingestion consumers for storages S (KAFKA_BROKERS)
  */
@@ -41,10 +42,12 @@ commands:
                           print subscription results as they arrive: "<subscription id><TAB><message>";
                           from the results storage through QUARRY_QUERY_URL (default http://HOST:PORT),
                           or from the result topics when KAFKA_BROKERS is set
-  subscriptions audit --from <ISO 8601> --to <ISO 8601> [--json]
+  subscriptions audit --from <ISO 8601> --to <ISO 8601> [--json] [--recount [--recount-concurrency N]]
                           per subscription: windows expected, published, missing, duplicated, and the
                           lag; reads the cluster store (NATS_URL) and the result topics (KAFKA_BROKERS);
-                          exit 1 when a window is missing
+                          --recount: runs each published window again now on QUARRY_QUERY_URL (past the
+                          cache, N at once, default 8) and compares the results;
+                          exit 1 when a window is missing or a result differs from (or fails) its recount
   scheduler               a scheduler cluster node (NATS_URL, KAFKA_BROKERS): leases partitions, runs
                           their windows on QUARRY_QUERY_URL (or CLICKHOUSE_URL), publishes to Kafka;
                           /health and /metrics on QUARRY_SCHEDULER_PORT (default 1228)
@@ -116,7 +119,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case "subscriptions": {
       if (args[0] === "audit") {
-        return runAuditCommand(settings, registry, { from: option(args, "--from"), to: option(args, "--to"), json: args.includes("--json") }, (text) => process.stdout.write(text), log);
+        const auditArgs = {
+          from: option(args, "--from"),
+          to: option(args, "--to"),
+          json: args.includes("--json"),
+          recount: args.includes("--recount"),
+          recountConcurrency: option(args, "--recount-concurrency"),
+        };
+        return runAuditCommand(settings, registry, auditArgs, (text) => process.stdout.write(text), log);
       }
       if (args[0] !== "tail") {
         log(`unknown subscriptions command '${args[0] ?? ""}': use 'quarry subscriptions tail' or 'quarry subscriptions audit'`);

@@ -44,7 +44,7 @@ export function connectRoutes(context: ServiceContext) {
       getSubscription: (request) =>
         typed(async () => subscriptionMessage(await context.subscriptions.get(request.dataset, request.entity, String(request.partition), request.key))),
       runSubscriptionWindow: (request) =>
-        typed(async () => toWindowResponse(await context.subscriptionWindows.run(request.subscriptionJson, Number(request.windowEnd), request.referrer))),
+        typed(async () => toWindowResponse(await context.subscriptionWindows.run(request.subscriptionJson, Number(request.windowEnd), request.referrer, { consistent: request.consistent }))),
     });
     router.service(TimeSeriesService, {
       timeSeries: (request) => typed(async () => (await handleTimeSeries(context, request)).response),

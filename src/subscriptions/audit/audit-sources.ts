@@ -7,9 +7,19 @@ import { randomBytes } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import type { PublishedResult } from "./audit.js";
 import { LEASE_EPOCH_HEADER } from "../publishing/kafka-publisher.js";
+import { parseJsonLosslessly } from "./lossless-json.js";
+import type { WindowRows } from "./recount-comparison.js";
 
 interface ResultMessage {
-  payload?: { subscription_id?: unknown; timestamp?: unknown };
+  payload?: { subscription_id?: unknown; timestamp?: unknown; result?: { data?: unknown; meta?: unknown } };
+}
+
+/** `payload.result` when it has rows and well-formed columns, else undefined. */
+function publishedRows(result: { data?: unknown; meta?: unknown } | undefined): WindowRows | undefined {
+  if (!result || !Array.isArray(result.data)) return undefined;
+  const meta = Array.isArray(result.meta) ? result.meta : [];
+  const columns = meta.filter((c): c is { name: string; type: string } => typeof c === "object" && c !== null && typeof c.name === "string" && typeof c.type === "string");
+  return { data: result.data as unknown[], meta: columns.map((c) => ({ name: c.name, type: c.type })) };
 }
 
 /** One result message as the audit counts it, or null when it is not a subscription result. */
@@ -17,10 +27,12 @@ export function parseResultMessage(topic: string, value: Buffer | null, timestam
   if (!value) return null;
   let message: ResultMessage;
   try {
-    message = JSON.parse(value.toString("utf8")) as ResultMessage;
+    // Lossless: a 64-bit integer in the result must stay exact for the recount to compare it.
+    message = parseJsonLosslessly(value.toString("utf8")) as ResultMessage;
   } catch {
     return null;
   }
+  if (typeof message !== "object" || message === null) return null;
   const id = message.payload?.subscription_id;
   const timestamp = message.payload?.timestamp;
   if (typeof id !== "string" || typeof timestamp !== "string") return null;
@@ -28,7 +40,15 @@ export function parseResultMessage(topic: string, value: Buffer | null, timestam
   if (Number.isNaN(windowEndMs)) return null;
   const header = headers?.[LEASE_EPOCH_HEADER];
   const epoch = header === undefined ? 0 : Number(String(header));
-  return { subscriptionId: id, windowEnd: Math.floor(windowEndMs / 1000), publishedAtMs: Number(timestampMs), epoch: Number.isFinite(epoch) ? epoch : 0, topic };
+  const result = publishedRows(message.payload?.result);
+  return {
+    subscriptionId: id,
+    windowEnd: Math.floor(windowEndMs / 1000),
+    publishedAtMs: Number(timestampMs),
+    epoch: Number.isFinite(epoch) ? epoch : 0,
+    topic,
+    ...(result ? { result } : {}),
+  };
 }
 
 export async function readResultTopics(brokers: readonly string[], topics: readonly string[], fromMs: number, timeoutMs = 120_000): Promise<PublishedResult[]> {

@@ -2,7 +2,8 @@
  * The subscription audit: from the store (what should have run) and the result topics (what was
  * published), per subscription the windows expected, published, missing and duplicated, and the
  * lag (Kafka timestamp − T). An operator runs it after an incident; the fault tests use it as
- * their oracle. It is pure: `audit-sources.ts` reads NATS and Kafka.
+ * their oracle. It is pure: `audit-sources.ts` reads NATS and Kafka, and `recount.ts` runs the
+ * published windows again on a query node (`--recount`).
  *
  * Expected windows: every T = k·resolution in [from, to) whose firing second (T + jitter) is at or
  * after the creation second. For a deleted subscription, windows that came due (fired + delay)
@@ -11,6 +12,8 @@
  */
 import { dueWindows, jitterSeconds } from "../scheduling/schedule.js";
 import type { SubscriptionRecord } from "../store/subscription-record.js";
+import type { WindowRows } from "./recount-comparison.js";
+import { formatRecountLines, type RecountReport } from "./recount-report.js";
 
 export interface PublishedResult {
   readonly subscriptionId: string;
@@ -21,6 +24,8 @@ export interface PublishedResult {
   /** The lease epoch header (0 when absent: a single node). */
   readonly epoch: number;
   readonly topic: string;
+  /** The rows and columns published (`payload.result`), for a recount; absent when the message carried none. */
+  readonly result?: WindowRows;
 }
 
 export interface AuditOptions {
@@ -70,6 +75,26 @@ export interface AuditReport {
   };
   /** Seconds from T to the broker's timestamp, over the first copy of each expected window. */
   readonly lag: LagSummary;
+  /** Each published result compared with a run of its window now (`--recount`; `recount.ts`). */
+  readonly recount?: RecountReport;
+}
+
+/** The audit holds: no window missing and, when recounted, every result equal to its recount. */
+export function auditPassed(report: AuditReport): boolean {
+  return report.totals.missing === 0 && (report.recount === undefined || (report.recount.differing === 0 && report.recount.errors === 0));
+}
+
+function verdict(report: AuditReport): string {
+  const { missing } = report.totals;
+  const recount = report.recount;
+  if (!recount) return missing === 0 ? "OK: no window missing" : `FAILED: ${missing} window(s) missing`;
+  if (auditPassed(report)) return "OK: no window missing, every published result equals its recount";
+  const failures = [
+    ...(missing > 0 ? [`${missing} window(s) missing`] : []),
+    ...(recount.differing > 0 ? [`${recount.differing} published result(s) differ from their recount`] : []),
+    ...(recount.errors > 0 ? [`${recount.errors} window(s) could not be recounted`] : []),
+  ];
+  return `FAILED: ${failures.join(", ")}`;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -167,6 +192,7 @@ export function formatAuditReport(report: AuditReport): string {
     if (audit.missing.length > 0) lines.push(`    MISSING ${audit.missing.length}: ${audit.missing.map(iso).join(", ")}`);
     for (const d of audit.duplicated) lines.push(`    duplicated ${iso(d.windowEnd)} x${d.copies} (lease epochs ${d.epochs.join(", ")})`);
   }
-  lines.push(t.missing === 0 ? "OK: no window missing" : `FAILED: ${t.missing} window(s) missing`);
+  if (report.recount) lines.push(...formatRecountLines(report.recount));
+  lines.push(verdict(report));
   return `${lines.join("\n")}\n`;
 }

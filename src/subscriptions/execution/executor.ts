@@ -22,15 +22,20 @@ export interface WindowResult {
   readonly meta: ColumnMetaEntry[];
 }
 
+export interface WindowRunOptions {
+  /** Run on ClickHouse, never answered from the result cache (the audit's recount). */
+  readonly consistent?: boolean;
+}
+
 export interface SubscriptionExecutor {
   /** Runs the window [windowEnd − time_window, windowEnd); rejects with a QueryServiceError. */
-  run(compiled: CompiledSubscription, windowEnd: number, referrer?: string): Promise<WindowResult>;
+  run(compiled: CompiledSubscription, windowEnd: number, referrer?: string, options?: WindowRunOptions): Promise<WindowResult>;
   /** Runs in progress and runs waiting for a slot. */
   readonly inFlight: number;
 }
 
 /** The request a window runs as (and, minus the window, the `request` of the result message). */
-export function windowRequest(compiled: CompiledSubscription, referrer: string): QueryRequest {
+export function windowRequest(compiled: CompiledSubscription, referrer: string, consistent = false): QueryRequest {
   const { subscription } = compiled;
   return {
     dataset: subscription.dataset,
@@ -38,8 +43,9 @@ export function windowRequest(compiled: CompiledSubscription, referrer: string):
     tenantIds: { organization_id: subscription.organizationId, referrer },
     debug: false,
     // Snuba runs subscriptions `consistent`; Quarry lets identical windows of different
-    // subscriptions share one execution through the cache (the window is in the past).
-    consistent: false,
+    // subscriptions share one execution through the cache (the window is in the past). A
+    // recount asks for `consistent`: it must see the data as it is now.
+    consistent,
     turbo: false,
     dryRun: false,
   };
@@ -59,23 +65,28 @@ export class PipelineExecutor implements SubscriptionExecutor {
     return this.limiter.active + this.limiter.queued;
   }
 
-  run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER): Promise<WindowResult> {
+  run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER, options: WindowRunOptions = {}): Promise<WindowResult> {
+    const consistent = options.consistent ?? false;
     return this.limiter.run(async () => {
-      if (compiled.kind === "rpc") return runRpcWindow(this.context, compiled, windowEnd, referrer);
+      if (compiled.kind === "rpc") return runRpcWindow(this.context, compiled, windowEnd, referrer, consistent);
       const timer = new StageTimer();
       const prepared = prepareWindow(compiled, windowEnd);
       timer.mark("prepare_query");
-      const result = await runPreparedQuery(this.context, windowRequest(compiled, referrer), prepared, timer);
+      const result = await runPreparedQuery(this.context, windowRequest(compiled, referrer, consistent), prepared, timer);
       return { data: result.data, meta: result.meta };
     });
   }
 }
 
 /** One window of an rpc subscription through the TimeSeries pipeline: one row, `{<label>: value}`. */
-export async function runRpcWindow(context: PipelineContext, compiled: CompiledRpcSubscription, windowEnd: number, referrer: string): Promise<WindowResult> {
+export async function runRpcWindow(context: PipelineContext, compiled: CompiledRpcSubscription, windowEnd: number, referrer: string, consistent = false): Promise<WindowResult> {
   const { subscription } = compiled;
   const request = windowTimeSeriesRequest(compiled.request, subscription.timeWindow, windowEnd, referrer);
   const asked = timeSeriesQueryRequest(request);
-  const { response, executed } = await runTimeSeries(context, request, { ...asked, tenantIds: { ...asked.tenantIds, organization_id: subscription.organizationId, referrer } });
+  const { response, executed } = await runTimeSeries(context, request, {
+    ...asked,
+    tenantIds: { ...asked.tenantIds, organization_id: subscription.organizationId, referrer },
+    consistent,
+  });
   return { data: [rpcWindowRow(response, executed)], meta: [] };
 }

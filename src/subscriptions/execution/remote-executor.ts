@@ -12,9 +12,10 @@ import { SubscriptionService } from "../../../gen/quarry/v1/subscription_pb.js";
 import type { ResultRow } from "../../query/query-result.js";
 import { QueryServiceError, type ErrorType } from "../../errors/query-service-error.js";
 import { ConcurrencyLimiter } from "./concurrency-limiter.js";
-import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult } from "./executor.js";
+import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult, type WindowRunOptions } from "./executor.js";
 import type { CompiledSubscription } from "./subscription-query.js";
 import { encodeSubscription } from "../store/subscription-record.js";
+import type { Subscription } from "../store/subscription.js";
 
 const STATUS_BY_CODE: Partial<Record<Code, number>> = {
   [Code.InvalidArgument]: 400,
@@ -56,11 +57,19 @@ export class RemoteExecutor implements SubscriptionExecutor {
     return this.limiter.active + this.limiter.queued;
   }
 
-  run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER): Promise<WindowResult> {
+  run(compiled: CompiledSubscription, windowEnd: number, referrer = EXECUTOR_REFERRER, options: WindowRunOptions = {}): Promise<WindowResult> {
+    return this.runStored(compiled.subscription, windowEnd, referrer, options);
+  }
+
+  /**
+   * A window of a subscription as stored, compiled by the query node only (the audit's recount:
+   * the query node's verdict on the query is the one that counts).
+   */
+  runStored(subscription: Subscription, windowEnd: number, referrer = EXECUTOR_REFERRER, options: WindowRunOptions = {}): Promise<WindowResult> {
     return this.limiter.run(async () => {
       try {
         const response = await this.client.runSubscriptionWindow(
-          { subscriptionJson: encodeSubscription(compiled.subscription), windowEnd: BigInt(windowEnd), referrer },
+          { subscriptionJson: encodeSubscription(subscription), windowEnd: BigInt(windowEnd), referrer, consistent: options.consistent ?? false },
           { timeoutMs: this.timeoutMs },
         );
         return { data: response.data as ResultRow[], meta: response.meta.map((m) => ({ name: m.name, type: m.type })) };

@@ -6,7 +6,7 @@
  */
 import type { DefinitionLookup } from "../../datasets/definition-lookup.js";
 import { QueryServiceError } from "../../errors/query-service-error.js";
-import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult } from "./executor.js";
+import { EXECUTOR_REFERRER, type SubscriptionExecutor, type WindowResult, type WindowRunOptions } from "./executor.js";
 import { compileSubscription, type CompiledSubscription } from "./subscription-query.js";
 import { decodeSubscription } from "../store/subscription-record.js";
 
@@ -20,7 +20,7 @@ export class WindowRunner {
     private readonly executor: SubscriptionExecutor,
   ) {}
 
-  async run(subscriptionJson: string, windowEnd: number, referrer = EXECUTOR_REFERRER): Promise<WindowResult> {
+  async run(subscriptionJson: string, windowEnd: number, referrer = EXECUTOR_REFERRER, options: WindowRunOptions = {}): Promise<WindowResult> {
     if (!Number.isSafeInteger(windowEnd) || windowEnd <= 0) throw new QueryServiceError("invalid_query", `window_end must be a positive number of Unix seconds, got ${windowEnd}`);
     let subscriptionRecord;
     try {
@@ -36,6 +36,6 @@ export class WindowRunner {
       if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
       this.compiled.set(key, compiled);
     }
-    return this.executor.run(compiled, windowEnd, referrer || EXECUTOR_REFERRER);
+    return this.executor.run(compiled, windowEnd, referrer || EXECUTOR_REFERRER, options);
   }
 }

@@ -28,7 +28,11 @@ type RunSubscriptionWindowRequest struct {
 	// The window end T, Unix seconds: the window is [T - time_window, T).
 	WindowEnd int64 `protobuf:"varint,2,opt,name=window_end,json=windowEnd,proto3" json:"window_end,omitempty"`
 	// Defaults to "subscriptions_executor".
-	Referrer      string `protobuf:"bytes,3,opt,name=referrer,proto3" json:"referrer,omitempty"`
+	Referrer string `protobuf:"bytes,3,opt,name=referrer,proto3" json:"referrer,omitempty"`
+	// Run on ClickHouse, never answered from the result cache: the audit's recount compares a
+	// published result with the data as it is now. Scheduled runs leave it false, so identical
+	// windows of different subscriptions can share one execution.
+	Consistent    bool `protobuf:"varint,4,opt,name=consistent,proto3" json:"consistent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -82,6 +86,13 @@ func (x *RunSubscriptionWindowRequest) GetReferrer() string {
 		return x.Referrer
 	}
 	return ""
+}
+
+func (x *RunSubscriptionWindowRequest) GetConsistent() bool {
+	if x != nil {
+		return x.Consistent
+	}
+	return false
 }
 
 type CreateSubscriptionRequest struct {
@@ -767,12 +778,15 @@ var File_quarry_v1_subscription_proto protoreflect.FileDescriptor
 
 const file_quarry_v1_subscription_proto_rawDesc = "" +
 	"\n" +
-	"\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\x1a\x15quarry/v1/query.proto\"\x86\x01\n" +
+	"\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\x1a\x15quarry/v1/query.proto\"\xa6\x01\n" +
 	"\x1cRunSubscriptionWindowRequest\x12+\n" +
 	"\x11subscription_json\x18\x01 \x01(\tR\x10subscriptionJson\x12\x1d\n" +
 	"\n" +
 	"window_end\x18\x02 \x01(\x03R\twindowEnd\x12\x1a\n" +
-	"\breferrer\x18\x03 \x01(\tR\breferrer\"\xdb\x03\n" +
+	"\breferrer\x18\x03 \x01(\tR\breferrer\x12\x1e\n" +
+	"\n" +
+	"consistent\x18\x04 \x01(\bR\n" +
+	"consistent\"\xdb\x03\n" +
 	"\x19CreateSubscriptionRequest\x12\x18\n" +
 	"\adataset\x18\x01 \x01(\tR\adataset\x12\x16\n" +
 	"\x06entity\x18\x02 \x01(\tR\x06entity\x12\x1d\n" +

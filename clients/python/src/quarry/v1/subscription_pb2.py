@@ -26,7 +26,7 @@ from quarry.v1 import common_pb2 as quarry_dot_v1_dot_common__pb2
 from quarry.v1 import query_pb2 as quarry_dot_v1_dot_query__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\x1a\x15quarry/v1/query.proto\"\x86\x01\n\x1cRunSubscriptionWindowRequest\x12+\n\x11subscription_json\x18\x01 \x01(\tR\x10subscriptionJson\x12\x1d\n\nwindow_end\x18\x02 \x01(\x03R\twindowEnd\x12\x1a\n\x08referrer\x18\x03 \x01(\tR\x08referrer\"\xdb\x03\n\x19\x43reateSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1d\n\nproject_id\x18\x03 \x01(\x04R\tprojectId\x12\x14\n\x05query\x18\x04 \x01(\tR\x05query\x12\x1f\n\x0btime_window\x18\x05 \x01(\rR\ntimeWindow\x12\x1e\n\nresolution\x18\x06 \x01(\rR\nresolution\x12\x33\n\ntenant_ids\x18\x07 \x01(\x0b\x32\x14.quarry.v1.TenantIdsR\ttenantIds\x12+\n\x11subscription_type\x18\x08 \x01(\tR\x10subscriptionType\x12!\n\x0crequest_name\x18\t \x01(\tR\x0brequestName\x12\'\n\x0frequest_version\x18\n \x01(\tR\x0erequestVersion\x12.\n\x13time_series_request\x18\x0b \x01(\x0cR\x11timeSeriesRequest\x12\'\n\x0corganization\x18\x0c \x01(\x04H\x00R\x0corganization\x88\x01\x01\x42\x0f\n\r_organization\"E\n\x1a\x43reateSubscriptionResponse\x12\'\n\x0fsubscription_id\x18\x01 \x01(\tR\x0esubscriptionId\"}\n\x19\x44\x65leteSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1c\n\tpartition\x18\x03 \x01(\rR\tpartition\x12\x10\n\x03key\x18\x04 \x01(\tR\x03key\"\x1c\n\x1a\x44\x65leteSubscriptionResponse\"L\n\x18ListSubscriptionsRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\"Z\n\x19ListSubscriptionsResponse\x12=\n\rsubscriptions\x18\x01 \x03(\x0b\x32\x17.quarry.v1.SubscriptionR\rsubscriptions\"z\n\x16GetSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1c\n\tpartition\x18\x03 \x01(\rR\tpartition\x12\x10\n\x03key\x18\x04 \x01(\tR\x03key\"\x8b\x03\n\x0cSubscription\x12\'\n\x0fsubscription_id\x18\x01 \x01(\tR\x0esubscriptionId\x12\x18\n\x07\x64\x61taset\x18\x02 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x03 \x01(\tR\x06\x65ntity\x12\x1d\n\nproject_id\x18\x04 \x01(\x04R\tprojectId\x12\x14\n\x05query\x18\x05 \x01(\tR\x05query\x12\x1f\n\x0btime_window\x18\x06 \x01(\rR\ntimeWindow\x12\x1e\n\nresolution\x18\x07 \x01(\rR\nresolution\x12+\n\x11subscription_type\x18\x08 \x01(\tR\x10subscriptionType\x12\'\n\x0forganization_id\x18\t \x01(\x04R\x0eorganizationId\x12\x1d\n\ncreated_at\x18\n \x01(\tR\tcreatedAt\x12\x35\n\x06status\x18\x0b \x01(\x0b\x32\x1d.quarry.v1.SubscriptionStatusR\x06status\"\x86\x03\n\x12SubscriptionStatus\x12$\n\x0blast_window\x18\x01 \x01(\tH\x00R\nlastWindow\x88\x01\x01\x12#\n\x0blast_run_at\x18\x02 \x01(\tH\x01R\tlastRunAt\x88\x01\x01\x12)\n\x0elast_result_at\x18\x03 \x01(\tH\x02R\x0clastResultAt\x88\x01\x01\x12\"\n\nlast_error\x18\x04 \x01(\tH\x03R\tlastError\x88\x01\x01\x12\'\n\rlast_error_at\x18\x05 \x01(\tH\x04R\x0blastErrorAt\x88\x01\x01\x12\x1c\n\tpublished\x18\x06 \x01(\x04R\tpublished\x12\x16\n\x06\x66\x61iled\x18\x07 \x01(\x04R\x06\x66\x61iled\x12#\n\rskipped_stale\x18\x08 \x01(\x04R\x0cskippedStaleB\x0e\n\x0c_last_windowB\x0e\n\x0c_last_run_atB\x11\n\x0f_last_result_atB\r\n\x0b_last_errorB\x10\n\x0e_last_error_at2\xe6\x03\n\x13SubscriptionService\x12\x61\n\x12\x43reateSubscription\x12$.quarry.v1.CreateSubscriptionRequest\x1a%.quarry.v1.CreateSubscriptionResponse\x12\x61\n\x12\x44\x65leteSubscription\x12$.quarry.v1.DeleteSubscriptionRequest\x1a%.quarry.v1.DeleteSubscriptionResponse\x12^\n\x11ListSubscriptions\x12#.quarry.v1.ListSubscriptionsRequest\x1a$.quarry.v1.ListSubscriptionsResponse\x12M\n\x0fGetSubscription\x12!.quarry.v1.GetSubscriptionRequest\x1a\x17.quarry.v1.Subscription\x12Z\n\x15RunSubscriptionWindow\x12\'.quarry.v1.RunSubscriptionWindowRequest\x1a\x18.quarry.v1.QueryResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cquarry/v1/subscription.proto\x12\tquarry.v1\x1a\x16quarry/v1/common.proto\x1a\x15quarry/v1/query.proto\"\xa6\x01\n\x1cRunSubscriptionWindowRequest\x12+\n\x11subscription_json\x18\x01 \x01(\tR\x10subscriptionJson\x12\x1d\n\nwindow_end\x18\x02 \x01(\x03R\twindowEnd\x12\x1a\n\x08referrer\x18\x03 \x01(\tR\x08referrer\x12\x1e\n\nconsistent\x18\x04 \x01(\x08R\nconsistent\"\xdb\x03\n\x19\x43reateSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1d\n\nproject_id\x18\x03 \x01(\x04R\tprojectId\x12\x14\n\x05query\x18\x04 \x01(\tR\x05query\x12\x1f\n\x0btime_window\x18\x05 \x01(\rR\ntimeWindow\x12\x1e\n\nresolution\x18\x06 \x01(\rR\nresolution\x12\x33\n\ntenant_ids\x18\x07 \x01(\x0b\x32\x14.quarry.v1.TenantIdsR\ttenantIds\x12+\n\x11subscription_type\x18\x08 \x01(\tR\x10subscriptionType\x12!\n\x0crequest_name\x18\t \x01(\tR\x0brequestName\x12\'\n\x0frequest_version\x18\n \x01(\tR\x0erequestVersion\x12.\n\x13time_series_request\x18\x0b \x01(\x0cR\x11timeSeriesRequest\x12\'\n\x0corganization\x18\x0c \x01(\x04H\x00R\x0corganization\x88\x01\x01\x42\x0f\n\r_organization\"E\n\x1a\x43reateSubscriptionResponse\x12\'\n\x0fsubscription_id\x18\x01 \x01(\tR\x0esubscriptionId\"}\n\x19\x44\x65leteSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1c\n\tpartition\x18\x03 \x01(\rR\tpartition\x12\x10\n\x03key\x18\x04 \x01(\tR\x03key\"\x1c\n\x1a\x44\x65leteSubscriptionResponse\"L\n\x18ListSubscriptionsRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\"Z\n\x19ListSubscriptionsResponse\x12=\n\rsubscriptions\x18\x01 \x03(\x0b\x32\x17.quarry.v1.SubscriptionR\rsubscriptions\"z\n\x16GetSubscriptionRequest\x12\x18\n\x07\x64\x61taset\x18\x01 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x02 \x01(\tR\x06\x65ntity\x12\x1c\n\tpartition\x18\x03 \x01(\rR\tpartition\x12\x10\n\x03key\x18\x04 \x01(\tR\x03key\"\x8b\x03\n\x0cSubscription\x12\'\n\x0fsubscription_id\x18\x01 \x01(\tR\x0esubscriptionId\x12\x18\n\x07\x64\x61taset\x18\x02 \x01(\tR\x07\x64\x61taset\x12\x16\n\x06\x65ntity\x18\x03 \x01(\tR\x06\x65ntity\x12\x1d\n\nproject_id\x18\x04 \x01(\x04R\tprojectId\x12\x14\n\x05query\x18\x05 \x01(\tR\x05query\x12\x1f\n\x0btime_window\x18\x06 \x01(\rR\ntimeWindow\x12\x1e\n\nresolution\x18\x07 \x01(\rR\nresolution\x12+\n\x11subscription_type\x18\x08 \x01(\tR\x10subscriptionType\x12\'\n\x0forganization_id\x18\t \x01(\x04R\x0eorganizationId\x12\x1d\n\ncreated_at\x18\n \x01(\tR\tcreatedAt\x12\x35\n\x06status\x18\x0b \x01(\x0b\x32\x1d.quarry.v1.SubscriptionStatusR\x06status\"\x86\x03\n\x12SubscriptionStatus\x12$\n\x0blast_window\x18\x01 \x01(\tH\x00R\nlastWindow\x88\x01\x01\x12#\n\x0blast_run_at\x18\x02 \x01(\tH\x01R\tlastRunAt\x88\x01\x01\x12)\n\x0elast_result_at\x18\x03 \x01(\tH\x02R\x0clastResultAt\x88\x01\x01\x12\"\n\nlast_error\x18\x04 \x01(\tH\x03R\tlastError\x88\x01\x01\x12\'\n\rlast_error_at\x18\x05 \x01(\tH\x04R\x0blastErrorAt\x88\x01\x01\x12\x1c\n\tpublished\x18\x06 \x01(\x04R\tpublished\x12\x16\n\x06\x66\x61iled\x18\x07 \x01(\x04R\x06\x66\x61iled\x12#\n\rskipped_stale\x18\x08 \x01(\x04R\x0cskippedStaleB\x0e\n\x0c_last_windowB\x0e\n\x0c_last_run_atB\x11\n\x0f_last_result_atB\r\n\x0b_last_errorB\x10\n\x0e_last_error_at2\xe6\x03\n\x13SubscriptionService\x12\x61\n\x12\x43reateSubscription\x12$.quarry.v1.CreateSubscriptionRequest\x1a%.quarry.v1.CreateSubscriptionResponse\x12\x61\n\x12\x44\x65leteSubscription\x12$.quarry.v1.DeleteSubscriptionRequest\x1a%.quarry.v1.DeleteSubscriptionResponse\x12^\n\x11ListSubscriptions\x12#.quarry.v1.ListSubscriptionsRequest\x1a$.quarry.v1.ListSubscriptionsResponse\x12M\n\x0fGetSubscription\x12!.quarry.v1.GetSubscriptionRequest\x1a\x17.quarry.v1.Subscription\x12Z\n\x15RunSubscriptionWindow\x12\'.quarry.v1.RunSubscriptionWindowRequest\x1a\x18.quarry.v1.QueryResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,25 +34,25 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'quarry.v1.subscription_pb2'
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_RUNSUBSCRIPTIONWINDOWREQUEST']._serialized_start=91
-  _globals['_RUNSUBSCRIPTIONWINDOWREQUEST']._serialized_end=225
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=228
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=703
-  _globals['_CREATESUBSCRIPTIONRESPONSE']._serialized_start=705
-  _globals['_CREATESUBSCRIPTIONRESPONSE']._serialized_end=774
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=776
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=901
-  _globals['_DELETESUBSCRIPTIONRESPONSE']._serialized_start=903
-  _globals['_DELETESUBSCRIPTIONRESPONSE']._serialized_end=931
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=933
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=1009
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=1011
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=1101
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=1103
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=1225
-  _globals['_SUBSCRIPTION']._serialized_start=1228
-  _globals['_SUBSCRIPTION']._serialized_end=1623
-  _globals['_SUBSCRIPTIONSTATUS']._serialized_start=1626
-  _globals['_SUBSCRIPTIONSTATUS']._serialized_end=2016
-  _globals['_SUBSCRIPTIONSERVICE']._serialized_start=2019
-  _globals['_SUBSCRIPTIONSERVICE']._serialized_end=2505
+  _globals['_RUNSUBSCRIPTIONWINDOWREQUEST']._serialized_end=257
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=260
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=735
+  _globals['_CREATESUBSCRIPTIONRESPONSE']._serialized_start=737
+  _globals['_CREATESUBSCRIPTIONRESPONSE']._serialized_end=806
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=808
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=933
+  _globals['_DELETESUBSCRIPTIONRESPONSE']._serialized_start=935
+  _globals['_DELETESUBSCRIPTIONRESPONSE']._serialized_end=963
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=965
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=1041
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=1043
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=1133
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=1135
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=1257
+  _globals['_SUBSCRIPTION']._serialized_start=1260
+  _globals['_SUBSCRIPTION']._serialized_end=1655
+  _globals['_SUBSCRIPTIONSTATUS']._serialized_start=1658
+  _globals['_SUBSCRIPTIONSTATUS']._serialized_end=2048
+  _globals['_SUBSCRIPTIONSERVICE']._serialized_start=2051
+  _globals['_SUBSCRIPTIONSERVICE']._serialized_end=2537
 # @@protoc_insertion_point(module_scope)

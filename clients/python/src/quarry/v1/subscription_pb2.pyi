@@ -9,14 +9,16 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class RunSubscriptionWindowRequest(_message.Message):
-    __slots__ = ("subscription_json", "window_end", "referrer")
+    __slots__ = ("subscription_json", "window_end", "referrer", "consistent")
     SUBSCRIPTION_JSON_FIELD_NUMBER: _ClassVar[int]
     WINDOW_END_FIELD_NUMBER: _ClassVar[int]
     REFERRER_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENT_FIELD_NUMBER: _ClassVar[int]
     subscription_json: str
     window_end: int
     referrer: str
-    def __init__(self, subscription_json: _Optional[str] = ..., window_end: _Optional[int] = ..., referrer: _Optional[str] = ...) -> None: ...
+    consistent: bool
+    def __init__(self, subscription_json: _Optional[str] = ..., window_end: _Optional[int] = ..., referrer: _Optional[str] = ..., consistent: _Optional[bool] = ...) -> None: ...
 
 class CreateSubscriptionRequest(_message.Message):
     __slots__ = ("dataset", "entity", "project_id", "query", "time_window", "resolution", "tenant_ids", "subscription_type", "request_name", "request_version", "time_series_request", "organization")
