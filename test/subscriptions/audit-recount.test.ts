@@ -51,13 +51,12 @@ const rows = (data: unknown[], meta: WindowRows["meta"] = []): WindowRows => ({ 
 
 describe("reading a published result losslessly", () => {
   it("keeps integers beyond 2^53 exact as BigInt, and everything else as JSON.parse reads it", () => {
-    expect(parseJsonLosslessly(`{"a":[${MAX_UINT64},-9007199254740993,9007199254740991,1.5e300,0.1],"s":"12345678901234567890 \\" ${MAX_UINT64}"}`)).toEqual({
-      a: [18446744073709551615n, -9007199254740993n, 9007199254740991, 1.5e300, 0.1],
+    expect(parseJsonLosslessly(`{"a":[${MAX_UINT64},-9007199254740993,9007199254740991,1.5e300,0.1,100.0],"s":"12345678901234567890 \\" ${MAX_UINT64}","z":"\\u0000"}`)).toEqual({
+      a: [18446744073709551615n, -9007199254740993n, 9007199254740991, 1.5e300, 0.1, 100],
       s: `12345678901234567890 " ${MAX_UINT64}`,
+      z: "\u0000",
     });
-    // Text holding an escaped U+0000 is read by JSON.parse alone (a marker could not be told apart).
-    expect(parseJsonLosslessly(`{"s":"\\u0000","n":${MAX_UINT64}}`)).toEqual({ s: "\u0000", n: 18446744073709552000 });
-    expect(() => parseJsonLosslessly("{not json")).toThrow(SyntaxError);
+    expect(() => parseJsonLosslessly("{not json")).toThrow(/position/);
   });
 
   it("keeps a message's result rows and columns for the recount", () => {
