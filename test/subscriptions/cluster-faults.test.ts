@@ -284,13 +284,25 @@ describe("scheduler cluster under faults", () => {
     expect(status).toBe(0);
     // Every result of the cluster carries its lease epoch.
     expect(results.every((r) => r.epoch > 0)).toBe(true);
+
+    // Every published result, duplicates included, equals a recount of the data now landed: no
+    // window ran before its data had (the audit's --recount runs each window again on the query
+    // node, past the result cache).
+    const recounted = await auditRun(from, to, env, ["--recount"]);
+    const recount = recounted.report.recount!;
+    console.log(`[cluster-faults] recount: ${recount.windows} windows, ${recount.copies} copies: ${recount.equal} equal, ${recount.differing} differing, ${recount.errors} errors`);
+    expect(recount.errors, JSON.stringify(recount.failures.slice(0, 3))).toBe(0);
+    expect(recount.differing, JSON.stringify(recount.differences.slice(0, 3), (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))).toBe(0);
+    expect(recount.windows).toBe(report.totals.published);
+    expect(recount.equal).toBe(recount.copies);
+    expect(recounted.status).toBe(0);
   }, 900_000);
 });
 
 /** `quarry subscriptions audit --json` over windows ending in [from, to), as an operator runs it: its report and exit status. */
-async function auditRun(from: number, to: number, env: NodeJS.ProcessEnv): Promise<{ report: AuditReport; status: number | null }> {
+async function auditRun(from: number, to: number, env: NodeJS.ProcessEnv, flags: string[] = []): Promise<{ report: AuditReport; status: number | null }> {
   const iso = (s: number) => new Date(s * 1000).toISOString();
-  const audit = startQuarry(["subscriptions", "audit", "--from", iso(from), "--to", iso(to), "--json"], env);
+  const audit = startQuarry(["subscriptions", "audit", "--from", iso(from), "--to", iso(to), "--json", ...flags], env);
   const status = await audit.exited;
   const reportLine = audit.output.split("\n").find((line) => line.startsWith("{"));
   expect(reportLine, `the audit printed no report (exit ${status}):\n${audit.output}`).toBeDefined();
