@@ -211,7 +211,8 @@ describe("scheduler cluster under faults", () => {
     for (const name of names) {
       const { process, port } = schedulers.get(name)!;
       process.signal("SIGTERM");
-      expect(await process.exited).toBe(0);
+      const status = await process.exited;
+      expect(status, `scheduler ${name} after SIGTERM:\n${process.output.split("\n").slice(-25).join("\n")}`).toBe(0);
       startScheduler(name, port);
       await schedulerHealthy(name);
       await sleep(3_000);

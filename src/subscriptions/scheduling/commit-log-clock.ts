@@ -129,11 +129,14 @@ export class CommitLogClock {
     }, 2000);
   }
 
+  /** Stops reading; a client that fails to leave cleanly (a broker gone) is only logged: nothing of it needs saving. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.observing) clearTimeout(this.observing);
-    await this.consumer?.disconnect();
-    await this.admin.disconnect();
+    const results = await Promise.allSettled([this.consumer?.disconnect(), this.admin.disconnect()]);
+    for (const result of results) {
+      if (result.status === "rejected") this.log(`commit-log clock: leaving Kafka: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
+    }
   }
 
   /**
