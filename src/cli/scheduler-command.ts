@@ -109,8 +109,7 @@ export async function runSchedulerCommand(settings: Settings, definitions: Defin
     async shutdown(deadline) {
       // The end of the deadline is left for closing the engine and exiting.
       stopWaiting.abort();
-      await node.stop(shutdownBudget(deadline).drainedByMs);
-      await commitLogClock?.stop();
+      await Promise.all([node.stop(shutdownBudget(deadline).drainedByMs), commitLogClock?.stop()]);
       await buckets.close();
       await closeEngine();
     },

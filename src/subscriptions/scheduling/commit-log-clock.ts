@@ -129,14 +129,26 @@ export class CommitLogClock {
     }, 2000);
   }
 
-  /** Stops reading; a client that fails to leave cleanly (a broker gone) is only logged: nothing of it needs saving. */
-  async stop(): Promise<void> {
+  /**
+   * Stops reading within `withinMs`. Nothing of the clock needs saving, so a client that fails to
+   * leave, or takes longer (kafkajs waits out its reconnect backoff after a broker restart), is
+   * only logged and left behind: it must not hold up a shutdown.
+   */
+  async stop(withinMs = 2000): Promise<void> {
     this.stopped = true;
     if (this.observing) clearTimeout(this.observing);
-    const results = await Promise.allSettled([this.consumer?.disconnect(), this.admin.disconnect()]);
-    for (const result of results) {
-      if (result.status === "rejected") this.log(`commit-log clock: leaving Kafka: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
-    }
+    let timer: NodeJS.Timeout | undefined;
+    const left = Promise.allSettled([this.consumer?.disconnect(), this.admin.disconnect()]).then((results) => {
+      for (const result of results) {
+        if (result.status === "rejected") this.log(`commit-log clock: leaving Kafka: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
+      }
+      return true;
+    });
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), withinMs);
+    });
+    if (!(await Promise.race([left, late]))) this.log(`commit-log clock: its Kafka clients did not leave within ${withinMs} ms; stopping without them`);
+    clearTimeout(timer);
   }
 
   /**
