@@ -2,8 +2,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Test files that parse and run queries on an embedded engine of their own (an in-process server
- * at most): nothing in them is timed, kills a process or waits on another one, so they run two
- * at a time, first.
+ * at most): nothing in them is timed, kills a process or waits on another one, so they run
+ * first, several at a time, beside the real-clock files below.
  */
 const ENGINE_ONLY = [
   "test/pipeline/**/*.test.ts",
@@ -19,12 +19,19 @@ const ENGINE_ONLY = [
 ];
 
 /**
- * Real processes on the real clock, killed and restarted, each waiting minutes for windows to
- * come due: they start the servers they need themselves and spend most of their time asleep, so
- * they run first, beside the engine-only files, rather than in the one-at-a-time lane. (Projects
- * of one group share the group's workers: a group's projects state the same maxWorkers.)
+ * Real processes on the real clock, each waiting minutes for subscription windows to come due
+ * (most of them killing or pausing processes meanwhile): they start the servers they need
+ * themselves and spend most of their time asleep, so they run first, beside the engine-only files,
+ * rather than in the one-at-a-time lane. The two projects of the first group share its four
+ * workers (a group's projects state the same maxWorkers): the four sleepers at once, the
+ * engine-only files in the workers they leave.
  */
-const REAL_CLOCK_FAULTS = ["test/subscriptions/cluster-faults.test.ts", "test/subscriptions/serve-process-faults.test.ts"];
+const REAL_CLOCK_FAULTS = [
+  "test/subscriptions/commit-log-broker-pause.test.ts",
+  "test/subscriptions/cluster-faults.test.ts",
+  "test/subscriptions/serve-process-faults.test.ts",
+  "test/subscriptions/audit-recount-serve.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -38,8 +45,9 @@ export default defineConfig({
         test: {
           name: "engine-only",
           include: ENGINE_ONLY,
-          maxWorkers: 2,
-          // Two files share the two cores: a check may take twice its time alone.
+          maxWorkers: 4,
+          // Files share the two cores with each other and the real-clock files: a check may take
+          // several times its time alone.
           testTimeout: 120_000,
           sequence: { groupOrder: 0 },
         },
@@ -64,7 +72,7 @@ export default defineConfig({
         test: {
           name: "real-clock-faults",
           include: REAL_CLOCK_FAULTS,
-          maxWorkers: 2,
+          maxWorkers: 4,
           testTimeout: 900_000,
           sequence: { groupOrder: 0 },
         },

@@ -13,8 +13,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kafka, logLevel, type Consumer, type KafkaMessage } from "kafkajs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/test-services/free-port.js";
+import { ensureJava, ensureKafkaJars, startKafka, type RunningKafka } from "../../scripts/test-services/kafka-broker.js";
+import { ensureNatsServer, startNats, type RunningNats } from "../../scripts/test-services/nats-server.js";
 import { parseResultMessage } from "../../src/subscriptions/audit/audit-sources.js";
 import type { PublishedResult } from "../../src/subscriptions/audit/audit.js";
 import { LEASE_EPOCH_HEADER } from "../../src/subscriptions/publishing/kafka-publisher.js";
@@ -33,7 +35,10 @@ const iso = (second: number) => new Date(second * 1000).toISOString();
 
 describe("quarry subscriptions audit --recount", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "quarry-audit-recount-"));
-  const kafka = new Kafka({ clientId: "audit-recount-test", brokers: inject("kafkaBrokers"), logLevel: logLevel.NOTHING });
+  // Servers of its own: the file runs in the real-clock lane, beside the engine-only files, where no shared ones are started.
+  let nats: RunningNats | undefined;
+  let broker: RunningKafka | undefined;
+  let kafka: Kafka;
   let serve: QuarryProcess | undefined;
   let baseUrl = "";
   let clusterEnv: NodeJS.ProcessEnv = {};
@@ -100,11 +105,14 @@ describe("quarry subscriptions audit --recount", () => {
   }
 
   beforeAll(async () => {
+    const [natsBinary, java, libs] = [await ensureNatsServer(), await ensureJava(), await ensureKafkaJars()];
+    [nats, broker] = await Promise.all([startNats(natsBinary), startKafka(java, libs)]);
+    kafka = new Kafka({ clientId: "audit-recount-test", brokers: broker.brokers, logLevel: logLevel.NOTHING });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     clusterEnv = {
-      NATS_URL: inject("natsUrl"),
-      KAFKA_BROKERS: inject("kafkaBrokers").join(","),
+      NATS_URL: nats.url,
+      KAFKA_BROKERS: broker.brokers.join(","),
       QUARRY_NATS_BUCKET_PREFIX: `recount${RUN}`,
       QUARRY_SUBSCRIPTION_TOPICS: JSON.stringify({ events: RESULT_TOPIC }),
       QUARRY_SUBSCRIPTION_DELAY_SECONDS: "0",
@@ -149,6 +157,8 @@ describe("quarry subscriptions audit --recount", () => {
       serve.signal("SIGKILL");
       await serve.exited;
     }
+    await broker?.stop();
+    await nats?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
