@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { REAL_CLOCK_PROJECT, RealClockFirstSequencer } from "./test/setup/real-clock-first-sequencer.js";
 
 /**
  * Test files that parse and run queries on an embedded engine of their own (an in-process server
@@ -23,8 +24,8 @@ const ENGINE_ONLY = [
  * (most of them killing or pausing processes meanwhile): they start the servers they need
  * themselves and spend most of their time asleep, so they run first, beside the engine-only files,
  * rather than in the one-at-a-time lane. The two projects of the first group share its four
- * workers (a group's projects state the same maxWorkers): the four sleepers at once, the
- * engine-only files in the workers they leave.
+ * workers (a group's projects state the same maxWorkers): the four sleepers start at once
+ * (test/setup/real-clock-first-sequencer.ts), the engine-only files run in the workers they leave.
  */
 const REAL_CLOCK_FAULTS = [
   "test/subscriptions/commit-log-broker-pause.test.ts",
@@ -39,6 +40,7 @@ export default defineConfig({
     hookTimeout: 240_000,
     // chDB binds one data directory per process: each test file runs in its own fork.
     pool: "forks",
+    sequence: { sequencer: RealClockFirstSequencer },
     projects: [
       {
         extends: true,
@@ -70,7 +72,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "real-clock-faults",
+          name: REAL_CLOCK_PROJECT,
           include: REAL_CLOCK_FAULTS,
           maxWorkers: 4,
           testTimeout: 900_000,
