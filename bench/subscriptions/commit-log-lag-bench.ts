@@ -27,7 +27,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 import { Registry } from "prom-client";
@@ -257,8 +257,11 @@ interface RunFigures {
   readonly acknowledged: number;
   readonly failedRuns: number;
   readonly skippedStale: number;
-  /** Windows expected but published outside the measured time (none expected). */
   readonly spanStartMs: number;
+  /** The machine's 1-minute load average at the span's start and end (other processes share it). */
+  readonly load: readonly [number, number];
+  /** Runs in progress when the measurement ended (they go on, unmeasured, into a closed publisher). */
+  readonly inProgressAtEnd: number;
 }
 
 async function createSubscriptions(columnstore: ColumnstoreClient, definitions: DefinitionLookup, total: number): Promise<Subscription[]> {
@@ -323,7 +326,9 @@ async function measureRun(setting: Setting, label: string, executor: Subscriptio
   const ledger = new LagLedger(runFollowed.delaySeconds);
   const clock = new CommitLogClock(setting.brokers, [runFollowed], log);
   const producer = setting.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  const publisher = new KafkaPublisher({ brokers: setting.brokers, clientId: `lag-bench-${label}`, log });
+  // After the run, runs still queued in the executor find the publisher closed: not logged.
+  let closing = false;
+  const publisher = new KafkaPublisher({ brokers: setting.brokers, clientId: `lag-bench-${label}`, log: (line) => closing || log(line) });
   const metricsRegistry = new Registry();
   const metrics = new SubscriptionMetrics(metricsRegistry);
   const checkpoints = new ClickHouseCheckpointStore(columnstore.client);
@@ -376,9 +381,13 @@ async function measureRun(setting: Setting, label: string, executor: Subscriptio
     }
     log(`${label}: commits from ${new Date(baseMs).toISOString()}; measuring ${count(expected.length)} windows made due from ${new Date(spanStartMs).toISOString()} for ${options.durationSeconds} s`);
     const inProgress: number[] = [];
+    const load: number[] = [];
     sampler = setInterval(() => {
       const now = Date.now();
-      if (now >= spanStartMs && now < spanEndMs) inProgress.push(scheduler.inProgress);
+      if (now >= spanStartMs && now < spanEndMs) {
+        inProgress.push(scheduler.inProgress);
+        load.push(loadavg()[0]!);
+      }
     }, SAMPLE_MS);
 
     // The span, then until every expected window is published or the drain time is up; the
@@ -397,12 +406,14 @@ async function measureRun(setting: Setting, label: string, executor: Subscriptio
       await sleep(500);
     }
     const endMs = Date.now();
+    const inProgressAtEnd = scheduler.inProgress;
     const lag = ledger.measure(expected, endMs);
     const acknowledgedInSpan = ledger.acknowledgements.filter((at) => at >= spanStartMs && at < spanEndMs).length;
     clearInterval(poller);
     clearInterval(sampler);
     await sender.stop();
     await scheduler.stop(5000);
+    closing = true;
     await publisher.close();
     const onResultsTopic = (await setting.admin.fetchTopicOffsets(resultTopic)).reduce((total, { high }) => total + Number(high), 0);
     return {
@@ -418,6 +429,8 @@ async function measureRun(setting: Setting, label: string, executor: Subscriptio
       failedRuns: await metricTotal(metricsRegistry, "quarry_subscription_runs_failed_total"),
       skippedStale: await metricTotal(metricsRegistry, "quarry_subscription_windows_skipped_stale_total"),
       spanStartMs,
+      load: [load[0] ?? NaN, load[load.length - 1] ?? NaN],
+      inProgressAtEnd,
     };
   } finally {
     clearInterval(poller);
@@ -457,18 +470,22 @@ function partsText(figures: LagFigures): string {
   ].join("; ")}`;
 }
 
-/** p50 and max of the lag by 30-s slices of the span (when the windows came due): whether it grows. */
-function growthText(run: RunFigures, durationSeconds: number): string {
-  const sliceSeconds = 30;
+/**
+ * p50 and max of the lag of the windows published in each 30 s from the span's start: flat when
+ * the scheduler keeps up, growing when a backlog builds.
+ */
+function growthText(run: RunFigures): string {
+  const sliceMs = 30_000;
+  const published = run.lag.samples.filter((sample) => !sample.censored);
+  const last = Math.max(...published.map((sample) => sample.madeDueAtMs + sample.ms));
   const slices: string[] = [];
-  for (let from = 0; from < durationSeconds; from += sliceSeconds) {
-    const inSlice = run.lag.samples.filter((sample) => sample.madeDueAtMs >= run.spanStartMs + from * 1000 && sample.madeDueAtMs < run.spanStartMs + (from + sliceSeconds) * 1000);
+  for (let from = run.spanStartMs; from <= last; from += sliceMs) {
+    const inSlice = published.filter((sample) => sample.madeDueAtMs + sample.ms >= from && sample.madeDueAtMs + sample.ms < from + sliceMs).map((sample) => sample.ms);
     if (inSlice.length === 0) continue;
-    const p50 = lagQuantile(inSlice, 0.5);
-    const max = lagQuantile(inSlice, 1);
-    slices.push(`${from}–${Math.min(durationSeconds, from + sliceSeconds)} s: ${p50.atLeast ? "≥ " : ""}${seconds(p50.ms)} / ${max.atLeast ? "≥ " : ""}${seconds(max.ms)}`);
+    const start = (from - run.spanStartMs) / 1000;
+    slices.push(`${start}–${start + sliceMs / 1000} s: ${seconds(quantile(inSlice, 0.5))} / ${seconds(Math.max(...inSlice))}`);
   }
-  return `lag p50 / max by when the windows came due: ${slices.join("; ")}`;
+  return `lag p50 / max of the windows published in each 30 s from the span's start: ${slices.join("; ")}`;
 }
 
 function runRow(what: string, run: RunFigures, options: LagOptions): BenchRow {
@@ -480,6 +497,7 @@ function runRow(what: string, run: RunFigures, options: LagOptions): BenchRow {
     `${count(run.commitsSent)} commits sent${run.commitFailures > 0 ? `, ${run.commitFailures} failed` : ""}`,
     ...(run.failedRuns > 0 ? [`${count(run.failedRuns)} runs failed`] : []),
     ...(run.skippedStale > 0 ? [`${count(run.skippedStale)} windows skipped as stale`] : []),
+    ...(run.inProgressAtEnd > 0 ? [`${count(run.inProgressAtEnd)} runs still in progress when the measurement ended`] : []),
     ...(lag.neverDue > 0 ? [`${count(lag.neverDue)} windows no commit made due`] : []),
   ];
   return {
@@ -487,7 +505,7 @@ function runRow(what: string, run: RunFigures, options: LagOptions): BenchRow {
     figure:
       `lag ${lagText(lag.samples)}` +
       (unpublished > 0 ? `, ${count(unpublished)} not published ${options.drainSeconds} s after the span (counted with the lag they had then)` : "") +
-      `; ${partsText(lag)}; published ${run.publishedPerSecond.toFixed(1)} windows/s during the span, due ${run.duePerSecond.toFixed(1)}/s; runs in progress ${inProgress}; ${growthText(run, options.durationSeconds)}; ${checks.join(", ")}`,
+      `; ${partsText(lag)}; published ${run.publishedPerSecond.toFixed(1)} windows/s during the span, due ${run.duePerSecond.toFixed(1)}/s; runs in progress ${inProgress}; ${growthText(run)}; load average ${run.load[0].toFixed(1)} at the span's start, ${run.load[1].toFixed(1)} at its end; ${checks.join(", ")}`,
     target: "—",
   };
 }
