@@ -13,6 +13,7 @@ import { rpcFrontendBench } from "./rpc/rpc-frontend-bench.js";
 import { serviceBench } from "./service/service-bench.js";
 import { snqlFrontendBench } from "./snql/snql-frontend-bench.js";
 import { clusterBench } from "./subscriptions/cluster-bench.js";
+import { commitLogLagBench } from "./subscriptions/commit-log-lag-bench.js";
 import { subscriptionBench } from "./subscriptions/subscription-bench.js";
 
 /** Each section is one file under bench/<stage>/; add new ones here. The title heads its block. */
@@ -22,6 +23,7 @@ const SECTIONS: readonly { readonly name: string; readonly title: string; readon
   { name: "rpc", title: "RPC front end", run: rpcFrontendBench },
   { name: "service", title: "Service", run: serviceBench },
   { name: "subscriptions", title: "Subscriptions", run: subscriptionBench },
+  { name: "commit-log-lag", title: "Subscriptions on the commit-log clock", run: commitLogLagBench },
   { name: "cluster", title: "Scheduler cluster", run: clusterBench },
   { name: "ingestion", title: "Ingestion consumers", run: ingestionConsumerBench },
 ];
@@ -37,7 +39,9 @@ if (chosen.length === 0) {
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const date = new Date().toISOString().slice(0, 10);
-const command = only === undefined ? "npm run bench" : `npm run bench -- --only ${only}`;
+// Every flag, so a section's own ones (commit-log-lag's --duration) are in the recorded command.
+const flags = process.argv.slice(2).join(" ");
+const command = flags === "" ? "npm run bench" : `npm run bench -- ${flags}`;
 
 function block(title: string, rows: readonly BenchRow[]): string {
   const table = ["| bench | figure | target |", "|---|---|---|", ...rows.map((row) => `| ${row.bench} | ${row.figure} | ${row.target} |`)].join("\n");
