@@ -25,6 +25,7 @@
  *       concurrency of 8, cache and query log as in `serve`) over synthetic events of every project.
  * The broker is the test services' when KAFKA_BROKERS names one, else one started here.
  */
+import { loadSyntheticEvents } from "./synthetic-events.js";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -295,15 +296,7 @@ async function createSubscriptions(columnstore: ColumnstoreClient, definitions: 
 
 /** Synthetic events over the last two hours, EVENTS_PER_PROJECT per project, so every window holds some. */
 async function loadEvents(columnstore: ColumnstoreClient, projects: number): Promise<void> {
-  const rows = projects * EVENTS_PER_PROJECT;
-  const nowSecond = Math.floor(Date.now() / 1000);
-  await columnstore.client.command({
-    query: `INSERT INTO errors_local (project_id, timestamp, received, event_id, primary_hash, group_id, platform, user, release, level, retention_days, deleted)
-      SELECT 1 + number % ${projects}, toDateTime(${nowSecond - 7200} + intDiv(number * 7200, ${rows})), toDateTime(${nowSecond}),
-        generateUUIDv4(), generateUUIDv4(), number % 5000, 'python', toString(cityHash64(number) % 200000),
-        concat('backend@1.', toString(number % 20)), ['error', 'warning', 'info'][1 + number % 3], 90, 0
-      FROM numbers(${rows})`,
-  });
+  await loadSyntheticEvents(columnstore.client, projects, projects * EVENTS_PER_PROJECT);
 }
 
 async function createTopic(admin: Admin, topic: string, configEntries: { name: string; value: string }[] = []): Promise<void> {
@@ -324,7 +317,7 @@ async function measureRun(setting: Setting, label: string, executor: Subscriptio
   await createTopic(setting.admin, resultTopic);
   const runFollowed: FollowedEntity = { ...followed, commitLogTopic };
   const ledger = new LagLedger(runFollowed.delaySeconds);
-  const clock = new CommitLogClock(setting.brokers, [runFollowed], log);
+  const clock = new CommitLogClock(setting.brokers, [runFollowed], { log });
   const producer = setting.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   // After the run, runs still queued in the executor find the publisher closed: not logged.
   let closing = false;

@@ -6,6 +6,7 @@
  *       its planned firing moment (T + jitter + delay), p50 and p99.
  * Allocation policies are opened up (one organization's defaults allow 50 queries a second).
  */
+import { loadSyntheticEvents } from "./synthetic-events.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,13 +48,7 @@ export const subscriptionBench: BenchSection = async ({ quick }) => {
   const rows = 1_000_000;
   // Events over the last two hours, so every window holds data.
   const nowSecond = Math.floor(Date.now() / 1000);
-  await columnstore.client.command({
-    query: `INSERT INTO errors_local (project_id, timestamp, received, event_id, primary_hash, group_id, platform, user, release, level, retention_days, deleted)
-      SELECT 1 + number % ${projects}, toDateTime(${nowSecond - 7200} + intDiv(number * 7200, ${rows})), toDateTime(${nowSecond}),
-        generateUUIDv4(), generateUUIDv4(), number % 5000, 'python', toString(cityHash64(number) % 200000),
-        concat('backend@1.', toString(number % 20)), ['error', 'warning', 'info'][1 + number % 3], 90, 0
-      FROM numbers(${rows})`,
-  });
+  await loadSyntheticEvents(columnstore.client, projects, rows);
 
   // (a) Throughput on the driven clock: subscriptions created 11 minutes ago, then 10 minutes of
   // windows at once (which leaves one minute for the live phase to catch up).

@@ -61,6 +61,8 @@ export class CommitLogClock {
   /** Commit-log topic -> messages written to it and not yet read here. */
   private readonly readerLag = new Map<string, number>();
   private observing: NodeJS.Timeout | null = null;
+  /** Source topic -> the failure last logged for reading its end offsets (each logged once, not every second). */
+  private readonly observeFailures = new Map<string, string>();
   private stopped = false;
   private readonly log: (line: string) => void;
   /** Commit-log lines read that did not decode (another writer's, a legacy format). */
@@ -236,9 +238,14 @@ export class CommitLogClock {
         const offsets = await this.admin.fetchTopicOffsets(topic);
         const partitions = new Map(offsets.map((o) => [o.partition, { low: BigInt(o.low), high: BigInt(o.high) }] as const));
         for (const time of times) time.watermark.observe({ observedAtMs, partitions });
+        if (this.observeFailures.delete(topic)) this.log(`commit-log clock: reading the end offsets of ${topic} again`);
       } catch (reason) {
         for (const time of times) time.watermark.observationFailed();
-        if (!this.stopped) this.log(`commit-log clock: cannot read the end offsets of ${topic}: ${reason instanceof Error ? reason.message : String(reason)}`);
+        const message = reason instanceof Error ? reason.message : String(reason);
+        if (!this.stopped && this.observeFailures.get(topic) !== message) {
+          this.log(`commit-log clock: cannot read the end offsets of ${topic} (no partition counts as idle until it can): ${message}`);
+        }
+        this.observeFailures.set(topic, message);
       }
     }
     for (const topic of this.byCommitLog.keys()) {
