@@ -21,24 +21,52 @@ export interface KafkaPublisherOptions {
   readonly log?: (line: string) => void;
 }
 
+/** Sends failed in a row after which the producer is replaced by a new one (at most once in REPLACE_EVERY_MS, through an outage). */
+const FAILURES_BEFORE_NEW_PRODUCER = 3;
+const REPLACE_EVERY_MS = 10_000;
+
 export class KafkaPublisher implements ResultPublisher {
   readonly description: string;
-  private readonly producer: Producer;
+  private readonly kafka: Kafka;
+  private producer: Producer;
+  private failuresInARow = 0;
+  private replacedAt = -Infinity;
   private readonly batcher: MicroBatcher<PublishableResult>;
   private connecting: Promise<void> | null = null;
   private lastError: string | null = null;
 
   constructor(private readonly options: KafkaPublisherOptions) {
     this.description = `kafka ${options.brokers.join(",")}`;
-    const kafka = new Kafka({
+    this.kafka = new Kafka({
       clientId: options.clientId ?? "quarry-subscriptions",
       brokers: [...options.brokers],
       requestTimeout: options.requestTimeoutMs ?? 10_000,
       // kafkajs logs retriable errors at ERROR; failures reach us as rejected sends.
       logLevel: logLevel.NOTHING,
     });
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+    this.producer = this.newProducer();
     this.batcher = new MicroBatcher((results) => this.send(results), 500);
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+  }
+
+  /**
+   * After a broker has been unreachable for a while (paused rather than down), a kafkajs producer
+   * can keep failing every send with "Broker not connected", a plain error it never retries or
+   * recovers from. A producer that has failed several sends in a row is therefore dropped and a new
+   * one connects on the next send. Runs retry their publish, so nothing is lost; a send the old
+   * producer had in flight may be published twice (results are at least once).
+   */
+  private replaceProducer(): void {
+    const old = this.producer;
+    this.producer = this.newProducer();
+    this.connecting = null;
+    this.failuresInARow = 0;
+    this.replacedAt = Date.now();
+    void old.disconnect().catch(() => {});
+    this.options.log?.("subscription results: a new Kafka producer replaces one that kept failing");
   }
 
   /** Connects now (the first publish would otherwise); resolves once the broker answers. */
@@ -65,9 +93,12 @@ export class KafkaPublisher implements ResultPublisher {
       }
       await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
       this.lastError = null;
+      this.failuresInARow = 0;
     } catch (reason) {
       this.lastError = reason instanceof Error ? reason.message : String(reason);
       this.options.log?.(`subscription results: kafka send of ${results.length} failed: ${this.lastError}`);
+      this.failuresInARow += 1;
+      if (this.failuresInARow >= FAILURES_BEFORE_NEW_PRODUCER && Date.now() - this.replacedAt >= REPLACE_EVERY_MS) this.replaceProducer();
       throw reason;
     }
   }
